@@ -1,0 +1,189 @@
+package org.fts.gc.jgroups;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupException;
+import org.fts.gc.GroupListener;
+import org.fts.gc.MemberId;
+import org.fts.gc.View;
+import org.fts.gc.internal.DeliveryPump;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.MergeView;
+import org.jgroups.Message;
+import org.jgroups.Receiver;
+import org.jgroups.util.NameCache;
+
+/**
+ * A {@link GroupChannel} over a JGroups {@link JChannel} whose stack contains SEQUENCER. Multicasts
+ * (destination null) are the totally-ordered broadcasts; unicasts are point-to-point messages. JGroups'
+ * threads only copy each message into the {@link DeliveryPump}; the application runs on the pump's thread.
+ */
+final class JGroupsChannel implements GroupChannel, Receiver {
+    private final String stackXml;
+    private final MemberId self;
+    private volatile JChannel channel;
+    private volatile DeliveryPump pump;
+    private volatile View view;
+    private volatile Map<MemberId, Address> addresses = Map.of();
+    private volatile boolean closed;
+
+    JGroupsChannel(String stackXml, MemberId self) {
+        this.stackXml = stackXml;
+        this.self = self;
+    }
+
+    @Override
+    public synchronized void join(String group, GroupListener listener) {
+        if (closed || channel != null) {
+            throw new GroupException(self + ": a channel joins once");
+        }
+        DeliveryPump p = new DeliveryPump(self.name(), listener);
+        p.start();
+        pump = p;
+        try {
+            JChannel ch = new JChannel(new ByteArrayInputStream(stackXml.getBytes(StandardCharsets.UTF_8)));
+            ch.setName(self.name());
+            ch.setReceiver(this);
+            channel = ch;
+            ch.connect(group);
+        } catch (Exception e) {
+            close();
+            throw new GroupException(self + ": cannot join group " + group + ": " + e.getMessage(), e);
+        }
+        long sameName = channel.getView().getMembers().stream().filter(a -> name(a).equals(self)).count();
+        if (sameName > 1) {
+            close();
+            throw new GroupException("member " + self + " is already in group " + group);
+        }
+    }
+
+    @Override
+    public void abcast(byte[] payload) {
+        send(null, payload, "broadcast");
+    }
+
+    @Override
+    public void send(MemberId to, byte[] payload) {
+        Address a = addresses.get(to);
+        if (a == null) {
+            throw new GroupException(to + " is not in the current view of " + self);
+        }
+        send(a, payload, "send to " + to);
+    }
+
+    private void send(Address to, byte[] payload, String what) {
+        JChannel ch = channel;
+        if (ch == null || closed) {
+            throw new GroupException(self + ": cannot " + what + ": channel is " + (closed ? "closed" : "not joined"));
+        }
+        try {
+            ch.send(new BytesMessage(to, payload));
+        } catch (Exception e) {
+            throw new GroupException(self + ": cannot " + what + ": " + e.getMessage(), e);
+        }
+    }
+
+    @Override
+    public MemberId self() {
+        return self;
+    }
+
+    @Override
+    public View view() {
+        return view;
+    }
+
+    @Override
+    public int pendingDeliveries() {
+        DeliveryPump p = pump;
+        return p == null ? 0 : p.pending();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        DeliveryPump p = pump;
+        if (p != null) {
+            p.stop(1000);
+        }
+        JChannel ch = channel;
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    /** For fault injection ({@link JGroupsFaults}) only. */
+    JChannel jchannel() {
+        return channel;
+    }
+
+    // --- JGroups callbacks (protocol threads): copy and queue, never block ---
+
+    @Override
+    public void receive(Message msg) {
+        byte[] payload = copy(msg);
+        MemberId sender = name(msg.getSrc());
+        if (msg.getDest() == null) {
+            pump.broadcast(sender, payload);
+        } else {
+            pump.direct(sender, payload);
+        }
+    }
+
+    @Override
+    public void viewAccepted(org.jgroups.View v) {
+        Map<MemberId, Address> addrs = new HashMap<>();
+        List<MemberId> members = new ArrayList<>();
+        for (Address a : v.getMembers()) {
+            MemberId id = name(a);
+            members.add(id);
+            addrs.put(id, a);
+        }
+        List<List<MemberId>> subgroups = new ArrayList<>();
+        if (v instanceof MergeView mv) {
+            for (org.jgroups.View sub : mv.getSubgroups()) {
+                subgroups.add(sub.getMembers().stream().map(JGroupsChannel::name).toList());
+            }
+        }
+        View converted = new View(v.getViewId().getId(), members, self, subgroups);
+        addresses = addrs;
+        view = converted;
+        pump.view(converted);
+    }
+
+    private static byte[] copy(Message msg) {
+        byte[] array = msg.getArray();
+        if (array == null) {
+            return new byte[0];
+        }
+        int off = msg.getOffset();
+        int len = msg.getLength();
+        if (off == 0 && len == array.length) {
+            return array;
+        }
+        byte[] out = new byte[len];
+        System.arraycopy(array, off, out, 0, len);
+        return out;
+    }
+
+    private static MemberId name(Address a) {
+        String n = NameCache.get(a);
+        return new MemberId(n != null ? n : String.valueOf(a));
+    }
+
+    @Override
+    public String toString() {
+        return "JGroupsChannel[" + self + "]";
+    }
+}

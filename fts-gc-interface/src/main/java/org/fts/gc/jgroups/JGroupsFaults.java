@@ -1,0 +1,41 @@
+package org.fts.gc.jgroups;
+
+import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupException;
+import org.jgroups.JChannel;
+import org.jgroups.protocols.DISCARD;
+import org.jgroups.stack.ProtocolStack;
+
+/**
+ * Fault injection for JGroups members in this JVM, as protocols inserted at run time (JGroups' own way).
+ * For a real crash, run members as processes and {@code kill -9} them.
+ */
+public final class JGroupsFaults {
+    private JGroupsFaults() {
+    }
+
+    /**
+     * Makes {@code member} vanish as if its process died: a DISCARD protocol drops everything it sends and
+     * receives (so no graceful leave reaches anyone), then its channel is closed. The others find out by
+     * failure detection, as after a real crash.
+     */
+    public static void crash(GroupChannel member) {
+        JChannel ch = jchannel(member);
+        DISCARD discard = new DISCARD().discardAll(true);
+        discard.setAddress(ch.getAddress());
+        try {
+            ch.getProtocolStack().insertProtocol(discard, ProtocolStack.Position.ABOVE,
+                    ch.getProtocolStack().getTransport().getClass());
+        } catch (Exception e) {
+            throw new GroupException("cannot inject DISCARD into " + member.self(), e);
+        }
+        member.close();
+    }
+
+    private static JChannel jchannel(GroupChannel member) {
+        if (!(member instanceof JGroupsChannel jc) || jc.jchannel() == null) {
+            throw new GroupException(member.self() + " is not a joined JGroups channel");
+        }
+        return jc.jchannel();
+    }
+}

@@ -1,0 +1,155 @@
+package org.fts.gc.local;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.fts.gc.GroupException;
+import org.fts.gc.MemberId;
+import org.fts.gc.View;
+
+/**
+ * One group on a {@link LocalNetwork}: its partitions and their sequencers. Every state change and every
+ * broadcast happens under this object's monitor, which is what makes the order total within a partition:
+ * a broadcast is appended to all members' queues (non-blocking) before the next one is.
+ */
+final class LocalGroup {
+    /** One connected component: members in view order (coordinator first) and its latest view id. */
+    private static final class Partition {
+        final List<LocalChannel> members = new ArrayList<>();
+        long viewId;
+        long seqno;
+
+        List<MemberId> ids() {
+            return members.stream().map(LocalChannel::self).toList();
+        }
+    }
+
+    private final String name;
+    private final List<Partition> partitions = new ArrayList<>();
+    private long lastViewId;
+
+    LocalGroup(String name) {
+        this.name = name;
+    }
+
+    synchronized void join(LocalChannel joiner) {
+        for (Partition p : partitions) {
+            for (LocalChannel m : p.members) {
+                if (m.self().equals(joiner.self())) {
+                    throw new GroupException("member " + joiner.self() + " is already in group " + name);
+                }
+            }
+        }
+        if (partitions.isEmpty()) {
+            partitions.add(new Partition());
+        }
+        Partition p = partitions.get(0);
+        p.members.add(joiner);
+        installView(p, List.of());
+    }
+
+    /** Leave (graceful) or crash: either way the member vanishes from its partition's next view. */
+    synchronized void remove(MemberId member, boolean crash) {
+        for (Partition p : partitions) {
+            for (LocalChannel m : p.members) {
+                if (m.self().equals(member)) {
+                    p.members.remove(m);
+                    m.detach();
+                    if (p.members.isEmpty()) {
+                        partitions.remove(p);
+                    } else {
+                        installView(p, List.of());
+                    }
+                    return;
+                }
+            }
+        }
+        if (crash) {
+            throw new GroupException("no member " + member + " in group " + name);
+        }
+    }
+
+    /** The sequencer: orders {@code payload} for every member of the sender's partition. */
+    synchronized void abcast(LocalChannel sender, byte[] payload) {
+        Partition p = partitionOf(sender);
+        p.seqno++;
+        for (LocalChannel m : p.members) {
+            m.enqueueBroadcast(sender.self(), payload.clone());
+        }
+    }
+
+    synchronized void send(LocalChannel sender, MemberId to, byte[] payload) {
+        Partition p = partitionOf(sender);
+        for (LocalChannel m : p.members) {
+            if (m.self().equals(to)) {
+                m.enqueueDirect(sender.self(), payload.clone());
+                return;
+            }
+        }
+        throw new GroupException(to + " is not in the current view of " + sender.self());
+    }
+
+    synchronized void partition(List<Set<MemberId>> sides) {
+        List<LocalChannel> all = new ArrayList<>();
+        partitions.forEach(p -> all.addAll(p.members));
+        Set<MemberId> named = new HashSet<>();
+        List<Partition> next = new ArrayList<>();
+        for (Set<MemberId> side : sides) {
+            Partition np = new Partition();
+            for (LocalChannel m : all) {
+                if (side.contains(m.self())) {
+                    if (!named.add(m.self())) {
+                        throw new GroupException(m.self() + " is named in two sides");
+                    }
+                    np.members.add(m);
+                }
+            }
+            if (!np.members.isEmpty()) {
+                next.add(np);
+            }
+        }
+        Partition rest = new Partition();
+        all.stream().filter(m -> !named.contains(m.self())).forEach(rest.members::add);
+        if (!rest.members.isEmpty()) {
+            next.add(rest);
+        }
+        partitions.clear();
+        partitions.addAll(next);
+        partitions.forEach(p -> installView(p, List.of()));
+    }
+
+    synchronized void heal() {
+        if (partitions.size() < 2) {
+            return;
+        }
+        // The largest side leads the merged view (ties: the side whose coordinator sorts first).
+        partitions.sort(Comparator.comparingInt((Partition p) -> -p.members.size())
+                .thenComparing(p -> p.members.get(0).self()));
+        List<List<MemberId>> subgroups = partitions.stream().map(Partition::ids).toList();
+        Partition merged = new Partition();
+        partitions.forEach(p -> merged.members.addAll(p.members));
+        partitions.clear();
+        partitions.add(merged);
+        installView(merged, subgroups);
+    }
+
+    private Partition partitionOf(LocalChannel member) {
+        for (Partition p : partitions) {
+            if (p.members.contains(member)) {
+                return p;
+            }
+        }
+        throw new GroupException(member.self() + " is not a member of group " + name);
+    }
+
+    private void installView(Partition p, List<List<MemberId>> subgroups) {
+        p.viewId = ++lastViewId;
+        List<MemberId> ids = p.ids();
+        for (LocalChannel m : p.members) {
+            m.enqueueView(new View(p.viewId, ids, m.self(), subgroups));
+        }
+    }
+}

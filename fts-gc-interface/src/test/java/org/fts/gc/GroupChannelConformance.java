@@ -1,0 +1,366 @@
+package org.fts.gc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.fts.testing.Recorder;
+import org.fts.testing.Recorder.Delivery;
+import org.fts.testing.Waits;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contract of {@link GroupChannel}, run against every binding (one subclass per binding). Each test
+ * names the guarantee it checks; docs/group-communication.md maps guarantees to these tests.
+ */
+public abstract class GroupChannelConformance {
+    protected static final Duration WAIT = Duration.ofSeconds(60);
+
+    /** A member under test: its channel and what it has been given. */
+    protected record Member(GroupChannel channel, Recorder recorder) {
+        MemberId id() {
+            return channel.self();
+        }
+    }
+
+    private final List<GroupChannel> opened = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    protected String group;
+
+    /** A new, unjoined channel of the binding under test. */
+    protected abstract GroupChannel create(String memberName);
+
+    /** Makes {@code member} vanish abruptly, without a graceful leave. */
+    protected abstract void crash(GroupChannel member);
+
+    @BeforeEach
+    void uniqueGroup() {
+        group = "conf-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @AfterEach
+    void closeEverything() throws InterruptedException {
+        for (Thread t : threads) {
+            t.interrupt();
+            t.join(10_000);
+        }
+        for (int i = opened.size() - 1; i >= 0; i--) {
+            opened.get(i).close();
+        }
+    }
+
+    protected Member join(String name) {
+        return join(name, new Recorder());
+    }
+
+    protected Member join(String name, Recorder recorder) {
+        GroupChannel ch = create(name);
+        opened.add(ch);
+        ch.join(group, recorder);
+        return new Member(ch, recorder);
+    }
+
+    /** Joins members in order (the first is the coordinator) and waits until all see the full view. */
+    protected List<Member> joinAll(String... names) {
+        List<Member> members = new ArrayList<>();
+        for (String n : names) {
+            members.add(join(n));
+        }
+        for (Member m : members) {
+            m.recorder().awaitView(v -> v.size() == names.length, WAIT, m.id() + " sees " + names.length + " members");
+        }
+        return members;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** Starts a thread that broadcasts "NAME:0", "NAME:1", ... until {@code keepGoing} says stop. */
+    private Thread sender(Member m, AtomicInteger sent, java.util.function.IntPredicate keepGoing) {
+        Thread t = new Thread(() -> {
+            try {
+                for (int i = 0; keepGoing.test(i) && !Thread.currentThread().isInterrupted(); i++) {
+                    m.channel().abcast(bytes(m.id() + ":" + i));
+                    sent.incrementAndGet();
+                }
+            } catch (GroupException e) {
+                // the member was crashed or closed under us: that is the point of some tests
+            }
+        }, "send-" + m.id());
+        threads.add(t);
+        t.start();
+        return t;
+    }
+
+    /** Asserts FIFO per sender, sender identity, and no duplicates in one member's sequence. */
+    private static void assertWellFormed(MemberId at, List<Delivery> seq) {
+        Map<String, Integer> next = new HashMap<>();
+        Set<String> seen = new HashSet<>();
+        for (Delivery d : seq) {
+            assertTrue(seen.add(d.text()), at + " delivered " + d + " twice");
+            String[] parts = d.text().split(":");
+            assertEquals(parts[0], d.sender().name(), at + ": sender of " + d);
+            int i = Integer.parseInt(parts[1]);
+            int expected = next.getOrDefault(parts[0], 0);
+            assertEquals(expected, i, at + ": FIFO order of " + parts[0] + "'s broadcasts");
+            next.put(parts[0], i + 1);
+        }
+    }
+
+    private static long countFrom(List<Delivery> seq, MemberId sender) {
+        return seq.stream().filter(d -> d.sender().equals(sender)).count();
+    }
+
+    // ---------------------------------------------------------------------------------------------------
+
+    @Test
+    void viewsAgreeCoordinatorFirstAndLeaveInstallsNewView() {
+        List<Member> m = joinAll("a", "b", "c");
+        View va = m.get(0).recorder().lastView();
+        for (Member x : m) {
+            View v = x.recorder().lastView();
+            assertEquals(va.id(), v.id(), "same view id at " + x.id());
+            assertEquals(List.of(new MemberId("a"), new MemberId("b"), new MemberId("c")), v.members());
+            assertEquals(x.id(), v.self());
+            assertTrue(x.recorder().views().get(0).contains(x.id()), "first view contains the joiner");
+        }
+        assertTrue(va.isCoordinator());
+        m.get(1).channel().close();
+        for (Member x : List.of(m.get(0), m.get(2))) {
+            x.recorder().awaitView(v -> v.size() == 2, WAIT, "b's leave at " + x.id());
+        }
+        View a2 = m.get(0).recorder().lastView();
+        View c2 = m.get(2).recorder().lastView();
+        assertEquals(a2.id(), c2.id());
+        assertEquals(a2.members(), c2.members());
+        assertTrue(a2.id() > va.id(), "view ids increase");
+    }
+
+    @Test
+    void threeConcurrentSendersTenThousandMessagesOneSequenceNothingLostOrDuplicated() throws Exception {
+        List<Member> m = joinAll("a", "b", "c");
+        int perSender = 3_400;
+        List<Thread> ts = new ArrayList<>();
+        for (Member x : m) {
+            ts.add(sender(x, new AtomicInteger(), i -> i < perSender));
+        }
+        for (Thread t : ts) {
+            t.join(WAIT.toMillis());
+        }
+        int total = perSender * 3;
+        for (Member x : m) {
+            x.recorder().awaitDelivered(total, WAIT);
+        }
+        List<Delivery> first = m.get(0).recorder().delivered();
+        assertEquals(total, first.size());
+        assertWellFormed(m.get(0).id(), first);
+        for (Member x : m) {
+            assertEquals(perSender, countFrom(first, x.id()), "every message of " + x.id());
+            assertEquals(first, x.recorder().delivered(), "identical sequence at " + x.id());
+        }
+    }
+
+    @Test
+    void joinerDeliversEverythingOrderedAfterItsViewAndNothingBefore() throws Exception {
+        List<Member> m = joinAll("a", "b", "c");
+        AtomicBoolean joined = new AtomicBoolean();
+        AtomicInteger[] sent = {new AtomicInteger(), new AtomicInteger(), new AtomicInteger()};
+        int[] stopAt = {Integer.MAX_VALUE, Integer.MAX_VALUE, Integer.MAX_VALUE};
+        List<Thread> ts = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            int kk = k;
+            // Keep sending until 300 messages after the joiner is in: traffic spans the join on both sides.
+            ts.add(sender(m.get(k), sent[k], i -> {
+                if (joined.get() && stopAt[kk] == Integer.MAX_VALUE) {
+                    stopAt[kk] = i + 300;
+                }
+                return i < stopAt[kk] && i < 200_000;
+            }));
+        }
+        m.get(0).recorder().awaitDelivered(1_500, WAIT);
+        Member d = join("d");
+        joined.set(true);
+        for (Thread t : ts) {
+            t.join(WAIT.toMillis());
+        }
+        int total = sent[0].get() + sent[1].get() + sent[2].get();
+        for (Member x : m) {
+            x.recorder().awaitDelivered(total, WAIT);
+        }
+        List<Delivery> all = m.get(0).recorder().delivered();
+        Delivery last = all.get(all.size() - 1);
+        d.recorder().awaitState(r -> !r.deliveredUnsafe().isEmpty()
+                        && r.deliveredUnsafe().get(r.deliveredUnsafe().size() - 1).equals(last),
+                WAIT, () -> "the joiner to deliver the last broadcast " + last);
+        List<Delivery> joinerSeq = d.recorder().delivered();
+        assertTrue(joinerSeq.size() >= 900, "joined mid-traffic: at least the 3x300 later messages");
+        assertTrue(joinerSeq.size() < all.size(), "joined mid-traffic: not everything");
+        assertEquals(all.subList(all.size() - joinerSeq.size(), all.size()), joinerSeq,
+                "the joiner's sequence is exactly the tail of the group's sequence after its view");
+        View dv = d.recorder().views().get(0);
+        assertTrue(dv.contains(d.id()) && dv.size() == 4, "joiner's first view holds all four: " + dv);
+    }
+
+    @Test
+    void crashOfAMemberMidTrafficSurvivorsAgree() throws Exception {
+        crashMidTraffic(2);
+    }
+
+    @Test
+    void crashOfTheCoordinatorMidTrafficSurvivorsAgree() throws Exception {
+        crashMidTraffic(0);
+    }
+
+    private void crashMidTraffic(int victimIndex) throws Exception {
+        List<Member> m = joinAll("a", "b", "c");
+        int perSender = 4_000;
+        AtomicInteger[] sent = {new AtomicInteger(), new AtomicInteger(), new AtomicInteger()};
+        List<Thread> ts = new ArrayList<>();
+        for (int k = 0; k < 3; k++) {
+            ts.add(sender(m.get(k), sent[k], i -> i < perSender));
+        }
+        Member victim = m.get(victimIndex);
+        List<Member> survivors = new ArrayList<>(m);
+        survivors.remove(victim);
+        survivors.get(0).recorder().awaitDelivered(1_000, WAIT);
+        crash(victim.channel());
+        for (Thread t : ts) {
+            t.join(WAIT.toMillis());
+            assertFalse(t.isAlive(), t.getName() + " finished sending");
+        }
+        for (Member s : survivors) {
+            s.recorder().awaitView(v -> v.size() == 2 && !v.contains(victim.id()), WAIT, s.id() + " excludes " + victim.id());
+            for (Member sender : survivors) {
+                s.recorder().awaitState(r -> countFrom(r.deliveredUnsafe(), sender.id()) == perSender, WAIT,
+                        () -> s.id() + " delivers all " + perSender + " of " + sender.id());
+            }
+        }
+        // The survivors' sequences must end up identical (any in-flight broadcast of the victim is settled
+        // by the time every survivor message is in).
+        Recorder r0 = survivors.get(0).recorder();
+        Recorder r1 = survivors.get(1).recorder();
+        Waits.await(() -> r0.delivered().equals(r1.delivered()), Duration.ofSeconds(10),
+                () -> "identical sequences at survivors (sizes " + r0.deliveredCount() + ", " + r1.deliveredCount() + ")");
+        List<Delivery> seq = r0.delivered();
+        assertWellFormed(survivors.get(0).id(), seq);
+        for (Member s : survivors) {
+            assertEquals(perSender, countFrom(seq, s.id()), "exactly once: every message of survivor " + s.id());
+        }
+        assertTrue(countFrom(seq, victim.id()) <= sent[victimIndex].get());
+        View v0 = r0.lastView();
+        View v1 = r1.lastView();
+        assertEquals(v0.id(), v1.id(), "survivors report the same view");
+        assertEquals(v0.members(), v1.members(), "survivors report the same view");
+    }
+
+    @Test
+    void aBlockedListenerDoesNotStallTheGroup() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean blocked = new AtomicBoolean();
+        // The blocked member is the coordinator (in JGroups also the sequencer): the hardest case.
+        Member a = join("a", new Recorder((s, t) -> {
+            if (blocked.compareAndSet(false, true)) {
+                try {
+                    release.await(2, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }));
+        Member b = join("b");
+        Member c = join("c");
+        for (Member x : List.of(a, b, c)) {
+            x.recorder().awaitView(v -> v.size() == 3, WAIT, "3 members at " + x.id());
+        }
+        Thread tb = sender(b, new AtomicInteger(), i -> i < 1_000);
+        Thread tc = sender(c, new AtomicInteger(), i -> i < 1_000);
+        tb.join(WAIT.toMillis());
+        tc.join(WAIT.toMillis());
+        b.recorder().awaitDelivered(2_000, WAIT);
+        c.recorder().awaitDelivered(2_000, WAIT);
+        // The group still orders new broadcasts while a's listener is stuck in its first callback.
+        b.channel().abcast(bytes("b:1000"));
+        b.recorder().awaitDelivered(2_001, WAIT);
+        assertEquals(1, a.recorder().deliveredCount(), "a is stuck in its first delivery");
+        Waits.await(() -> a.channel().pendingDeliveries() == 2_000, WAIT,
+                () -> "a's queue to hold the rest (has " + a.channel().pendingDeliveries() + ")");
+        release.countDown();
+        a.recorder().awaitDelivered(2_001, WAIT);
+        assertEquals(b.recorder().delivered(), a.recorder().delivered(), "same sequence once released");
+        assertEquals(0, a.channel().pendingDeliveries());
+    }
+
+    @Test
+    void aListenerMayBroadcastFromItsCallback() {
+        int chain = 200;
+        GroupChannel[] self = new GroupChannel[1];
+        Recorder chaining = new Recorder((sender, text) -> {
+            int k = Integer.parseInt(text.split(":")[1]);
+            if (sender.equals(self[0].self()) && k + 1 < chain) {
+                self[0].abcast(bytes("a:" + (k + 1)));
+            }
+        });
+        Member a = join("a", chaining);
+        self[0] = a.channel();
+        Member b = join("b");
+        a.recorder().awaitView(v -> v.size() == 2, WAIT, "2 members");
+        b.recorder().awaitView(v -> v.size() == 2, WAIT, "2 members");
+        a.channel().abcast(bytes("a:0"));
+        b.recorder().awaitDelivered(chain, WAIT);
+        a.recorder().awaitDelivered(chain, WAIT);
+        assertWellFormed(b.id(), b.recorder().delivered());
+        assertEquals(a.recorder().delivered(), b.recorder().delivered());
+    }
+
+    @Test
+    void pointToPointIsFifoAndReachesOnlyItsTarget() {
+        List<Member> m = joinAll("a", "b", "c");
+        int n = 500;
+        for (int i = 0; i < n; i++) {
+            m.get(0).channel().send(m.get(1).id(), bytes("a:" + i));
+        }
+        // A broadcast after the direct messages: once c has it, a's point-to-point traffic is long done.
+        m.get(0).channel().abcast(bytes("a:0"));
+        m.get(1).recorder().awaitState(r -> r.receivedUnsafe().size() == n, WAIT, () -> "b receives " + n);
+        m.get(2).recorder().awaitDelivered(1, WAIT);
+        assertWellFormed(m.get(1).id(), m.get(1).recorder().received());
+        assertEquals(List.of(), m.get(2).recorder().received(), "c got none of a's messages to b");
+        assertThrows(GroupException.class, () -> m.get(0).channel().send(new MemberId("nobody"), bytes("x")));
+    }
+
+    @Test
+    void aNameAlreadyInTheGroupIsRejected() {
+        joinAll("a", "b");
+        GroupException e = assertThrows(GroupException.class, () -> join("b"));
+        assertTrue(e.getMessage().contains("already"), e.getMessage());
+    }
+
+    @Test
+    void broadcastOutsideTheGroupFailsClearly() {
+        GroupChannel ch = create("lonely");
+        opened.add(ch);
+        assertThrows(GroupException.class, () -> ch.abcast(bytes("x")), "before join");
+        Member a = join("a");
+        a.channel().close();
+        assertThrows(GroupException.class, () -> a.channel().abcast(bytes("x")), "after close");
+        a.channel().close();
+    }
+}

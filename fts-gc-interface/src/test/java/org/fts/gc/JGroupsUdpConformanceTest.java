@@ -1,0 +1,25 @@
+package org.fts.gc;
+
+import java.util.Properties;
+
+import org.fts.gc.jgroups.JGroupsFaults;
+
+/** The conformance suite on JGroups with the shipped loopback UDP stack, members in this JVM. */
+class JGroupsUdpConformanceTest extends GroupChannelConformance {
+    protected Properties config() {
+        Properties p = new Properties();
+        p.setProperty("fts.gc", "jgroups");
+        p.setProperty("fts.gc.jgroups.stack", "udp");
+        return p;
+    }
+
+    @Override
+    protected GroupChannel create(String memberName) {
+        return GroupChannels.create(config(), memberName);
+    }
+
+    @Override
+    protected void crash(GroupChannel member) {
+        JGroupsFaults.crash(member);
+    }
+}

@@ -1,0 +1,18 @@
+package org.fts.gc;
+
+import org.fts.gc.local.LocalNetwork;
+
+/** The conformance suite on the in-JVM binding, each test on a private network. */
+class LocalConformanceTest extends GroupChannelConformance {
+    private final LocalNetwork network = new LocalNetwork();
+
+    @Override
+    protected GroupChannel create(String memberName) {
+        return network.channel(new MemberId(memberName));
+    }
+
+    @Override
+    protected void crash(GroupChannel member) {
+        network.crash(group, member.self());
+    }
+}
