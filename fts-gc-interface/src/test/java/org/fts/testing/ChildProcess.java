@@ -16,7 +16,7 @@ import java.util.function.Predicate;
 
 /**
  * A JVM started by a test, with the test's class path: its stdout lines are collected (and can be awaited),
- * its stderr goes to {@code target/child-logs/NAME.err}. Every child is reaped by {@link #close()} (use
+ * its stderr goes to {@code target/child-logs/NAME.err} and, once reaped, its stdout to {@code NAME.out}. Every child is reaped by {@link #close()} (use
  * try-with-resources), and, should the test JVM exit first, by a shutdown hook: no test leaves a process.
  */
 public final class ChildProcess implements AutoCloseable {
@@ -175,6 +175,11 @@ public final class ChildProcess implements AutoCloseable {
             process.waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+        try {
+            Files.write(Path.of("target", "child-logs", name + ".out"), lines());
+        } catch (IOException ignored) {
+            // the collected stdout is kept for post-mortems only
         }
     }
 
