@@ -20,14 +20,15 @@ import org.fts.gc.GroupChannel;
 import org.fts.gc.MemberId;
 
 /**
- * The {@code jgroups} binding: JGroups 5.5 with {@code SEQUENCER} for total order. The stack is one of the
+ * The {@code jgroups} binding: JGroups 5.5 for membership, failure detection and reliable FIFO channels, with
+ * FTS's own sequencer ({@link TotalOrder}) for total order. The stack is one of the
  * shipped files ({@code udp}: IP multicast; {@code tcp}: TCPPING discovery) or the user's own XML, named by
  * a file path or a class-path resource. {@code ${fts.gc.jgroups.*}} placeholders in the XML are filled from
  * FTS configuration; any other placeholder is left to JGroups.
  */
 public final class JGroupsBinding implements GroupBinding {
     public static final ConfigKey<String> STACK = ConfigKey.string("fts.gc.jgroups.stack", "udp",
-            "JGroups stack: udp, tcp, or a path / class-path resource of a stack XML (must contain SEQUENCER)");
+            "JGroups stack: udp, tcp, or a path / class-path resource of a stack XML (NAKACK2, UNICAST3, GMS; no SEQUENCER)");
     public static final ConfigKey<String> BIND_ADDR = ConfigKey.string("fts.gc.jgroups.bind_addr", "127.0.0.1",
             "address the shipped stacks bind to");
     public static final ConfigKey<String> MCAST_ADDR = ConfigKey.string("fts.gc.jgroups.mcast_addr",
@@ -68,8 +69,13 @@ public final class JGroupsBinding implements GroupBinding {
             case "tcp" -> resource("fts-jgroups-tcp.xml");
             default -> userStack(stack);
         };
-        if (!xml.contains("SEQUENCER")) {
-            throw new ConfigException(STACK.name(), "names a stack without SEQUENCER: FTS needs total order");
+        if (xml.contains("<SEQUENCER")) {
+            throw new ConfigException(STACK.name(), "names a stack with SEQUENCER: FTS orders broadcasts itself "
+                    + "(SEQUENCER loses survivors' messages when the sequencer dies; see docs/group-communication.md)");
+        }
+        if (!xml.contains("NAKACK2") || !xml.contains("UNICAST3") || !xml.contains("GMS")) {
+            throw new ConfigException(STACK.name(), "names a stack without NAKACK2, UNICAST3 and GMS: FTS needs "
+                    + "reliable FIFO multicast and unicast and group membership");
         }
         Map<String, Function<Properties, String>> values = KEYS.stream()
                 .collect(Collectors.toMap(ConfigKey::name, k -> props -> format(k, props)));

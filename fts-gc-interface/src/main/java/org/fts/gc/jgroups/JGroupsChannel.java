@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupException;
@@ -20,17 +23,26 @@ import org.jgroups.MergeView;
 import org.jgroups.Message;
 import org.jgroups.Receiver;
 import org.jgroups.util.NameCache;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * A {@link GroupChannel} over a JGroups {@link JChannel} whose stack contains SEQUENCER. Multicasts
- * (destination null) are the totally-ordered broadcasts; unicasts are point-to-point messages. JGroups'
- * threads only copy each message into the {@link DeliveryPump}; the application runs on the pump's thread.
+ * A {@link GroupChannel} over a JGroups {@link JChannel}: JGroups gives membership, failure detection and
+ * reliable FIFO multicast and unicast; {@link TotalOrder} builds the total order on them. JGroups' threads
+ * only run the protocol and queue deliveries in the {@link DeliveryPump}; the application runs on the pump's
+ * thread.
  */
-final class JGroupsChannel implements GroupChannel, Receiver {
+final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transport {
+    private static final Logger LOG = LoggerFactory.getLogger(JGroupsChannel.class);
+    /** How often a member acknowledges what it has ordered, when traffic alone did not. */
+    private static final long ACK_INTERVAL_MS = 100;
+
     private final String stackXml;
     private final MemberId self;
     private volatile JChannel channel;
     private volatile DeliveryPump pump;
+    private volatile TotalOrder order;
+    private volatile ScheduledExecutorService timer;
     private volatile View view;
     private volatile Map<MemberId, Address> addresses = Map.of();
     private volatile boolean closed;
@@ -48,6 +60,7 @@ final class JGroupsChannel implements GroupChannel, Receiver {
         DeliveryPump p = new DeliveryPump(self.name(), listener);
         p.start();
         pump = p;
+        order = new TotalOrder(self, this, p);
         try {
             JChannel ch = new JChannel(new ByteArrayInputStream(stackXml.getBytes(StandardCharsets.UTF_8)));
             ch.setName(self.name());
@@ -63,11 +76,30 @@ final class JGroupsChannel implements GroupChannel, Receiver {
             close();
             throw new GroupException("member " + self + " is already in group " + group);
         }
+        ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread th = new Thread(r, "fts-ack-" + self);
+            th.setDaemon(true);
+            return th;
+        });
+        t.scheduleWithFixedDelay(this::ack, ACK_INTERVAL_MS, ACK_INTERVAL_MS, TimeUnit.MILLISECONDS);
+        timer = t;
+    }
+
+    private void ack() {
+        try {
+            order.ackIfMoved();
+        } catch (RuntimeException e) {
+            LOG.debug("{}: ack failed: {}", self, e.toString());
+        }
     }
 
     @Override
     public void abcast(byte[] payload) {
-        send(null, payload, "broadcast");
+        TotalOrder o = order;
+        if (o == null || closed || channel == null) {
+            throw new GroupException(self + ": cannot broadcast: channel is " + (closed ? "closed" : "not joined"));
+        }
+        o.abcast(payload);
     }
 
     @Override
@@ -76,7 +108,31 @@ final class JGroupsChannel implements GroupChannel, Receiver {
         if (a == null) {
             throw new GroupException(to + " is not in the current view of " + self);
         }
-        send(a, payload, "send to " + to);
+        send(a, Wire.direct(payload), "send to " + to);
+    }
+
+    // --- TotalOrder.Transport ---
+
+    @Override
+    public void unicast(MemberId to, byte[] msg) {
+        Address a = addresses.get(to);
+        if (a == null || closed) {
+            return;   // the member is gone; the protocol recovers through the next view
+        }
+        try {
+            channel.send(new BytesMessage(a, msg));
+        } catch (Exception e) {
+            LOG.debug("{}: unicast to {} failed: {}", self, to, e.toString());
+        }
+    }
+
+    @Override
+    public void multicast(byte[] msg) {
+        try {
+            channel.send(new BytesMessage(null, msg));
+        } catch (Exception e) {
+            LOG.debug("{}: multicast failed: {}", self, e.toString());
+        }
     }
 
     private void send(Address to, byte[] payload, String what) {
@@ -113,6 +169,10 @@ final class JGroupsChannel implements GroupChannel, Receiver {
             return;
         }
         closed = true;
+        ScheduledExecutorService t = timer;
+        if (t != null) {
+            t.shutdownNow();
+        }
         DeliveryPump p = pump;
         if (p != null) {
             p.stop(1000);
@@ -132,12 +192,9 @@ final class JGroupsChannel implements GroupChannel, Receiver {
 
     @Override
     public void receive(Message msg) {
-        byte[] payload = copy(msg);
-        MemberId sender = name(msg.getSrc());
-        if (msg.getDest() == null) {
-            pump.broadcast(sender, payload);
-        } else {
-            pump.direct(sender, payload);
+        TotalOrder o = order;
+        if (o != null && !closed) {
+            o.receive(name(msg.getSrc()), copy(msg));
         }
     }
 
@@ -159,7 +216,7 @@ final class JGroupsChannel implements GroupChannel, Receiver {
         View converted = new View(v.getViewId().getId(), members, self, subgroups);
         addresses = addrs;
         view = converted;
-        pump.view(converted);
+        order.viewChanged(converted);
     }
 
     private static byte[] copy(Message msg) {

@@ -1,0 +1,251 @@
+package org.fts.loadtest.bench;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupChannels;
+import org.fts.gc.GroupListener;
+import org.fts.gc.MemberId;
+import org.fts.gc.View;
+
+/**
+ * {@code bin/fts bench gc}: raw group-communication figures per binding, 3 members in this JVM, 100-byte
+ * payloads. For 1 and 3 concurrent senders it prints the ABCAST throughput (messages/s delivered per
+ * member, every sender sending flat out) and the synchronous latency (send, wait for the own delivery),
+ * ending with one grep-able line per binding and sender count:
+ * {@code gc-bench binding=jgroups-udp senders=3 msgs_per_s=... p50_us=... p99_us=...}.
+ *
+ * <p>Options: {@code --binding local|jgroups-udp|jgroups-tcp|all} (default all), {@code --messages N}
+ * per throughput run (default 200000), {@code --roundtrips N} per sender (default 5000), {@code --stack XML}
+ * to measure a JGroups stack file of one's own.
+ */
+public final class GcBench {
+    private static final int MEMBERS = 3;
+    private static final int PAYLOAD = 100;
+    private static final long TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(120);
+
+    private final String binding;
+    private final int messages;
+    private final int roundtrips;
+    private final String stack;
+
+    GcBench(String binding, int messages, int roundtrips, String stack) {
+        this.binding = binding;
+        this.messages = messages;
+        this.roundtrips = roundtrips;
+        this.stack = stack;
+    }
+
+    public static void main(String[] args) throws Exception {
+        String which = "all";
+        int messages = 200_000;
+        int roundtrips = 5_000;
+        String stack = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--binding" -> which = args[++i];
+                case "--messages" -> messages = Integer.parseInt(args[++i]);
+                case "--roundtrips" -> roundtrips = Integer.parseInt(args[++i]);
+                case "--stack" -> stack = args[++i];
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (use --binding local|jgroups-udp|jgroups-tcp|all, --messages N, --roundtrips N, --stack XML)");
+            }
+        }
+        List<String> bindings = which.equals("all") ? List.of("local", "jgroups-udp", "jgroups-tcp") : List.of(which);
+        System.out.printf("gc bench: %d members in one JVM, %d-byte payloads, %d messages per throughput run, "
+                + "%d round trips per sender; %d cores, %s%n", MEMBERS, PAYLOAD, messages, roundtrips,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name") + " "
+                        + System.getProperty("java.version"));
+        List<String> summary = new ArrayList<>();
+        for (String b : bindings) {
+            GcBench bench = new GcBench(b, messages, roundtrips, stack);
+            summary.addAll(bench.run());
+        }
+        summary.forEach(System.out::println);
+    }
+
+    static Properties config(String binding) {
+        Properties p = new Properties();
+        switch (binding) {
+            case "local" -> {
+                p.setProperty("fts.gc", "local");
+                p.setProperty("fts.gc.local.network", "bench-" + UUID.randomUUID());
+            }
+            case "jgroups-udp", "jgroups-tcp" -> {
+                p.setProperty("fts.gc", "jgroups");
+                p.setProperty("fts.gc.jgroups.stack", binding.substring("jgroups-".length()));
+            }
+            default -> throw new IllegalArgumentException("unknown binding " + binding);
+        }
+        return p;
+    }
+
+    /** A member that counts deliveries and wakes the sender thread waiting for its own message. */
+    private static final class Counter implements GroupListener {
+        final AtomicLong delivered = new AtomicLong();
+        final Thread[] waiters = new Thread[MEMBERS * 4];
+        final long[] seen = new long[MEMBERS * 4];
+        volatile int viewSize;
+        MemberId self;
+
+        @Override
+        public void deliver(MemberId sender, byte[] payload) {
+            delivered.incrementAndGet();
+            if (sender.equals(self)) {
+                ByteBuffer b = ByteBuffer.wrap(payload);
+                int thread = b.getInt();
+                long seq = b.getLong();
+                synchronized (this) {
+                    seen[thread] = seq;
+                }
+                Thread t = waiters[thread];
+                if (t != null) {
+                    LockSupport.unpark(t);
+                }
+            }
+        }
+
+        synchronized long seen(int thread) {
+            return seen[thread];
+        }
+
+        @Override
+        public void viewAccepted(View view) {
+            viewSize = view.size();
+        }
+    }
+
+    List<String> run() throws Exception {
+        String group = "gc-bench-" + UUID.randomUUID().toString().substring(0, 8);
+        Properties cfg = config(binding);
+        if (stack != null && binding.startsWith("jgroups")) {
+            cfg.setProperty("fts.gc.jgroups.stack", stack);
+        }
+        List<GroupChannel> channels = new ArrayList<>();
+        List<Counter> counters = new ArrayList<>();
+        List<String> lines = new ArrayList<>();
+        try {
+            for (int i = 0; i < MEMBERS; i++) {
+                Counter c = new Counter();
+                GroupChannel ch = GroupChannels.create(cfg, "bench-" + i);
+                c.self = ch.self();
+                ch.join(group, c);
+                channels.add(ch);
+                counters.add(c);
+            }
+            awaitUntil(() -> counters.stream().allMatch(c -> c.viewSize == MEMBERS), "a full view");
+            throughput(channels, counters, 1, Math.max(1, messages / 4));   // warm-up, not reported
+            latency(channels, counters, 1, Math.max(1, roundtrips / 4));
+            for (int senders : new int[] {1, 3}) {
+                double rate = throughput(channels, counters, senders, messages);
+                long[] lat = latency(channels, counters, senders, roundtrips);
+                String line = String.format(Locale.ROOT, "gc-bench binding=%s senders=%d msgs_per_s=%.0f p50_us=%d p99_us=%d",
+                        binding, senders, rate, lat[0], lat[1]);
+                System.out.println(line);
+                lines.add(line);
+            }
+        } finally {
+            for (int i = channels.size() - 1; i >= 0; i--) {
+                channels.get(i).close();
+            }
+        }
+        return lines;
+    }
+
+    /** Every sender sends flat out; returns messages delivered per second per member. */
+    private double throughput(List<GroupChannel> channels, List<Counter> counters, int senders, int total)
+            throws InterruptedException {
+        long[] before = counters.stream().mapToLong(c -> c.delivered.get()).toArray();
+        int perSender = total / senders;
+        long expected = (long) perSender * senders;
+        long start = System.nanoTime();
+        List<Thread> threads = new ArrayList<>();
+        for (int s = 0; s < senders; s++) {
+            GroupChannel ch = channels.get(s % MEMBERS);
+            int thread = s;
+            Thread t = new Thread(() -> {
+                for (int i = 0; i < perSender; i++) {
+                    ch.abcast(payload(thread, -1));
+                }
+            }, "bench-send-" + s);
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        awaitUntil(() -> {
+            for (int i = 0; i < MEMBERS; i++) {
+                if (counters.get(i).delivered.get() - before[i] < expected) {
+                    return false;
+                }
+            }
+            return true;
+        }, "all " + expected + " messages delivered at every member");
+        double secs = (System.nanoTime() - start) / 1e9;
+        return expected / secs;
+    }
+
+    /** Each sender (on its own member) broadcasts and waits for its own delivery; returns p50, p99 in us. */
+    private long[] latency(List<GroupChannel> channels, List<Counter> counters, int senders, int n)
+            throws InterruptedException {
+        long[][] samples = new long[senders][n];
+        List<Thread> threads = new ArrayList<>();
+        for (int s = 0; s < senders; s++) {
+            int member = s % MEMBERS;
+            int thread = s + MEMBERS;   // distinct waiter slots from the throughput senders
+            GroupChannel ch = channels.get(member);
+            Counter c = counters.get(member);
+            long[] mine = samples[s];
+            Thread t = new Thread(() -> {
+                c.waiters[thread] = Thread.currentThread();
+                long base = c.seen(thread);
+                for (int i = 0; i < n; i++) {
+                    long seq = base + i + 1;
+                    long t0 = System.nanoTime();
+                    ch.abcast(payload(thread, seq));
+                    while (c.seen(thread) < seq) {
+                        LockSupport.parkNanos(100_000);
+                        if (System.nanoTime() - t0 > TIMEOUT_NANOS) {
+                            throw new IllegalStateException("no own delivery within 120 s");
+                        }
+                    }
+                    mine[i] = System.nanoTime() - t0;
+                }
+                c.waiters[thread] = null;
+            }, "bench-rtt-" + s);
+            threads.add(t);
+            t.start();
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        long[] all = Arrays.stream(samples).flatMapToLong(Arrays::stream).sorted().toArray();
+        return new long[] {all[all.length / 2] / 1000, all[(int) Math.min(all.length - 1, all.length * 0.99)] / 1000};
+    }
+
+    private static byte[] payload(int thread, long seq) {
+        ByteBuffer b = ByteBuffer.allocate(PAYLOAD);
+        b.putInt(thread).putLong(seq);
+        return b.array();
+    }
+
+    private static void awaitUntil(java.util.function.BooleanSupplier done, String what) {
+        long deadline = System.nanoTime() + TIMEOUT_NANOS;
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("gc bench: gave up waiting for " + what);
+            }
+            LockSupport.parkNanos(200_000);
+        }
+    }
+}
