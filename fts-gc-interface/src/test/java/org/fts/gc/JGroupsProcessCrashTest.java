@@ -39,6 +39,15 @@ class JGroupsProcessCrashTest {
     }
 
     private void killMidTraffic(int victimIndex) throws Exception {
+        try {
+            runKillMidTraffic(victimIndex);
+        } catch (AssertionError e) {
+            children.forEach(ChildProcess::requestThreadDump);   // into target/child-logs/*.out
+            throw e;
+        }
+    }
+
+    private void runKillMidTraffic(int victimIndex) throws Exception {
         String group = "proc-" + UUID.randomUUID().toString().substring(0, 8);
         String[] names = {"a", "b", "c"};
         for (String n : names) {

@@ -151,6 +151,21 @@ public final class ChildProcess implements AutoCloseable {
         }
     }
 
+    /**
+     * Asks a live child for a thread dump (SIGQUIT; the JVM prints it on stdout, so it lands in
+     * {@code NAME.out} when the child is reaped). For post-mortems of failed tests.
+     */
+    public void requestThreadDump() {
+        if (process.isAlive()) {
+            try {
+                signal("QUIT");
+                awaitLine(l -> l.startsWith("JNI global refs"), java.time.Duration.ofSeconds(5), "the thread dump");
+            } catch (IOException | InterruptedException | AssertionError e) {
+                // best effort: the test is failing already
+            }
+        }
+    }
+
     /** {@code kill -9}, then waits (bounded) until the process is gone. */
     public void kill9() throws IOException, InterruptedException {
         signal("KILL");

@@ -63,6 +63,8 @@ final class TotalOrder {
     private final ConcurrentSkipListMap<Long, byte[]> unacked = new ConcurrentSkipListMap<>();
     private volatile MemberId coord;
     private volatile boolean mayForward = true;
+    /** Set when this member resumes after a recovery: every unacked broadcast goes again, before any new one. */
+    private volatile boolean resendPending;
 
     // --- sequencer side, guarded by seqLock ---
     private final Object seqLock = new Object();
@@ -93,6 +95,7 @@ final class TotalOrder {
     private final TreeMap<Long, Entry> repairs = new TreeMap<>();
     private final List<EarlyOrd> early = new ArrayList<>();
     private final Map<MemberId, Long> deliveredOseq = new HashMap<>();
+    private List<Object[]> preView = new ArrayList<>();   // {src, msg} received before the first view
 
     /** An ORD of an epoch this member has not opened yet. */
     private record EarlyOrd(long epoch, Entry entry) {
@@ -111,9 +114,14 @@ final class TotalOrder {
             long oseq = nextOseq++;
             unacked.put(oseq, payload);
             MemberId c = coord;
-            if (mayForward && c != null) {
+            if (!mayForward || c == null) {
+                return;   // resent when this member resumes after the recovery
+            }
+            if (resendPending) {
+                resendLocked(c);   // this one included: forwards leave in oseq order, or the sequencer drops
+            } else {
                 forward(c, oseq, payload);
-            }   // otherwise resent when this member resumes after recovery
+            }
         }
     }
 
@@ -128,10 +136,15 @@ final class TotalOrder {
     private void resendUnacked() {
         synchronized (originLock) {
             MemberId c = coord;
-            if (c != null && mayForward) {
-                unacked.forEach((oseq, payload) -> forward(c, oseq, payload));
+            if (c != null && mayForward && resendPending) {
+                resendLocked(c);
             }
         }
+    }
+
+    private void resendLocked(MemberId c) {
+        resendPending = false;
+        unacked.forEach((oseq, payload) -> forward(c, oseq, payload));
     }
 
     /** Sends ACK for what this member has ordered, if it moved (called by the channel's timer). */
@@ -166,6 +179,19 @@ final class TotalOrder {
         if (msg.length == 0) {
             return;
         }
+        synchronized (this) {
+            if (preView != null) {
+                // JGroups may hand a joiner the sequencer's broadcasts before its first view: they are
+                // ordered after that view, so they are kept, and replayed in arrival order once it is
+                // installed; later arrivals queue behind them until the replay has caught up.
+                preView.add(new Object[] {src, msg});
+                return;
+            }
+        }
+        dispatch(src, msg);
+    }
+
+    private void dispatch(MemberId src, byte[] msg) {
         try {
             ByteBuffer b = Wire.read(msg);
             switch (msg[0]) {
@@ -292,9 +318,15 @@ final class TotalOrder {
                     return;   // old epoch while recovering, or a duplicate
                 }
                 if (gseq != last + 1) {
+                    // Cannot happen over FIFO channels; held back rather than delivered out of order.
                     LOG.error("{}: ORD {} after {} in epoch {}: FIFO from the sequencer was broken", self, gseq, last, ep);
+                    repairs.put(gseq, e);
+                    return;
                 }
                 deliverLocked(e);
+                for (Entry next = repairs.remove(last + 1); next != null; next = repairs.remove(last + 1)) {
+                    deliverLocked(next);
+                }
                 if (st > 0 && !log.isEmpty() && log.firstKey() <= st) {
                     log.headMap(st, true).clear();
                 }
@@ -433,7 +465,8 @@ final class TotalOrder {
                 deliverLocked(e);
             }
         }
-        mayForward = true;   // before the resend below, so that no concurrent abcast is left behind
+        resendPending = true;   // whoever takes originLock next resends everything unacked, in order
+        mayForward = true;
         MemberId sequencer = view.coordinator();
         lastAcked = last;
         long confirmed = last;
@@ -449,13 +482,20 @@ final class TotalOrder {
     // ================================ views ================================
 
     void viewChanged(View v) {
+        synchronized (originLock) {
+            if (!v.coordinator().equals(coord)) {
+                // Forwards sent to the old sequencer may be lost with it: the next forward to the new one
+                // resends every unacked broadcast first, so that none is overtaken (and then dropped as old).
+                resendPending = true;
+            }
+            coord = v.coordinator();
+        }
         MemberId oldCoord;
         long[] stashedReply = null;
         MemberId stashedFrom = null;
         synchronized (this) {
             oldCoord = view == null ? null : view.coordinator();
             view = v;
-            coord = v.coordinator();
             pump.view(v);
             if (stashedStateReq != null && stashedStateReq[0] == v.id() && v.coordinator().equals(stashedStateReqFrom)) {
                 stashedReply = freezeLocked(v.id());
@@ -494,6 +534,7 @@ final class TotalOrder {
                 recovery = new Recovery(v.id(), v.members());
             }
         }
+        replayPreView();
         if (startRecovery) {
             LOG.debug("{}: sequencer for view {}: recovering", self, v);
             for (MemberId m : v.members()) {
@@ -502,6 +543,27 @@ final class TotalOrder {
                 } else {
                     net.unicast(m, Wire.longs(Wire.STATE_REQ, v.id()));
                 }
+            }
+        }
+    }
+
+    /** Drains what arrived before the first view, until nothing more queues behind it. */
+    private void replayPreView() {
+        while (true) {
+            List<Object[]> batch;
+            synchronized (this) {
+                if (preView == null) {
+                    return;
+                }
+                if (preView.isEmpty()) {
+                    preView = null;
+                    return;
+                }
+                batch = preView;
+                preView = new ArrayList<>();
+            }
+            for (Object[] m : batch) {
+                dispatch((MemberId) m[0], (byte[]) m[1]);
             }
         }
     }

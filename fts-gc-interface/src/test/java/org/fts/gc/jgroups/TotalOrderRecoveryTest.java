@@ -189,6 +189,28 @@ class TotalOrderRecoveryTest {
     }
 
     @Test
+    void aForwardToTheNewSequencerNeverOvertakesOlderOnesLostWithTheOldOne() {
+        start("a", "b", "c");
+        send("c", 3);
+        run();
+        send("c", 5);   // forwarded to a, which dies before reading them
+        crash("a");
+        viewId++;
+        List<MemberId> members = alive().stream().map(n -> n.id).toList();
+        for (Node n : alive()) {
+            n.order.viewChanged(new View(viewId, members, n.id));
+        }
+        send("c", 1);   // c knows b is the sequencer, but has not been asked for its state yet
+        run();
+        List<Delivery> b = delivered("b", 9);
+        assertEquals(b, delivered("c", 9));
+        assertEquals(9, from(b, "c"), "all of c's broadcasts, none lost behind the newer one");
+        for (int i = 0; i < 9; i++) {
+            assertEquals("c:" + i, b.get(i).text(), "in c's order");
+        }
+    }
+
+    @Test
     void aRecoveryInterruptedByTheRepairersDeathStillEndsInOneSequence() {
         start("a", "b", "c", "d");
         send("b", 3);
@@ -210,6 +232,23 @@ class TotalOrderRecoveryTest {
         assertEquals(b, c, "the last two survivors agree");
         assertEquals(7, from(b, "b"), "b's forwards that nobody alive had delivered were resent and ordered once");
         assertEquals(2, from(b, "c"));
+    }
+
+    @Test
+    void aJoinerKeepsBroadcastsThatArriveBeforeItsFirstView() {
+        start("a", "b");
+        send("b", 3);
+        run();
+        nodes.put("c", new Node("c"));   // reachable, but its first view is not installed yet
+        send("b", 5);
+        run();
+        assertEquals(0, nodes.get("c").recorder.deliveredCount());
+        installView();
+        send("a", 2);
+        run();
+        List<Delivery> all = delivered("b", 10);
+        List<Delivery> joiner = delivered("c", 7);
+        assertEquals(all.subList(3, 10), joiner, "the joiner delivers everything from its first broadcast on");
     }
 
     @Test
