@@ -35,9 +35,10 @@ import org.slf4j.LoggerFactory;
  *       (per-origin oseq), so each is delivered exactly once.</li>
  * </ul>
  *
- * <p>Locks, always taken in this order, never the reverse: {@code originLock} (oseq and FWD order), then
- * {@code seqLock} (sequencer state and ORD order), then the member monitor ({@code this}). Network sends
- * happen under the first two only.
+ * <p>This class is the origin and the member; the sequencer role is {@link Sequencer}. Locks, always taken
+ * in this order, never the reverse: {@code originLock} (oseq and FWD order), then the {@link Sequencer}'s
+ * monitor (sequencer state and ORD order), then this member's monitor. Network sends happen under the first
+ * two only.
  */
 final class TotalOrder {
     /** The reliable FIFO channels this protocol runs on. */
@@ -56,6 +57,7 @@ final class TotalOrder {
     private final MemberId self;
     private final Transport net;
     private final DeliveryPump pump;
+    private final Sequencer sequencer;
 
     // --- origin side, guarded by originLock (unacked is concurrent: delivery removes from it) ---
     private final Object originLock = new Object();
@@ -65,20 +67,6 @@ final class TotalOrder {
     private volatile boolean mayForward = true;
     /** Set when this member resumes after a recovery: every unacked broadcast goes again, before any new one. */
     private volatile boolean resendPending;
-
-    // --- sequencer side, guarded by seqLock ---
-    private final Object seqLock = new Object();
-    private boolean sequencing;
-    private long seqEpoch;
-    private long nextGseq;
-    private long seqStart;
-    private long awaitingOpen = -1;
-    private long stable;
-    private List<MemberId> seqMembers = List.of();
-    private final Map<MemberId, Long> sequencedOseq = new HashMap<>();
-    private final Map<MemberId, Long> acked = new HashMap<>();
-    private final List<Entry> queued = new ArrayList<>();
-    private Recovery recovery;
 
     // --- member side, guarded by this ---
     private View view;
@@ -105,6 +93,7 @@ final class TotalOrder {
         this.self = self;
         this.net = net;
         this.pump = pump;
+        this.sequencer = new Sequencer(self, net, this);
     }
 
     // ================================ application side ================================
@@ -125,11 +114,13 @@ final class TotalOrder {
         }
     }
 
+    /** Called under originLock: {@code unacked} holds at least this broadcast. */
     private void forward(MemberId to, long oseq, byte[] payload) {
+        long firstUnacked = unacked.firstKey();
         if (to.equals(self)) {
-            onFwd(self, oseq, payload);
+            sequencer.onFwd(self, oseq, firstUnacked, payload);
         } else {
-            net.unicast(to, Wire.fwd(oseq, payload));
+            net.unicast(to, Wire.fwd(oseq, firstUnacked, payload));
         }
     }
 
@@ -167,7 +158,7 @@ final class TotalOrder {
             return;
         }
         if (c.equals(self)) {
-            onAck(self, ack);
+            sequencer.onAck(self, ack);
         } else {
             net.unicast(c, Wire.longs(Wire.ACK, ack));
         }
@@ -195,11 +186,11 @@ final class TotalOrder {
         try {
             ByteBuffer b = Wire.read(msg);
             switch (msg[0]) {
-                case Wire.FWD -> onFwd(src, b.getLong(), Wire.rest(b));
+                case Wire.FWD -> sequencer.onFwd(src, b.getLong(), b.getLong(), Wire.rest(b));
                 case Wire.ORD -> onOrd(src, b);
-                case Wire.ACK -> onAck(src, b.getLong());
+                case Wire.ACK -> sequencer.onAck(src, b.getLong());
                 case Wire.STATE_REQ -> onStateReq(src, b.getLong());
-                case Wire.STATE -> onState(src, b.getLong(), b.getLong(), b.getLong());
+                case Wire.STATE -> sequencer.onState(src, b.getLong(), b.getLong(), b.getLong());
                 case Wire.SEND_REPAIR -> onSendRepair(b.getLong(), Wire.readName(b), b.getLong(), b.getLong());
                 case Wire.REPAIR -> onRepair(b.getLong(), Wire.readRepair(b));
                 case Wire.EPOCH -> onEpoch(src, b.getLong(), b.getLong(), b.getLong());
@@ -208,90 +199,6 @@ final class TotalOrder {
             }
         } catch (RuntimeException e) {
             LOG.warn("{}: dropped a malformed message from {}: {}", self, src, e.toString());
-        }
-    }
-
-    // ================================ sequencer ================================
-
-    private void onFwd(MemberId origin, long oseq, byte[] payload) {
-        synchronized (seqLock) {
-            if (!self.equals(coord)) {
-                return;   // stale: the origin resends to the right sequencer when it resumes
-            }
-            Entry e = new Entry(0, origin, oseq, payload);
-            if (!sequencing) {
-                queued.add(e);
-                return;
-            }
-            sequence(e);
-        }
-    }
-
-    private void sequence(Entry e) {
-        long prev = sequencedOseq.getOrDefault(e.origin(), 0L);
-        if (e.oseq() <= prev) {
-            return;   // ordered already, in this epoch or before it
-        }
-        if (e.oseq() > prev + 1 && prev > 0) {
-            LOG.warn("{}: {}'s broadcast {} follows {}: a gap in its forwards", self, e.origin(), e.oseq(), prev);
-        }
-        sequencedOseq.put(e.origin(), e.oseq());
-        net.multicast(Wire.ord(seqEpoch, stable, new Entry(nextGseq++, e.origin(), e.oseq(), e.payload())));
-    }
-
-    private void onAck(MemberId src, long gseq) {
-        synchronized (seqLock) {
-            acked.merge(src, gseq, Math::max);
-            long min = Long.MAX_VALUE;
-            for (MemberId m : seqMembers) {
-                min = Math.min(min, acked.getOrDefault(m, 0L));
-            }
-            stable = Math.max(stable, min == Long.MAX_VALUE ? 0 : min);
-        }
-    }
-
-    private void onState(MemberId src, long viewId, long isFresh, long theirLast) {
-        List<Runnable> actions = new ArrayList<>();
-        synchronized (seqLock) {
-            Recovery r = recovery;
-            if (r == null || r.viewId() != viewId || !r.report(src, isFresh == 1, theirLast)) {
-                return;
-            }
-            Recovery.Plan plan = r.plan(self);
-            MemberId h = plan.holder();
-            plan.lagging().forEach((m, from) -> actions.add(h.equals(self)
-                    ? () -> onSendRepair(viewId, m, from, plan.start() - 1)
-                    : () -> net.unicast(h, Wire.sendRepair(viewId, m, from, plan.start() - 1))));
-            for (MemberId m : r.members()) {
-                actions.add(m.equals(self)
-                        ? () -> onEpoch(self, viewId, viewId, plan.start())
-                        : () -> net.unicast(m, Wire.longs(Wire.EPOCH, viewId, viewId, plan.start())));
-            }
-            LOG.debug("{}: recovery of view {}: epoch opens at {}, {} repairs {}", self, viewId, plan.start(), h,
-                    plan.lagging().keySet());
-            seqEpoch = viewId;
-            seqStart = plan.start();
-            nextGseq = plan.start();
-            awaitingOpen = viewId;
-            recovery = null;
-        }
-        actions.forEach(Runnable::run);
-    }
-
-    /** Called once this member, as sequencer, has caught up to the epoch it opened. */
-    private void openEpoch(long epochId) {
-        synchronized (seqLock) {
-            if (awaitingOpen != epochId || !self.equals(coord)) {
-                return;   // superseded by a newer view
-            }
-            awaitingOpen = -1;
-            synchronized (this) {
-                deliveredOseq.forEach((o, s) -> sequencedOseq.merge(o, s, Math::max));
-            }
-            sequencing = true;
-            List<Entry> waiting = new ArrayList<>(queued);
-            queued.clear();
-            waiting.forEach(this::sequence);
         }
     }
 
@@ -383,13 +290,13 @@ final class TotalOrder {
 
     private void sendState(MemberId to, long viewId, long[] state) {
         if (to.equals(self)) {
-            onState(self, viewId, state[0], state[1]);
+            sequencer.onState(self, viewId, state[0], state[1]);
         } else {
             net.unicast(to, Wire.longs(Wire.STATE, viewId, state[0], state[1]));
         }
     }
 
-    private void onSendRepair(long viewId, MemberId target, long fromExclusive, long toInclusive) {
+    void onSendRepair(long viewId, MemberId target, long fromExclusive, long toInclusive) {
         List<Entry> entries;
         synchronized (this) {
             entries = new ArrayList<>(log.subMap(fromExclusive, false, toInclusive, true).values());
@@ -422,7 +329,7 @@ final class TotalOrder {
         actions.forEach(Runnable::run);
     }
 
-    private void onEpoch(MemberId src, long viewId, long newEpoch, long start) {
+    void onEpoch(MemberId src, long viewId, long newEpoch, long start) {
         List<Runnable> actions;
         synchronized (this) {
             if (frozenFor != viewId || view == null || !src.equals(view.coordinator())) {
@@ -467,14 +374,14 @@ final class TotalOrder {
         }
         resendPending = true;   // whoever takes originLock next resends everything unacked, in order
         mayForward = true;
-        MemberId sequencer = view.coordinator();
+        MemberId seqMember = view.coordinator();
         lastAcked = last;
         long confirmed = last;
         List<Runnable> actions = new ArrayList<>();
-        if (sequencer.equals(self)) {
-            actions.add(() -> openEpoch(opened));
+        if (seqMember.equals(self)) {
+            actions.add(() -> sequencer.openEpoch(opened));
         }
-        actions.add(() -> sendAck(sequencer, confirmed));   // tells the sequencer this member caught up
+        actions.add(() -> sendAck(seqMember, confirmed));   // tells the sequencer this member caught up
         actions.add(this::resendUnacked);
         return actions;
     }
@@ -508,32 +415,7 @@ final class TotalOrder {
         if (stashedReply != null) {
             sendState(stashedFrom, v.id(), stashedReply);
         }
-        boolean startRecovery;
-        synchronized (seqLock) {
-            boolean isCoord = self.equals(v.coordinator());
-            // Recover when this member becomes sequencer, on a merge, and when a departure may have taken away
-            // the member that was repairing a survivor not yet caught up (its ACK confirms it caught up).
-            boolean someoneLeft = !v.members().containsAll(seqMembers);
-            boolean unconfirmed = false;
-            for (MemberId m : seqMembers) {
-                unconfirmed |= v.contains(m) && acked.getOrDefault(m, 0L) < seqStart - 1;
-            }
-            unconfirmed &= someoneLeft;
-            seqMembers = v.members();
-            acked.keySet().retainAll(v.members());
-            startRecovery = isCoord && (!self.equals(oldCoord) || v.isMerge() || recovery != null
-                    || awaitingOpen >= 0 || unconfirmed);
-            if (!isCoord) {
-                sequencing = false;
-                recovery = null;
-                awaitingOpen = -1;
-                queued.clear();
-            } else if (startRecovery) {
-                sequencing = false;
-                awaitingOpen = -1;
-                recovery = new Recovery(v.id(), v.members());
-            }
-        }
+        boolean startRecovery = sequencer.viewChanged(v, oldCoord);
         replayPreView();
         if (startRecovery) {
             LOG.debug("{}: sequencer for view {}: recovering", self, v);
@@ -566,6 +448,11 @@ final class TotalOrder {
                 dispatch((MemberId) m[0], (byte[]) m[1]);
             }
         }
+    }
+
+    /** What this member delivered per origin (highest oseq), for a sequencer opening its epoch. */
+    synchronized Map<MemberId, Long> deliveredOseq() {
+        return new HashMap<>(deliveredOseq);
     }
 
     /** Broadcasts of this member not yet delivered back (for tests and stats). */

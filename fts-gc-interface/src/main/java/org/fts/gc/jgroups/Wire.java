@@ -13,7 +13,7 @@ import org.fts.gc.MemberId;
  * big-endian longs; a member name is a length byte and UTF-8.
  */
 final class Wire {
-    static final byte FWD = 1;         // origin -> sequencer: oseq, payload
+    static final byte FWD = 1;         // origin -> sequencer: oseq, lowest unacked oseq, payload
     static final byte ORD = 2;         // sequencer -> all: epoch, gseq, stable, origin, oseq, payload
     static final byte ACK = 3;         // member -> sequencer: highest gseq ordered here
     static final byte STATE_REQ = 4;   // new sequencer -> member: viewId (freeze and report)
@@ -30,8 +30,9 @@ final class Wire {
     private Wire() {
     }
 
-    static byte[] fwd(long oseq, byte[] payload) {
-        return ByteBuffer.allocate(1 + 8 + payload.length).put(FWD).putLong(oseq).put(payload).array();
+    static byte[] fwd(long oseq, long firstUnacked, byte[] payload) {
+        return ByteBuffer.allocate(1 + 16 + payload.length).put(FWD).putLong(oseq).putLong(firstUnacked)
+                .put(payload).array();
     }
 
     static byte[] ord(long epoch, long stable, Entry e) {

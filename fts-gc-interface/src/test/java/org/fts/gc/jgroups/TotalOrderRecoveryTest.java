@@ -211,6 +211,42 @@ class TotalOrderRecoveryTest {
     }
 
     @Test
+    void forwardsTheNewSequencerDroppedBeforeItKnewItsRoleAreNotOvertaken() {
+        start("a", "b", "c");
+        send("c", 2);
+        run();
+        crash("a");
+        viewId++;
+        List<MemberId> members = alive().stream().map(n -> n.id).toList();
+        nodes.get("c").order.viewChanged(new View(viewId, members, nodes.get("c").id));
+        send("c", 3);   // c already knows b is the sequencer; b does not yet, and drops them
+        run();
+        nodes.get("b").order.viewChanged(new View(viewId, members, nodes.get("b").id));
+        send("c", 1);   // reaches b once b knows, before c's resend
+        run();
+        List<Delivery> b = delivered("b", 6);
+        assertEquals(b, delivered("c", 6));
+        for (int i = 0; i < 6; i++) {
+            assertEquals("c:" + i, b.get(i).text(), "all of c's broadcasts, in c's order");
+        }
+    }
+
+    @Test
+    void aSequencerThatJoinedLateOrdersOriginsWhoseHistoryItNeverSaw() {
+        start("a", "b");
+        send("b", 4);
+        run();
+        nodes.put("c", new Node("c"));
+        installView();
+        crash("a");
+        crash("b");
+        installView();   // c, the late joiner, is alone and sequences for itself
+        send("c", 2);
+        run();
+        assertEquals(List.of("c:0", "c:1"), delivered("c", 2).stream().map(Delivery::text).toList());
+    }
+
+    @Test
     void aRecoveryInterruptedByTheRepairersDeathStillEndsInOneSequence() {
         start("a", "b", "c", "d");
         send("b", 3);
