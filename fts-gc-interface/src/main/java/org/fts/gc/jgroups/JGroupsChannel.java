@@ -115,12 +115,21 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
 
     @Override
     public void unicast(MemberId to, byte[] msg) {
+        unicast(to, new BytesMessage(null, msg));
+    }
+
+    @Override
+    public void control(MemberId to, byte[] msg) {
+        unicast(to, new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC));
+    }
+
+    private void unicast(MemberId to, Message msg) {
         Address a = addresses.get(to);
         if (a == null || closed) {
             return;   // the member is gone; the protocol recovers through the next view
         }
         try {
-            channel.send(new BytesMessage(a, msg));
+            channel.send(msg.setDest(a));
         } catch (Exception e) {
             LOG.debug("{}: unicast to {} failed: {}", self, to, e.toString());
         }

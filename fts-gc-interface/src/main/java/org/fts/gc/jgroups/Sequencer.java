@@ -29,10 +29,16 @@ final class Sequencer {
     private long nextGseq;
     private long seqStart;
     private long awaitingOpen = -1;
-    private long stable;
     private List<MemberId> seqMembers = List.of();
     private final Map<MemberId, Long> sequencedOseq = new HashMap<>();
+    /**
+     * Acknowledgements have their own lock, never the monitor: the monitor's holder can block in a multicast
+     * waiting for flow-control credits, and JGroups returns a credit only after the up-call that received
+     * the message completes; an ACK handled on such a thread (the sequencer's own loopback) must not wait.
+     */
     private final Map<MemberId, Long> acked = new HashMap<>();
+    private List<MemberId> ackMembers = List.of();
+    private volatile long stable;
     private final List<Fwd> queued = new ArrayList<>();
     private final Map<MemberId, TreeMap<Long, Fwd>> parked = new HashMap<>();
     private Recovery recovery;
@@ -97,13 +103,19 @@ final class Sequencer {
     }
 
     void onAck(MemberId src, long gseq) {
-        synchronized (this) {
+        synchronized (acked) {
             acked.merge(src, gseq, Math::max);
             long min = Long.MAX_VALUE;
-            for (MemberId m : seqMembers) {
+            for (MemberId m : ackMembers) {
                 min = Math.min(min, acked.getOrDefault(m, 0L));
             }
             stable = Math.max(stable, min == Long.MAX_VALUE ? 0 : min);
+        }
+    }
+
+    private long acked(MemberId m) {
+        synchronized (acked) {
+            return acked.getOrDefault(m, 0L);
         }
     }
 
@@ -118,11 +130,11 @@ final class Sequencer {
             MemberId h = plan.holder();
             plan.lagging().forEach((m, from) -> actions.add(h.equals(self)
                     ? () -> member.onSendRepair(viewId, m, from, plan.start() - 1)
-                    : () -> net.unicast(h, Wire.sendRepair(viewId, m, from, plan.start() - 1))));
+                    : () -> net.control(h, Wire.sendRepair(viewId, m, from, plan.start() - 1))));
             for (MemberId m : r.members()) {
                 actions.add(m.equals(self)
                         ? () -> member.onEpoch(self, viewId, viewId, plan.start())
-                        : () -> net.unicast(m, Wire.longs(Wire.EPOCH, viewId, viewId, plan.start())));
+                        : () -> net.control(m, Wire.longs(Wire.EPOCH, viewId, viewId, plan.start())));
             }
             LOG.debug("{}: recovery of view {}: epoch opens at {}, {} repairs {}", self, viewId, plan.start(), h,
                     plan.lagging().keySet());
@@ -162,11 +174,14 @@ final class Sequencer {
         boolean someoneLeft = !v.members().containsAll(seqMembers);
         boolean unconfirmed = false;
         for (MemberId m : seqMembers) {
-            unconfirmed |= v.contains(m) && acked.getOrDefault(m, 0L) < seqStart - 1;
+            unconfirmed |= v.contains(m) && acked(m) < seqStart - 1;
         }
         unconfirmed &= someoneLeft;
         seqMembers = v.members();
-        acked.keySet().retainAll(v.members());
+        synchronized (acked) {
+            ackMembers = v.members();
+            acked.keySet().retainAll(v.members());
+        }
         parked.keySet().retainAll(v.members());   // a departed origin's parked forwards die with it
         boolean startRecovery = isCoord && (!self.equals(oldCoord) || v.isMerge() || recovery != null
                 || awaitingOpen >= 0 || unconfirmed);

@@ -43,8 +43,16 @@ import org.slf4j.LoggerFactory;
 final class TotalOrder {
     /** The reliable FIFO channels this protocol runs on. */
     interface Transport {
-        /** Reliable, FIFO per destination; silently dropped if {@code to} is gone. */
+        /** Data: reliable, FIFO per destination, flow-controlled; silently dropped if {@code to} is gone. */
         void unicast(MemberId to, byte[] msg);
+
+        /**
+         * A small control message (ACK, STATE_REQ, STATE, SEND_REPAIR, EPOCH): reliable and FIFO like
+         * {@link #unicast}, but never held by flow control. Control messages are sent from threads that
+         * deliver data; were they flow-controlled, such a thread could wait for credits that only return once
+         * it finishes delivering, and the group would crawl from one flow-control timeout to the next.
+         */
+        void control(MemberId to, byte[] msg);
 
         /** Reliable, FIFO from this member, to every member including this one. */
         void multicast(byte[] msg);
@@ -160,7 +168,7 @@ final class TotalOrder {
         if (c.equals(self)) {
             sequencer.onAck(self, ack);
         } else {
-            net.unicast(c, Wire.longs(Wire.ACK, ack));
+            net.control(c, Wire.longs(Wire.ACK, ack));
         }
     }
 
@@ -292,7 +300,7 @@ final class TotalOrder {
         if (to.equals(self)) {
             sequencer.onState(self, viewId, state[0], state[1]);
         } else {
-            net.unicast(to, Wire.longs(Wire.STATE, viewId, state[0], state[1]));
+            net.control(to, Wire.longs(Wire.STATE, viewId, state[0], state[1]));
         }
     }
 
@@ -423,7 +431,7 @@ final class TotalOrder {
                 if (m.equals(self)) {
                     onStateReq(self, v.id());
                 } else {
-                    net.unicast(m, Wire.longs(Wire.STATE_REQ, v.id()));
+                    net.control(m, Wire.longs(Wire.STATE_REQ, v.id()));
                 }
             }
         }

@@ -54,6 +54,11 @@ class TotalOrderRecoveryTest {
         }
 
         @Override
+        public void control(MemberId to, byte[] msg) {
+            unicast(to, msg);   // one FIFO inbox per member: control and data share the order, as in JGroups
+        }
+
+        @Override
         public void multicast(byte[] msg) {
             for (Node n : nodes.values()) {
                 if (!dead.contains(n.id) && !(msg[0] == Wire.ORD && drop.test(id, n.id))) {
