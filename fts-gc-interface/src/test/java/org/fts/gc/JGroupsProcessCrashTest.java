@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 
 import org.fts.testing.ChildProcess;
@@ -15,12 +14,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * JGroups members as separate JVMs on 127.0.0.1, one killed with a real {@code kill -9} mid-traffic:
- * the survivors agree on one sequence and deliver every message of every surviving sender exactly once.
+ * JGroups members as separate JVMs on 127.0.0.1, killed with a real {@code kill -9} mid-traffic: the
+ * survivors agree on one sequence and deliver every message of every surviving sender exactly once.
  */
 class JGroupsProcessCrashTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private static final int COUNT = 3_000;
     private final List<ChildProcess> children = new ArrayList<>();
 
     @AfterEach
@@ -30,74 +28,94 @@ class JGroupsProcessCrashTest {
 
     @Test
     void killMinus9OfAMemberMidTraffic() throws Exception {
-        killMidTraffic(2);
+        run(List.of("a", "b", "c"), List.of("c"), 3_000);
     }
 
     @Test
     void killMinus9OfTheCoordinatorMidTraffic() throws Exception {
-        killMidTraffic(0);
+        run(List.of("a", "b", "c"), List.of("a"), 3_000);
     }
 
-    private void killMidTraffic(int victimIndex) throws Exception {
+    @Test
+    void killMinus9OfTwoSequencersInTurn() throws Exception {
+        // Long enough that the second sequencer is still sending when it dies (detection takes ~2 s).
+        run(List.of("a", "b", "c", "d"), List.of("a", "b"), 8_000);
+    }
+
+    private void run(List<String> names, List<String> victims, int count) throws Exception {
         try {
-            runKillMidTraffic(victimIndex);
+            killMidTraffic(names, victims, count);
         } catch (AssertionError e) {
             children.forEach(ChildProcess::requestThreadDump);   // into target/child-logs/*.out
             throw e;
         }
     }
 
-    private void runKillMidTraffic(int victimIndex) throws Exception {
+    /** Each member broadcasts {@code count} messages at 1500/s; the victims are killed in turn. */
+    private void killMidTraffic(List<String> names, List<String> victims, int count) throws Exception {
         String group = "proc-" + UUID.randomUUID().toString().substring(0, 8);
-        String[] names = {"a", "b", "c"};
         for (String n : names) {
             ChildProcess c = ChildProcess.start(group + "-" + n, GroupMemberProcess.class,
-                    List.of("-Xmx256m", "-Djava.net.preferIPv4Stack=true", "-Dorg.slf4j.simpleLogger.showDateTime=true", "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
-                    group, n, "udp", "3", Integer.toString(COUNT), "1500");
+                    List.of("-Xmx256m", "-Djava.net.preferIPv4Stack=true", "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                            "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
+                    group, n, "udp", Integer.toString(names.size()), Integer.toString(count), "1500");
             children.add(c);
-            // Start in order, each one in the view before the next: a is the coordinator.
+            // Start in order, each one in the view before the next: the first is the coordinator.
             c.awaitLine(l -> l.startsWith("VIEW ") && l.contains(n), WAIT, n + " in a view");
         }
-        ChildProcess victim = children.get(victimIndex);
-        List<ChildProcess> survivors = new ArrayList<>(children);
-        survivors.remove(victim);
-        survivors.get(0).awaitLines(l -> l.stream().filter(x -> x.startsWith("D ")).count() >= 900 ? true : null,
-                WAIT, "900 deliveries before the kill");
-        victim.kill9();
-
-        String victimName = names[victimIndex];
-        for (ChildProcess s : survivors) {
-            s.awaitLine(l -> l.startsWith("VIEW ") && l.split(" ")[2].split(",").length == 2
-                    && !List.of(l.split(" ")[2].split(",")).contains(victimName), WAIT, "a view without " + victimName);
-            s.awaitLines(lines -> {
-                for (String n : names) {
-                    if (!n.equals(victimName) && !lines.contains("D " + n + " " + n + ":" + (COUNT - 1))) {
+        List<String> alive = new ArrayList<>(names);
+        for (String victim : victims) {
+            ChildProcess observer = child(alive.stream().filter(n -> !victims.contains(n)).findFirst().orElseThrow());
+            long before = deliveries(observer).size();
+            observer.awaitLines(l -> deliveries(l).size() >= before + 900 ? true : null, WAIT,
+                    "900 more deliveries before killing " + victim);
+            child(victim).kill9();
+            alive.remove(victim);
+            for (String s : alive) {
+                child(s).awaitLine(l -> isViewOf(l, alive), WAIT, "a view of " + alive);
+            }
+        }
+        for (String s : alive) {
+            child(s).awaitLines(lines -> {
+                for (String n : alive) {
+                    if (!lines.contains("D " + n + " " + n + ":" + (count - 1))) {
                         return null;
                     }
                 }
                 return true;
             }, WAIT, "every survivor's last message");
         }
-        List<String> seq0 = deliveries(survivors.get(0));
-        List<String> seq1 = deliveries(survivors.get(1));
-        // Identical sequences (a late victim message, if any, is still settled by now; allow it to land).
-        survivors.get(1).awaitLines(l -> deliveries(l).size() >= seq0.size() ? true : null, Duration.ofSeconds(10),
-                "the same number of deliveries as " + survivors.get(0).name());
-        survivors.get(0).awaitLines(l -> deliveries(l).size() >= deliveries(survivors.get(1)).size() ? true : null,
-                Duration.ofSeconds(10), "the same number of deliveries as " + survivors.get(1).name());
-        assertEquals(deliveries(survivors.get(0)), deliveries(survivors.get(1)), "survivors' sequences");
-        List<String> seq = deliveries(survivors.get(0));
-        Set<String> unique = new HashSet<>(seq);
-        assertEquals(seq.size(), unique.size(), "no duplicates");
+        // Every surviving sender is done; the survivors' sequences must be identical.
+        ChildProcess first = child(alive.get(0));
+        for (String s : alive) {
+            child(s).awaitLines(l -> deliveries(l).size() >= deliveries(first).size() ? true : null,
+                    Duration.ofSeconds(10), "as many deliveries as " + first.name());
+        }
+        List<String> seq = deliveries(first);
+        for (String s : alive) {
+            assertEquals(seq, deliveries(child(s)), "the sequence at " + s + " equals the one at " + alive.get(0));
+        }
+        assertEquals(seq.size(), new HashSet<>(seq).size(), "no duplicates");
         for (String n : names) {
             long got = seq.stream().filter(d -> d.startsWith("D " + n + " ")).count();
-            if (n.equals(victimName)) {
-                assertTrue(got < COUNT, "the victim died before sending everything (" + got + ")");
+            if (victims.contains(n)) {
+                assertTrue(got < count, "victim " + n + " died before sending everything (" + got + ")");
             } else {
-                assertEquals(COUNT, got, "every message of survivor " + n + " exactly once");
+                assertEquals(count, got, "every message of survivor " + n + " exactly once");
             }
         }
-        assertTrue(seq1.size() <= seq.size());
+    }
+
+    private ChildProcess child(String name) {
+        return children.stream().filter(c -> c.name().endsWith("-" + name)).findFirst().orElseThrow();
+    }
+
+    private static boolean isViewOf(String line, List<String> members) {
+        if (!line.startsWith("VIEW ")) {
+            return false;
+        }
+        List<String> m = List.of(line.split(" ")[2].split(","));
+        return m.size() == members.size() && m.containsAll(members);
     }
 
     private static List<String> deliveries(ChildProcess c) {
