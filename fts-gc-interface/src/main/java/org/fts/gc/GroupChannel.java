@@ -14,8 +14,9 @@ package org.fts.gc;
  *   <li><b>FIFO per sender.</b> Broadcasts of one member are delivered in the order it called
  *       {@link #abcast}.</li>
  *   <li><b>Reliability among survivors.</b> Every broadcast of a member that does not crash is delivered
- *       exactly once by every member that stays in the group, including across a crash of the coordinator
- *       (sequencer): senders resend what the dead sequencer had not ordered, and duplicates are dropped.</li>
+ *       exactly once by every member that stays in the group, including across crashes of the coordinator
+ *       (the sequencer); and a broadcast that any survivor delivered, whoever sent it, is delivered by every
+ *       survivor.</li>
  *   <li><b>Joiners.</b> A joining member delivers every broadcast ordered after the view that contains it,
  *       and none ordered before it.</li>
  *   <li><b>One delivery thread.</b> {@link GroupListener} callbacks run on one thread per channel, in order;
@@ -24,10 +25,9 @@ package org.fts.gc;
  *
  * <h2>Not guaranteed</h2>
  * <ul>
- *   <li><b>Uniformity.</b> Broadcasts of a member that crashes may be delivered at some survivors and not at
- *       others when the crash also loses the only copy (JGroups' SEQUENCER delivers at the sequencer before
- *       the others have the message). A reply sent on the strength of a delivery can therefore be lost with
- *       the sequencer; FTS offers a uniform mode for that (see docs).</li>
+ *   <li><b>Uniformity beyond the survivors.</b> A member delivers a broadcast as soon as it has it; if every
+ *       member that had it crashes, it is lost, and a reply sent on the strength of that delivery was sent for
+ *       nothing. FTS offers a uniform mode for replies (see docs).</li>
  *   <li><b>Virtual synchrony.</b> Views are delivered on the same thread as broadcasts, in the order the
  *       member learns of them, but two members need not deliver the same set of broadcasts between the same
  *       two views. Protocols that need a cut (state transfer) must put a marker into the total order.</li>
