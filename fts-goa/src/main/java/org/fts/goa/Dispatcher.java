@@ -1,0 +1,118 @@
+package org.fts.goa;
+
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jacorb.orb.CDRInputStream;
+import org.jacorb.orb.CDROutputStream;
+import org.jacorb.orb.SystemExceptionHelper;
+import org.omg.CORBA.CompletionStatus;
+import org.omg.CORBA.MARSHAL;
+import org.omg.CORBA.OBJECT_NOT_EXIST;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.TRANSIENT;
+import org.omg.CORBA.portable.InputStream;
+import org.omg.CORBA.portable.InvokeHandler;
+import org.omg.CORBA.portable.OutputStream;
+import org.omg.CORBA.portable.ResponseHandler;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.Servant;
+
+/**
+ * Stages 1-5 and 10, on JacORB's request thread (the paper's foreground pool): the one servant JacORB sees
+ * for every object of the group. It identifies and captures each request, casts it, waits for this replica
+ * to execute it in the total order, and writes the reply back on the client's connection.
+ */
+final class Dispatcher extends Servant implements InvokeHandler {
+    /** The object id of the request on this thread, set by {@link Locator}. */
+    static final ThreadLocal<byte[]> TARGET = new ThreadLocal<>();
+
+    private final ORB orb;
+    private final String self;
+    private final String incarnation;
+    private final AtomicLong counter = new AtomicLong();
+    private final Map<ObjectKey, Servant> objects;
+    private final ReplicaEngine engine;
+    private final long timeoutMillis;
+
+    Dispatcher(ORB orb, String self, Map<ObjectKey, Servant> objects, ReplicaEngine engine, long timeoutMillis) {
+        this.orb = orb;
+        this.self = self;
+        // Ids made up for plain clients must not repeat across restarts of a replica (the cache would answer
+        // a new request with an old reply): each incarnation has its own prefix.
+        this.incarnation = self + "/" + UUID.randomUUID();
+        this.objects = objects;
+        this.engine = engine;
+        this.timeoutMillis = timeoutMillis;
+    }
+
+    @Override
+    public String[] _all_interfaces(POA poa, byte[] oid) {
+        Servant s = objects.get(new ObjectKey(oid));
+        return s == null ? new String[0] : s._all_interfaces(poa, oid);
+    }
+
+    @Override
+    public OutputStream _invoke(String operation, InputStream in, ResponseHandler rh) {
+        byte[] oid = TARGET.get();
+        if (oid == null || !objects.containsKey(new ObjectKey(oid))) {
+            throw new OBJECT_NOT_EXIST("FTS: no object " + (oid == null ? "?" : new ObjectKey(oid))
+                    + " in this group", 0, CompletionStatus.COMPLETED_NO);
+        }
+        RequestId id = new RequestId(incarnation, counter.incrementAndGet());
+        Request request = Capture.capture(id, self, oid, operation, in, rh);
+        CompletableFuture<Reply> done;
+        try {
+            done = engine.cast(request);
+        } catch (RuntimeException e) {
+            throw new TRANSIENT("FTS: cannot broadcast " + operation + ": " + e.getMessage(), 0,
+                    CompletionStatus.COMPLETED_NO);
+        }
+        if (!request.responseExpected()) {
+            return null;
+        }
+        Reply reply;
+        try {
+            reply = done.get(timeoutMillis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            engine.abandon(id);
+            throw new TRANSIENT("FTS: " + operation + " was not executed within " + timeoutMillis
+                    + " ms (fts.request.timeout)", 0, CompletionStatus.COMPLETED_MAYBE);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new TRANSIENT("FTS: interrupted waiting for " + operation, 0, CompletionStatus.COMPLETED_MAYBE);
+        } catch (ExecutionException e) {
+            throw new TRANSIENT("FTS: " + e.getCause().getMessage(), 0, CompletionStatus.COMPLETED_MAYBE);
+        }
+        return answer(reply, rh);
+    }
+
+    /** Stage 10: the cached reply, as JacORB sends it. */
+    private OutputStream answer(Reply reply, ResponseHandler rh) {
+        switch (reply.kind()) {
+            case NORMAL:
+                return copy(reply, rh.createReply());
+            case USER_EXCEPTION:
+                return copy(reply, rh.createExceptionReply());
+            case SYSTEM_EXCEPTION:
+                throw SystemExceptionHelper.read(new CDRInputStream(orb, reply.body()));
+            default:
+                return null;
+        }
+    }
+
+    private static OutputStream copy(Reply reply, OutputStream out) {
+        // Replies are captured from an 8-aligned start; GIOP 1.2 reply bodies start 8-aligned too.
+        if (out instanceof CDROutputStream cdr && cdr.size() % 8 != 0) {
+            throw new MARSHAL("FTS: reply body starts at offset " + cdr.size()
+                    + ", not 8-aligned; use GIOP 1.2 (corbaloc::1.2@host:port)", 0, CompletionStatus.COMPLETED_YES);
+        }
+        out.write_octet_array(reply.body(), 0, reply.body().length);
+        return out;
+    }
+}

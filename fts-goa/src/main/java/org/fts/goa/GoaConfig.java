@@ -1,0 +1,56 @@
+package org.fts.goa;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+
+import org.fts.config.ConfigException;
+import org.fts.config.ConfigKey;
+import org.fts.config.ConfigKeys;
+import org.slf4j.Logger;
+
+/** The Group Object Adaptor's configuration keys, and their values for one adaptor. */
+public record GoaConfig(String group, String replicaId, List<String> replicas, int backgroundThreads,
+                        boolean independentServants, int cacheMaxEntries, Duration cacheTtl,
+                        Duration requestTimeout) {
+
+    public static final ConfigKey<String> GROUP = ConfigKey.string("fts.group", "fts",
+            "name of the replica group; every replica of one service uses the same");
+    public static final ConfigKey<String> REPLICA_ID = ConfigKey.string("fts.replica.id", null,
+            "this replica's unique name in the group (required)");
+    public static final ConfigKey<List<String>> REPLICAS = ConfigKey.list("fts.replicas", List.of(),
+            "every replica's IIOP endpoint host:port, same list and order everywhere; references carry all of them");
+    public static final ConfigKey<Integer> POOL_BACKGROUND = ConfigKey.integer("fts.pool.background", 1, 1, 256,
+            "threads", "threads executing delivered requests; more than 1 needs fts.servants.independent=true");
+    public static final ConfigKey<Boolean> SERVANTS_INDEPENDENT = ConfigKey.bool("fts.servants.independent",
+            false, "servants share no state: requests to different objects may execute in parallel");
+    public static final ConfigKey<Integer> CACHE_MAX_ENTRIES = ConfigKey.integer("fts.cache.max_entries",
+            100_000, 16, Integer.MAX_VALUE, "replies", "reply cache bound: oldest replies are evicted beyond it");
+    public static final ConfigKey<Duration> CACHE_TTL = ConfigKey.duration("fts.cache.ttl", Duration.ofSeconds(60),
+            Duration.ofMillis(100), Duration.ofHours(24), "how long a reply stays cached for retries");
+    public static final ConfigKey<Duration> REQUEST_TIMEOUT = ConfigKey.duration("fts.request.timeout",
+            Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofHours(1),
+            "longest a request waits to be ordered and executed before the client gets TRANSIENT");
+
+    public static final List<ConfigKey<?>> KEYS = List.of(GROUP, REPLICA_ID, REPLICAS, POOL_BACKGROUND,
+            SERVANTS_INDEPENDENT, CACHE_MAX_ENTRIES, CACHE_TTL, REQUEST_TIMEOUT);
+
+    /** Reads and validates every key, logging the values in effect. */
+    public static GoaConfig from(Properties props, Logger log) {
+        ConfigKeys.validateAndLog(log, "group object adaptor", props, KEYS);
+        GoaConfig c = new GoaConfig(GROUP.get(props), REPLICA_ID.get(props), REPLICAS.get(props),
+                POOL_BACKGROUND.get(props), SERVANTS_INDEPENDENT.get(props), CACHE_MAX_ENTRIES.get(props),
+                CACHE_TTL.get(props), REQUEST_TIMEOUT.get(props));
+        if (c.backgroundThreads > 1 && !c.independentServants) {
+            throw new ConfigException(POOL_BACKGROUND.name(), "is " + c.backgroundThreads
+                    + ", but parallel execution needs fts.servants.independent=true (servants sharing no state)");
+        }
+        for (String r : c.replicas) {
+            int colon = r.lastIndexOf(':');
+            if (colon <= 0 || !r.substring(colon + 1).matches("\\d{1,5}")) {
+                throw new ConfigException(REPLICAS.name(), "has entry '" + r + "', expected host:port");
+            }
+        }
+        return c;
+    }
+}

@@ -1,0 +1,328 @@
+package org.fts.goa;
+
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+
+import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupChannels;
+import org.omg.CORBA.BAD_PARAM;
+import org.omg.CORBA.CompletionStatus;
+import org.omg.CORBA.LocalObject;
+import org.omg.CORBA.NO_IMPLEMENT;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.Policy;
+import org.omg.CORBA.portable.InvokeHandler;
+import org.omg.PortableServer.AdapterActivator;
+import org.omg.PortableServer.IdAssignmentPolicy;
+import org.omg.PortableServer.IdAssignmentPolicyValue;
+import org.omg.PortableServer.IdUniquenessPolicy;
+import org.omg.PortableServer.IdUniquenessPolicyValue;
+import org.omg.PortableServer.ImplicitActivationPolicy;
+import org.omg.PortableServer.ImplicitActivationPolicyValue;
+import org.omg.PortableServer.LifespanPolicy;
+import org.omg.PortableServer.LifespanPolicyValue;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+import org.omg.PortableServer.POAManager;
+import org.omg.PortableServer.POAManagerFactory;
+import org.omg.PortableServer.POAPackage.ObjectAlreadyActive;
+import org.omg.PortableServer.POAPackage.ObjectNotActive;
+import org.omg.PortableServer.POAPackage.ServantAlreadyActive;
+import org.omg.PortableServer.POAPackage.ServantNotActive;
+import org.omg.PortableServer.POAPackage.WrongAdapter;
+import org.omg.PortableServer.POAPackage.WrongPolicy;
+import org.omg.PortableServer.RequestProcessingPolicy;
+import org.omg.PortableServer.RequestProcessingPolicyValue;
+import org.omg.PortableServer.Servant;
+import org.omg.PortableServer.ServantManager;
+import org.omg.PortableServer.ServantRetentionPolicy;
+import org.omg.PortableServer.ServantRetentionPolicyValue;
+import org.omg.PortableServer.ThreadPolicy;
+import org.omg.PortableServer.ThreadPolicyValue;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The Group Object Adaptor: a {@link POA} whose objects are actively replicated across the replicas of a
+ * group. A server changes one line, where it gets its adaptor ({@code GroupPOA.create(orb, props)} instead
+ * of {@code resolve_initial_references("RootPOA")}), and keeps using {@code activate_object_with_id},
+ * {@code servant_to_reference}, {@code id_to_reference}, {@code the_POAManager().activate()}.
+ *
+ * <p>Contract for servants (docs/goa.md): deterministic (same state + same request ⇒ same new state and
+ * same reply: no clocks, randomness, or unordered iteration); activated with the same ids on every replica
+ * before the POA manager is activated; IDL skeletons (InvokeHandler), not DSI.
+ *
+ * <p>What makes no sense for a replicated adaptor fails clearly: {@code activate_object} and
+ * {@code create_reference} ({@link WrongPolicy}: ids must be chosen by the application, identical on every
+ * replica); child POAs, servant managers, default servants, adapter activators ({@link NO_IMPLEMENT}).
+ */
+public final class GroupPOA extends LocalObject implements POA {
+    private static final Logger LOG = LoggerFactory.getLogger(GroupPOA.class);
+
+    private final ORB orb;
+    private final POA root;
+    private final POA groupPoa;
+    private final GoaConfig config;
+    private final Map<ObjectKey, Servant> objects = new ConcurrentHashMap<>();
+    private final Map<Servant, ObjectKey> ids = new ConcurrentHashMap<>();
+    private final ReplicaEngine engine;
+    private final GroupChannel channel;
+
+    private GroupPOA(ORB orb, Properties props) throws Exception {
+        this.orb = orb;
+        this.config = GoaConfig.from(props, LOG);
+        this.root = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
+        ReplyCache cache = new ReplyCache(config.cacheMaxEntries(), config.cacheTtl().toMillis());
+        this.engine = new ReplicaEngine(config.replicaId(), new Replay(orb), cache, objects, config.backgroundThreads());
+        Dispatcher dispatcher = new Dispatcher(orb, config.replicaId(), objects, engine,
+                config.requestTimeout().toMillis());
+        ((org.omg.CORBA_2_3.ORB) orb).set_delegate(dispatcher);
+        // PERSISTENT + USER_ID with the same POA name and jacorb.implname give the same object key everywhere.
+        this.groupPoa = root.create_POA("FTS-" + config.group(), root.the_POAManager(), new Policy[] {
+            root.create_lifespan_policy(LifespanPolicyValue.PERSISTENT),
+            root.create_id_assignment_policy(IdAssignmentPolicyValue.USER_ID),
+            root.create_servant_retention_policy(ServantRetentionPolicyValue.NON_RETAIN),
+            root.create_request_processing_policy(RequestProcessingPolicyValue.USE_SERVANT_MANAGER)});
+        groupPoa.set_servant_manager(new Locator(dispatcher));
+        this.channel = GroupChannels.create(props, config.replicaId());
+        engine.attach(channel);
+        channel.join(config.group(), engine);
+        LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
+    }
+
+    /**
+     * The adaptor of this ORB's replica group, configured by the {@code fts.*} keys in {@code props} (pass the
+     * properties given to {@code ORB.init}).
+     *
+     * @throws org.fts.config.ConfigException naming the key, if the configuration is invalid
+     */
+    public static GroupPOA create(ORB orb, Properties props) {
+        try {
+            return new GroupPOA(orb, props);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new org.omg.CORBA.INITIALIZE("FTS: cannot create the group object adaptor: " + e);
+        }
+    }
+
+    /** The group-communication channel (for tools and tests). */
+    public GroupChannel channel() {
+        return channel;
+    }
+
+    // ------------------------------------------------------------------ objects and references
+
+    @Override
+    public void activate_object_with_id(byte[] oid, Servant servant) throws ServantAlreadyActive, ObjectAlreadyActive {
+        if (!(servant instanceof InvokeHandler)) {
+            throw new BAD_PARAM("FTS replicates IDL skeleton servants (InvokeHandler), not "
+                    + servant.getClass().getName(), 0, CompletionStatus.COMPLETED_NO);
+        }
+        ObjectKey key = new ObjectKey(oid);
+        if (ids.containsKey(servant)) {
+            throw new ServantAlreadyActive();
+        }
+        if (objects.putIfAbsent(key, servant) != null) {
+            throw new ObjectAlreadyActive();
+        }
+        ids.put(servant, key);
+        ((org.omg.CORBA_2_3.ORB) orb).set_delegate(servant);   // skeletons call _orb(); no POA activates it
+    }
+
+    @Override
+    public byte[] activate_object(Servant servant) throws WrongPolicy {
+        throw new WrongPolicy();   // ids must be the application's, the same on every replica
+    }
+
+    @Override
+    public void deactivate_object(byte[] oid) throws ObjectNotActive {
+        Servant s = objects.remove(new ObjectKey(oid));
+        if (s == null) {
+            throw new ObjectNotActive();
+        }
+        ids.remove(s);
+    }
+
+    @Override
+    public org.omg.CORBA.Object create_reference(String intf) throws WrongPolicy {
+        throw new WrongPolicy();
+    }
+
+    @Override
+    public org.omg.CORBA.Object create_reference_with_id(byte[] oid, String intf) {
+        try {
+            org.omg.CORBA.Object local = groupPoa.create_reference_with_id(oid, intf);
+            return Iogr.build(orb, local, config.replicas(), config.group(), oid);
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new org.omg.CORBA.INTERNAL("FTS: cannot create a reference: " + e);
+        }
+    }
+
+    @Override
+    public byte[] servant_to_id(Servant servant) throws ServantNotActive {
+        ObjectKey k = ids.get(servant);
+        if (k == null) {
+            throw new ServantNotActive();
+        }
+        return k.id();
+    }
+
+    @Override
+    public org.omg.CORBA.Object servant_to_reference(Servant servant) throws ServantNotActive {
+        byte[] oid = servant_to_id(servant);
+        return create_reference_with_id(oid, servant._all_interfaces(this, oid)[0]);
+    }
+
+    @Override
+    public org.omg.CORBA.Object id_to_reference(byte[] oid) throws ObjectNotActive {
+        Servant s = id_to_servant(oid);
+        return create_reference_with_id(oid, s._all_interfaces(this, oid)[0]);
+    }
+
+    @Override
+    public Servant id_to_servant(byte[] oid) throws ObjectNotActive {
+        Servant s = objects.get(new ObjectKey(oid));
+        if (s == null) {
+            throw new ObjectNotActive();
+        }
+        return s;
+    }
+
+    @Override
+    public byte[] reference_to_id(org.omg.CORBA.Object reference) throws WrongAdapter, WrongPolicy {
+        return groupPoa.reference_to_id(reference);
+    }
+
+    @Override
+    public Servant reference_to_servant(org.omg.CORBA.Object reference) throws WrongAdapter, WrongPolicy, ObjectNotActive {
+        return id_to_servant(reference_to_id(reference));
+    }
+
+    // ------------------------------------------------------------------ the adaptor itself
+
+    @Override
+    public POAManager the_POAManager() {
+        return groupPoa.the_POAManager();
+    }
+
+    @Override
+    public String the_name() {
+        return groupPoa.the_name();
+    }
+
+    @Override
+    public POA the_parent() {
+        return root;
+    }
+
+    @Override
+    public POA[] the_children() {
+        return new POA[0];
+    }
+
+    @Override
+    public byte[] id() {
+        return groupPoa.id();
+    }
+
+    @Override
+    public POAManagerFactory the_POAManagerFactory() {
+        return root.the_POAManagerFactory();
+    }
+
+    /** Leaves the group, stops executing, and destroys the underlying POA. */
+    @Override
+    public void destroy(boolean etherealize, boolean waitForCompletion) {
+        channel.close();
+        engine.shutdown();
+        groupPoa.destroy(etherealize, waitForCompletion);
+    }
+
+    // ------------------------------------------------------------------ policies (delegated)
+
+    @Override
+    public ThreadPolicy create_thread_policy(ThreadPolicyValue v) {
+        return root.create_thread_policy(v);
+    }
+
+    @Override
+    public LifespanPolicy create_lifespan_policy(LifespanPolicyValue v) {
+        return root.create_lifespan_policy(v);
+    }
+
+    @Override
+    public IdUniquenessPolicy create_id_uniqueness_policy(IdUniquenessPolicyValue v) {
+        return root.create_id_uniqueness_policy(v);
+    }
+
+    @Override
+    public IdAssignmentPolicy create_id_assignment_policy(IdAssignmentPolicyValue v) {
+        return root.create_id_assignment_policy(v);
+    }
+
+    @Override
+    public ImplicitActivationPolicy create_implicit_activation_policy(ImplicitActivationPolicyValue v) {
+        return root.create_implicit_activation_policy(v);
+    }
+
+    @Override
+    public ServantRetentionPolicy create_servant_retention_policy(ServantRetentionPolicyValue v) {
+        return root.create_servant_retention_policy(v);
+    }
+
+    @Override
+    public RequestProcessingPolicy create_request_processing_policy(RequestProcessingPolicyValue v) {
+        return root.create_request_processing_policy(v);
+    }
+
+    // ------------------------------------------------------------------ not for a replicated adaptor
+
+    private static NO_IMPLEMENT unsupported(String what) {
+        return new NO_IMPLEMENT("FTS GroupPOA does not support " + what + " (see docs/goa.md)", 0,
+                CompletionStatus.COMPLETED_NO);
+    }
+
+    @Override
+    public POA create_POA(String name, POAManager manager, Policy[] policies) {
+        throw unsupported("child POAs");
+    }
+
+    @Override
+    public POA find_POA(String name, boolean activate) {
+        throw unsupported("child POAs");
+    }
+
+    @Override
+    public AdapterActivator the_activator() {
+        return null;
+    }
+
+    @Override
+    public void the_activator(AdapterActivator activator) {
+        throw unsupported("adapter activators");
+    }
+
+    @Override
+    public ServantManager get_servant_manager() throws WrongPolicy {
+        throw new WrongPolicy();
+    }
+
+    @Override
+    public void set_servant_manager(ServantManager manager) throws WrongPolicy {
+        throw new WrongPolicy();
+    }
+
+    @Override
+    public Servant get_servant() throws WrongPolicy {
+        throw new WrongPolicy();
+    }
+
+    @Override
+    public void set_servant(Servant servant) throws WrongPolicy {
+        throw new WrongPolicy();
+    }
+}

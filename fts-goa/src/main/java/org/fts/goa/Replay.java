@@ -1,0 +1,100 @@
+package org.fts.goa;
+
+import org.jacorb.orb.CDRInputStream;
+import org.jacorb.orb.CDROutputStream;
+import org.jacorb.orb.CodeSet;
+import org.jacorb.orb.SystemExceptionHelper;
+import org.omg.CORBA.CompletionStatus;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.OBJECT_NOT_EXIST;
+import org.omg.CORBA.SystemException;
+import org.omg.CORBA.UNKNOWN;
+import org.omg.CORBA.portable.InvokeHandler;
+import org.omg.CORBA.portable.OutputStream;
+import org.omg.CORBA.portable.ResponseHandler;
+import org.omg.PortableServer.Servant;
+
+/**
+ * Stage 8 of the request path: replays a captured request on this replica's servant and captures what it
+ * answers. Deterministic: the same request on the same servant state gives the same {@link Reply} on every
+ * replica, exceptions included (a servant's RuntimeException becomes the same UNKNOWN everywhere).
+ */
+final class Replay {
+    private final ORB orb;
+
+    Replay(ORB orb) {
+        this.orb = orb;
+    }
+
+    Reply execute(Request r, Servant servant) {
+        if (servant == null) {
+            return system(r, new OBJECT_NOT_EXIST("no object with this id in the group", 0,
+                    CompletionStatus.COMPLETED_NO));
+        }
+        CDRInputStream in = new CDRInputStream(orb, r.body(), r.littleEndian());
+        in.setGIOPMinor(r.giopMinor());
+        in.setCodeSet(codeSet(r.tcs()), codeSet(r.tcsw()));
+        in.skip(r.pad());
+        Handler h = new Handler(r);
+        try {
+            ((InvokeHandler) servant)._invoke(r.operation(), in, h);
+        } catch (SystemException e) {
+            return system(r, e);
+        } catch (RuntimeException e) {
+            return system(r, new UNKNOWN("servant threw " + e.getClass().getName(), 0, CompletionStatus.COMPLETED_MAYBE));
+        }
+        if (!r.responseExpected()) {
+            return Reply.NONE;
+        }
+        return h.reply();
+    }
+
+    private Reply system(Request r, SystemException e) {
+        CDROutputStream out = stream(r);
+        SystemExceptionHelper.write(out, e);
+        return new Reply(Reply.Kind.SYSTEM_EXCEPTION, out.getBufferCopy());
+    }
+
+    private CDROutputStream stream(Request r) {
+        CDROutputStream out = new CDROutputStream(orb);
+        out.setGIOPMinor(r.giopMinor());
+        out.setCodeSets(codeSet(r.tcs()), codeSet(r.tcsw()));
+        return out;
+    }
+
+    private static CodeSet codeSet(int id) {
+        return id == 0 ? null : CodeSet.getCodeSet(id);
+    }
+
+    /** The servant's response handler: captures the reply instead of sending it. */
+    private final class Handler implements ResponseHandler {
+        private final Request request;
+        private CDROutputStream out;
+        private Reply.Kind kind;
+
+        Handler(Request request) {
+            this.request = request;
+        }
+
+        @Override
+        public OutputStream createReply() {
+            kind = Reply.Kind.NORMAL;
+            out = stream(request);
+            return out;
+        }
+
+        @Override
+        public OutputStream createExceptionReply() {
+            kind = Reply.Kind.USER_EXCEPTION;
+            out = stream(request);
+            return out;
+        }
+
+        Reply reply() {
+            if (out == null) {
+                return new Reply(Reply.Kind.NORMAL, new byte[0]);
+            }
+            return new Reply(kind, out.getBufferCopy());
+        }
+    }
+}

@@ -1,0 +1,89 @@
+package org.fts.goa;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+
+/**
+ * One client request as captured by the replica that received it, and as broadcast to every replica: enough
+ * to replay the exact marshalled call on each replica's servant.
+ *
+ * @param id              identity for the reply cache
+ * @param origin          the replica holding the client's connection (it answers)
+ * @param objectId        the target object's id
+ * @param operation       the operation name
+ * @param giopMinor       GIOP minor version of the request (1.0, 1.1, 1.2)
+ * @param littleEndian    byte order of the body
+ * @param tcs             negotiated char code set
+ * @param tcsw            negotiated wchar code set
+ * @param pad             alignment of the body's first byte within the GIOP message (start % 8)
+ * @param body            the marshalled arguments
+ * @param responseExpected false for oneway operations
+ * @param timestamp       the origin's clock when it captured the request (ms since the epoch); the same at
+ *                        every replica, so decisions taken on it (reply-cache expiry) are the same everywhere
+ */
+public record Request(RequestId id, String origin, byte[] objectId, String operation, int giopMinor,
+                      boolean littleEndian, int tcs, int tcsw, int pad, byte[] body, boolean responseExpected,
+                      long timestamp) {
+    private static final int VERSION = 1;
+
+    /** The wire form (inside a batch, inside an ABCAST). */
+    public byte[] encode() {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + body.length + operation.length());
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeByte(VERSION);
+            out.writeUTF(id.clientId());
+            out.writeLong(id.retentionId());
+            out.writeUTF(origin);
+            out.writeShort(objectId.length);
+            out.write(objectId);
+            out.writeUTF(operation);
+            out.writeByte(giopMinor);
+            out.writeByte((littleEndian ? 1 : 0) | (responseExpected ? 2 : 0));
+            out.writeInt(tcs);
+            out.writeInt(tcsw);
+            out.writeByte(pad);
+            out.writeLong(timestamp);
+            out.writeInt(body.length);
+            out.write(body);
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);   // a byte array stream does not fail
+        }
+    }
+
+    /** Parses the wire form; {@link IllegalArgumentException} if it is not one. */
+    public static Request decode(byte[] data) {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
+            int v = in.readByte();
+            if (v != VERSION) {
+                throw new IllegalArgumentException("request format version " + v + ", expected " + VERSION);
+            }
+            RequestId id = new RequestId(in.readUTF(), in.readLong());
+            String origin = in.readUTF();
+            byte[] oid = new byte[in.readUnsignedShort()];
+            in.readFully(oid);
+            String op = in.readUTF();
+            int minor = in.readByte();
+            int flags = in.readByte();
+            int tcs = in.readInt();
+            int tcsw = in.readInt();
+            int pad = in.readByte();
+            long timestamp = in.readLong();
+            int len = in.readInt();
+            if (len < 0 || len > data.length) {
+                throw new IllegalArgumentException("body length " + len + " exceeds the message");
+            }
+            byte[] body = new byte[len];
+            in.readFully(body);
+            return new Request(id, origin, oid, op, minor, (flags & 1) != 0, tcs, tcsw, pad, body, (flags & 2) != 0,
+                    timestamp);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("truncated request: " + e.getMessage());
+        }
+    }
+}

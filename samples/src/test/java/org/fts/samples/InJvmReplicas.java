@@ -1,0 +1,93 @@
+package org.fts.samples;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+
+import org.fts.goa.GroupPOA;
+import org.omg.CORBA.ORB;
+import org.omg.PortableServer.Servant;
+
+/**
+ * N replicas in this JVM: one JacORB ORB and one {@link GroupPOA} each, on a private in-JVM group network,
+ * each listening on its own loopback port; and client references that go to one chosen replica.
+ */
+final class InJvmReplicas implements AutoCloseable {
+    static final String[] IDS = {"hello", "counter", "account"};
+
+    final List<ORB> orbs = new ArrayList<>();
+    final List<GroupPOA> goas = new ArrayList<>();
+    final List<List<Servant>> servants = new ArrayList<>();
+    final List<Integer> ports = new ArrayList<>();
+    final ORB client;
+
+    InJvmReplicas(int n) throws Exception {
+        String network = "test-" + UUID.randomUUID();
+        for (int i = 0; i < n; i++) {
+            ports.add(freePort());
+        }
+        List<String> endpoints = ports.stream().map(p -> "127.0.0.1:" + p).toList();
+        for (int i = 0; i < n; i++) {
+            Properties p = orbProps();
+            p.setProperty("OAIAddr", "127.0.0.1");
+            p.setProperty("OAPort", Integer.toString(ports.get(i)));
+            p.setProperty("jacorb.implname", "fts-test");
+            p.setProperty("fts.gc", "local");
+            p.setProperty("fts.gc.local.network", network);
+            p.setProperty("fts.group", "samples");
+            p.setProperty("fts.replica.id", "r" + i);
+            p.setProperty("fts.replicas", String.join(",", endpoints));
+            ORB orb = ORB.init(new String[0], p);
+            GroupPOA goa = GroupPOA.create(orb, p);
+            List<Servant> mine = List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl());
+            for (int k = 0; k < IDS.length; k++) {
+                goa.activate_object_with_id(IDS[k].getBytes(StandardCharsets.UTF_8), mine.get(k));
+            }
+            goa.the_POAManager().activate();
+            orbs.add(orb);
+            goas.add(goa);
+            servants.add(mine);
+        }
+        client = ORB.init(new String[0], orbProps());
+    }
+
+    static Properties orbProps() {
+        Properties p = new Properties();
+        p.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        p.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
+        p.setProperty("jacorb.native_char_codeset", "UTF8");
+        p.setProperty("jacorb.log.default.verbosity", "0");
+        // Real sockets even though client and replicas share this JVM (JacORB would short-circuit them).
+        p.setProperty("jacorb.iiop.enable_loopback", "off");
+        // A test client never waits forever for a reply.
+        p.setProperty("jacorb.connection.client.pending_reply_timeout", "30000");
+        return p;
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** A reference to object {@code id} through replica {@code i} only (GIOP 1.2). */
+    org.omg.CORBA.Object at(int i, String id) {
+        return client.string_to_object("corbaloc::1.2@127.0.0.1:" + ports.get(i) + "/fts-test/FTS-samples/" + id);
+    }
+
+    @Override
+    public void close() {
+        client.shutdown(false);
+        for (int i = goas.size() - 1; i >= 0; i--) {
+            try {
+                goas.get(i).destroy(false, false);
+            } finally {
+                orbs.get(i).shutdown(false);
+            }
+        }
+    }
+}
