@@ -1,9 +1,11 @@
 package org.fts.samples;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -125,6 +127,34 @@ class GoaInJvmTest {
     void anUnknownObjectIsObjectNotExist() {
         assertThrows(OBJECT_NOT_EXIST.class, () -> HelloObjHelper.unchecked_narrow(replicas.at(1, "nobody")).get());
         assertEquals(hello(1).get(), hello(1).get(), "the replica serves on");
+    }
+
+    @Test
+    void referencesAreIogrsWithEveryReplicaAndTheSameObjectKey() throws Exception {
+        org.omg.CORBA.Object ref = replicas.goas.get(1).id_to_reference("hello".getBytes(StandardCharsets.UTF_8));
+        org.omg.IOP.IOR ior = new org.jacorb.orb.ParsedIOR((org.jacorb.orb.ORB) replicas.client,
+                replicas.client.object_to_string(ref)).getIOR();
+        assertEquals(3, ior.profiles.length, "one profile per replica");
+        byte[] key = null;
+        for (int i = 0; i < 3; i++) {
+            org.jacorb.orb.CDRInputStream in = new org.jacorb.orb.CDRInputStream(replicas.client, ior.profiles[i].profile_data);
+            in.openEncapsulatedArray();
+            org.omg.IIOP.ProfileBody_1_1 body = org.omg.IIOP.ProfileBody_1_1Helper.read(in);
+            assertEquals(replicas.ports.get(i), body.port & 0xffff, "profile " + i + " is replica " + i);
+            assertEquals(2, body.iiop_version.minor);
+            if (key != null) {
+                assertArrayEquals(key, body.object_key, "the same object key in every profile");
+            }
+            key = body.object_key;
+            org.omg.IOP.TaggedComponent ft = java.util.Arrays.stream(body.components)
+                    .filter(c -> c.tag == org.fts.ft.FtConstants.TAG_FT_GROUP).findFirst().orElseThrow();
+            assertEquals("samples", org.fts.ft.FtGroupComponent.decode(ft.component_data).ftDomainId());
+        }
+        assertEquals(hello(1).get(), HelloObjHelper.narrow(replicas.client.string_to_object(
+                replicas.client.object_to_string(ref))).get(), "a client can use the IOGR");
+        org.omg.CORBA.Object fromOther = replicas.goas.get(2).id_to_reference("hello".getBytes(StandardCharsets.UTF_8));
+        assertEquals(replicas.client.object_to_string(ref), replicas.client.object_to_string(fromOther),
+                "every replica hands out the same reference");
     }
 
     @Test

@@ -1,0 +1,24 @@
+package org.fts.samples;
+
+import java.util.Properties;
+
+/** ORB properties for sample programs: JacORB, UTF-8, GIOP 1.2 references, bounded waits. No FTS code. */
+public final class Clients {
+    private Clients() {
+    }
+
+    public static Properties orbDefaults() {
+        Properties p = new Properties();
+        p.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        p.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
+        p.setProperty("jacorb.native_char_codeset", "UTF8");
+        p.setProperty("jacorb.log.default.verbosity", "0");
+        p.setProperty("jacorb.connection.client.pending_reply_timeout", "30000");
+        return p;
+    }
+
+    /** A GIOP 1.2 corbaloc for sample object {@code id} at one replica (the demo's key layout). */
+    public static String corbaloc(String host, int port, String group, String id) {
+        return "corbaloc::1.2@" + host + ":" + port + "/fts/FTS-" + group + "/" + id;
+    }
+}
