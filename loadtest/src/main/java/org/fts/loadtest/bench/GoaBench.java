@@ -1,0 +1,99 @@
+package org.fts.loadtest.bench;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+import fts_samples.HelloObj;
+import fts_samples.HelloObjHelper;
+import org.fts.samples.Clients;
+import org.fts.samples.ReplicaCluster;
+import org.omg.CORBA.ORB;
+
+/**
+ * {@code bin/fts bench goa}: throughput of {@code HelloObj.set()} with a 15-character string (the paper's
+ * request) from T client threads, each with its own connection spread over the servers, against 3 replica
+ * processes (no batching) and against one plain JacORB RootPOA server. Prints one line per case:
+ * {@code goa-bench server=fts replicas=3 threads=50 ops_per_s=... mean_us=...}.
+ *
+ * <p>Options: {@code --seconds S} per case (default 5), {@code --threads 1,50}.
+ */
+public final class GoaBench {
+    private GoaBench() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int seconds = 5;
+        List<Integer> threadCounts = List.of(1, 50);
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--threads" -> threadCounts = java.util.Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (use --seconds S, --threads 1,50)");
+            }
+        }
+        Path logs = Path.of("target", "bench-logs");
+        for (boolean plain : new boolean[] {true, false}) {
+            String group = "bench-" + UUID.randomUUID().toString().substring(0, 6);
+            try (ReplicaCluster cluster = new ReplicaCluster(group, 3, plain, List.of(), logs)) {
+                for (int t : threadCounts) {
+                    double[] r = run(cluster, t, seconds);
+                    System.out.printf(Locale.ROOT, "goa-bench server=%s replicas=%d threads=%d ops_per_s=%.0f mean_us=%.0f%n",
+                            plain ? "plain-poa" : "fts", plain ? 1 : 3, t, r[0], r[1]);
+                }
+            }
+        }
+    }
+
+    /** Returns {ops/s, mean latency in us} over {@code seconds}, after a one-second warm-up. */
+    static double[] run(ReplicaCluster cluster, int threads, int seconds) throws InterruptedException {
+        ORB orb = ORB.init(new String[0], Clients.orbDefaults());
+        try {
+            List<HelloObj> refs = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                int port = cluster.ports().get(i % cluster.ports().size());
+                // A distinct object key prefix per thread is not needed: one connection per server suffices.
+                refs.add(HelloObjHelper.narrow(orb.string_to_object(
+                        Clients.corbaloc("127.0.0.1", port, cluster.group(), "hello"))));
+            }
+            LongAdder ops = new LongAdder();
+            LongAdder nanos = new LongAdder();
+            AtomicBoolean measuring = new AtomicBoolean();
+            AtomicBoolean stop = new AtomicBoolean();
+            List<Thread> ts = new ArrayList<>();
+            for (int i = 0; i < threads; i++) {
+                HelloObj h = refs.get(i);
+                Thread th = new Thread(() -> {
+                    while (!stop.get()) {
+                        long t0 = System.nanoTime();
+                        h.set("fifteen chars!!");
+                        if (measuring.get()) {
+                            ops.increment();
+                            nanos.add(System.nanoTime() - t0);
+                        }
+                    }
+                });
+                ts.add(th);
+                th.start();
+            }
+            Thread.sleep(1000);   // warm-up (load generator pacing, not a test wait)
+            measuring.set(true);
+            long start = System.nanoTime();
+            Thread.sleep(seconds * 1000L);
+            measuring.set(false);
+            double elapsed = (System.nanoTime() - start) / 1e9;
+            stop.set(true);
+            for (Thread th : ts) {
+                th.join(60_000);
+            }
+            long n = ops.sum();
+            return new double[] {n / elapsed, n == 0 ? 0 : nanos.sum() / 1e3 / n};
+        } finally {
+            orb.shutdown(false);
+        }
+    }
+}
