@@ -158,6 +158,49 @@ class GoaInJvmTest {
     }
 
     @Test
+    void aMalformedRequestGetsASystemExceptionAndTheReplicasStayConsistent() throws Exception {
+        hello(0).set("before");
+        byte[] key = "fts-test/FTS-samples/hello".getBytes(StandardCharsets.US_ASCII);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(256);
+        b.put("GIOP".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 2).put((byte) 0).put((byte) 0);
+        b.putInt(0);                                   // message size, filled in below
+        b.putInt(7).put((byte) 3).put(new byte[3]);    // request id, response expected, reserved
+        b.putShort((short) 0);                         // TargetAddress: KeyAddr
+        align(b, 4);
+        b.putInt(key.length).put(key);
+        align(b, 4);
+        b.putInt(4).put("set".getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
+        align(b, 4);
+        b.putInt(0);                                   // no service contexts
+        align(b, 8);
+        b.putInt(1000).put("abcd".getBytes(StandardCharsets.US_ASCII));   // a string that claims 1000 bytes
+        b.putInt(8, b.position() - 12);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", replicas.ports.get(1))) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(b.array(), 0, b.position());
+            java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
+            byte[] header = new byte[12];
+            in.readFully(header);
+            assertEquals("GIOP", new String(header, 0, 4, StandardCharsets.US_ASCII));
+            assertEquals(1, header[7], "a Reply");
+            byte[] reply = new byte[java.nio.ByteBuffer.wrap(header, 8, 4).getInt()];
+            in.readFully(reply);
+            java.nio.ByteBuffer r = java.nio.ByteBuffer.wrap(reply);
+            assertEquals(7, r.getInt(), "our request id");
+            assertEquals(2, r.getInt(), "reply status SYSTEM_EXCEPTION");
+        }
+        for (int i = 0; i < 3; i++) {
+            assertEquals("before", hello(i).get(), "replica " + i + " unchanged and serving");
+        }
+    }
+
+    private static void align(java.nio.ByteBuffer b, int n) {
+        while (b.position() % n != 0) {
+            b.put((byte) 0);
+        }
+    }
+
+    @Test
     void onewayCallsAreExecutedEverywhere() {
         int before = counter(0).value();
         counter(1).add(7);
