@@ -194,6 +194,32 @@ class GoaInJvmTest {
         }
     }
 
+    @Test
+    void aPlainClientGetsThroughWhenTheIogrsFirstProfileIsDead() throws Exception {
+        org.omg.CORBA.ORB orb = replicas.client;
+        org.omg.CORBA.Object ref = replicas.goas.get(0).id_to_reference("hello".getBytes(StandardCharsets.UTF_8));
+        org.omg.IOP.IOR ior = new org.jacorb.orb.ParsedIOR((org.jacorb.orb.ORB) orb, orb.object_to_string(ref)).getIOR();
+        org.jacorb.orb.CDRInputStream in = new org.jacorb.orb.CDRInputStream(orb, ior.profiles[0].profile_data);
+        in.openEncapsulatedArray();
+        org.omg.IIOP.ProfileBody_1_1 first = org.omg.IIOP.ProfileBody_1_1Helper.read(in);
+        int dead;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+            dead = s.getLocalPort();   // closed again: nothing listens there
+        }
+        first.port = (short) dead;
+        org.jacorb.orb.CDROutputStream p = new org.jacorb.orb.CDROutputStream(orb);
+        p.beginEncapsulatedArray();
+        org.omg.IIOP.ProfileBody_1_1Helper.write(p, first);
+        org.omg.IOP.TaggedProfile[] profiles = ior.profiles.clone();
+        profiles[0] = new org.omg.IOP.TaggedProfile(org.omg.IOP.TAG_INTERNET_IOP.value, p.getBufferCopy());
+        org.jacorb.orb.CDROutputStream out = new org.jacorb.orb.CDROutputStream(orb);
+        out.beginEncapsulatedArray();
+        org.omg.IOP.IORHelper.write(out, new org.omg.IOP.IOR(ior.type_id, profiles));
+        String iogr = "IOR:" + java.util.HexFormat.of().formatHex(out.getBufferCopy());
+        hello(1).set("through another profile");
+        assertEquals("through another profile", HelloObjHelper.narrow(orb.string_to_object(iogr)).get());
+    }
+
     private static void align(java.nio.ByteBuffer b, int n) {
         while (b.position() % n != 0) {
             b.put((byte) 0);
