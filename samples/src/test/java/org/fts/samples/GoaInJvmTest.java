@@ -7,10 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
-import java.util.stream.IntStream;
 
 import fts_samples.Account;
 import fts_samples.AccountHelper;
@@ -67,31 +64,7 @@ class GoaInJvmTest {
         int clients = 20;
         int each = 50;
         int base = counter(0).value();
-        List<Integer> seen = Collections.synchronizedList(new ArrayList<>());
-        List<Thread> threads = new ArrayList<>();
-        List<Throwable> errors = Collections.synchronizedList(new ArrayList<>());
-        for (int c = 0; c < clients; c++) {
-            Counter mine = counter(c % 3);
-            Thread t = new Thread(() -> {
-                try {
-                    for (int k = 0; k < each; k++) {
-                        seen.add(mine.increment());
-                    }
-                } catch (Throwable e) {
-                    errors.add(e);
-                }
-            });
-            threads.add(t);
-            t.start();
-        }
-        for (Thread t : threads) {
-            t.join(Duration.ofSeconds(60).toMillis());
-        }
-        assertEquals(List.of(), errors);
-        List<Integer> sorted = new ArrayList<>(seen);
-        Collections.sort(sorted);
-        assertEquals(IntStream.rangeClosed(base + 1, base + clients * each).boxed().toList(), sorted,
-                "every value returned exactly once: no duplicate, no gap");
+        CounterLoad.runAndCheck(List.of(counter(0), counter(1), counter(2)), clients, each, base);
         for (int i = 0; i < 3; i++) {
             assertEquals(base + clients * each, counter(i).value(), "replica " + i);
             assertEquals(base + clients * each, ((CounterImpl) replicas.servants.get(i).get(1)).valueNow(),

@@ -4,10 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.IntStream;
 
 import fts_samples.Counter;
 import fts_samples.CounterHelper;
@@ -46,30 +44,11 @@ class GoaProcessTest {
     void twentyPlainClientsSpreadOverThreeProcessesSeeEachValueOnce() throws Exception {
         int clients = 20;
         int each = 50;
-        List<Integer> seen = Collections.synchronizedList(new ArrayList<>());
-        List<Throwable> errors = Collections.synchronizedList(new ArrayList<>());
-        List<Thread> threads = new ArrayList<>();
-        for (int c = 0; c < clients; c++) {
-            Counter mine = CounterHelper.narrow(at(c % 3, "counter"));
-            Thread t = new Thread(() -> {
-                try {
-                    for (int k = 0; k < each; k++) {
-                        seen.add(mine.increment());
-                    }
-                } catch (Throwable e) {
-                    errors.add(e);
-                }
-            });
-            threads.add(t);
-            t.start();
+        List<Counter> refs = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            refs.add(CounterHelper.narrow(at(i, "counter")));
         }
-        for (Thread t : threads) {
-            t.join(60_000);
-        }
-        assertEquals(List.of(), errors);
-        List<Integer> sorted = new ArrayList<>(seen);
-        Collections.sort(sorted);
-        assertEquals(IntStream.rangeClosed(1, clients * each).boxed().toList(), sorted, "each value exactly once");
+        CounterLoad.runAndCheck(refs, clients, each, 0);
         for (int i = 0; i < 3; i++) {
             assertEquals(clients * each, CounterHelper.narrow(at(i, "counter")).value(), "replica " + i);
         }

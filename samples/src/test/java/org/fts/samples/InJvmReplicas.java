@@ -56,15 +56,9 @@ final class InJvmReplicas implements AutoCloseable {
     }
 
     static Properties orbProps() {
-        Properties p = new Properties();
-        p.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        p.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        p.setProperty("jacorb.native_char_codeset", "UTF8");
-        p.setProperty("jacorb.log.default.verbosity", "0");
+        Properties p = Clients.orbDefaults();
         // Real sockets even though client and replicas share this JVM (JacORB would short-circuit them).
         p.setProperty("jacorb.iiop.enable_loopback", "off");
-        // A test client never waits forever for a reply.
-        p.setProperty("jacorb.connection.client.pending_reply_timeout", "30000");
         return p;
     }
 
