@@ -1,0 +1,35 @@
+package org.fts.batching;
+
+/** The JMX view of {@link BatchStats} ({@code org.fts:type=Batching,member=...}). Times in microseconds. */
+public interface BatchStatsMBean {
+    String getPolicy();
+
+    long getBatchesSent();
+
+    long getMessagesSent();
+
+    double getBatchLengthMean();
+
+    long getBatchLengthP50();
+
+    long getBatchLengthP99();
+
+    long getBatchLengthMax();
+
+    double getBatchingDelayMeanMicros();
+
+    double getBatchingDelayP50Micros();
+
+    double getBatchingDelayP99Micros();
+
+    double getCastLatencyMeanMicros();
+
+    double getCastLatencyP50Micros();
+
+    double getCastLatencyP99Micros();
+
+    /** The paper's ratio: mean batch length over mean cast latency (messages per millisecond). */
+    double getBatchLengthPerCastLatencyMs();
+
+    double getCpuMicrosPerMessage();
+}
