@@ -43,7 +43,8 @@ public final class Batcher implements BatchState, AutoCloseable {
     // guarded by lock
     private List<byte[]> batch = new ArrayList<>();
     private long[] castTimes = new long[16];
-    private int inside;
+    /** Threads inside the doorway; counted before they queue for the lock, so waiting threads count. */
+    private final java.util.concurrent.atomic.AtomicInteger inside = new java.util.concurrent.atomic.AtomicInteger();
     private int inFlight;
     private long first;
     private long last;
@@ -85,12 +86,7 @@ public final class Batcher implements BatchState, AutoCloseable {
 
     /** Enters the doorway (the long doorway: as early as request processing allows). */
     public void enter() {
-        lock.lock();
-        try {
-            inside++;
-        } finally {
-            lock.unlock();
-        }
+        inside.incrementAndGet();
     }
 
     /** Leaves the doorway without casting (the request failed before its cast). */
@@ -98,7 +94,7 @@ public final class Batcher implements BatchState, AutoCloseable {
         Swap s = null;
         lock.lock();
         try {
-            inside--;
+            inside.decrementAndGet();
             if (!batch.isEmpty() && policy.afterCast(this, clock.nanoTime())) {
                 s = swapLocked(clock.nanoTime());
             }
@@ -110,22 +106,24 @@ public final class Batcher implements BatchState, AutoCloseable {
 
     /** Exits the doorway entered with {@link #enter()}, adding {@code message} to the current batch. */
     public void exit(byte[] message) {
-        add(message, true);
+        add(message);
     }
 
-    /** Enters and exits at once (the short doorway): adds {@code message} to the current batch. */
+    /**
+     * The short doorway: enters on the call and exits once the message is in the batch, so threads queued
+     * behind the batch lock are inside the doorway (the paper's short doorway spans {@code cast()} itself).
+     */
     public void cast(byte[] message) {
-        add(message, false);
+        inside.incrementAndGet();
+        add(message);
     }
 
-    private void add(byte[] message, boolean entered) {
+    private void add(byte[] message) {
         Swap s = null;
-        long now = clock.nanoTime();
         lock.lock();
+        long now = clock.nanoTime();
         try {
-            if (entered) {
-                inside--;
-            }
+            inside.decrementAndGet();
             if (batch.isEmpty()) {
                 first = now;
             }
@@ -137,13 +135,19 @@ public final class Batcher implements BatchState, AutoCloseable {
             batch.add(message);
             if (policy.afterCast(this, now)) {
                 s = swapLocked(now);
-            } else if (timer != null && policy.nextCheck(this, now) < timerDeadline) {
-                timerWake.signal();
             }
+            wakeTimerIfEarlierLocked(now);
         } finally {
             lock.unlock();
         }
         send(s);
+    }
+
+    /** Whatever just happened may have moved the policy's next deadline earlier than the timer's wait. */
+    private void wakeTimerIfEarlierLocked(long now) {
+        if (timer != null && policy.nextCheck(this, now) < timerDeadline) {
+            timerWake.signal();
+        }
     }
 
     /** One of this member's batches was delivered back (call in delivery order). */
@@ -162,6 +166,7 @@ public final class Batcher implements BatchState, AutoCloseable {
             if (policy.onDelivered(this, now)) {
                 s = swapLocked(now);
             }
+            wakeTimerIfEarlierLocked(now);
         } finally {
             lock.unlock();
         }
@@ -280,7 +285,7 @@ public final class Batcher implements BatchState, AutoCloseable {
 
     @Override
     public int inside() {
-        return inside;
+        return inside.get();
     }
 
     @Override

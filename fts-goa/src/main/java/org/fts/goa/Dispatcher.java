@@ -39,8 +39,11 @@ final class Dispatcher extends Servant implements InvokeHandler {
     private final Map<ObjectKey, Servant> objects;
     private final ReplicaEngine engine;
     private final long timeoutMillis;
+    private final boolean longDoorway;
 
-    Dispatcher(ORB orb, String self, Map<ObjectKey, Servant> objects, ReplicaEngine engine, long timeoutMillis) {
+    Dispatcher(ORB orb, String self, Map<ObjectKey, Servant> objects, ReplicaEngine engine, long timeoutMillis,
+               boolean longDoorway) {
+        this.longDoorway = longDoorway;
         this.orb = orb;
         this.self = self;
         // Ids made up for plain clients must not repeat across restarts of a replica (the cache would answer
@@ -64,15 +67,20 @@ final class Dispatcher extends Servant implements InvokeHandler {
             throw new OBJECT_NOT_EXIST("FTS: no object " + (oid == null ? "?" : new ObjectKey(oid))
                     + " in this group", 0, CompletionStatus.COMPLETED_NO);
         }
-        RequestId id = new RequestId(incarnation, counter.incrementAndGet());
-        Request request = Capture.capture(id, self, oid, operation, in, rh);
-        CompletableFuture<Reply> done;
-        try {
-            done = engine.cast(request);
-        } catch (RuntimeException e) {
-            throw new TRANSIENT("FTS: cannot broadcast " + operation + ": " + e.getMessage(), 0,
-                    CompletionStatus.COMPLETED_NO);
+        if (longDoorway) {
+            engine.enter();   // the long doorway: from the request's arrival to its cast
         }
+        RequestId id = new RequestId(incarnation, counter.incrementAndGet());
+        Request request;
+        try {
+            request = Capture.capture(id, self, oid, operation, in, rh);
+        } catch (RuntimeException e) {
+            if (longDoorway) {
+                engine.leave();
+            }
+            throw e;
+        }
+        CompletableFuture<Reply> done = engine.cast(request, longDoorway);
         if (!request.responseExpected()) {
             return null;
         }

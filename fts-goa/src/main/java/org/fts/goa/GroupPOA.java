@@ -4,6 +4,16 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
+import java.lang.management.ManagementFactory;
+
+import javax.management.JMException;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import org.fts.batching.BatchPolicy;
+import org.fts.batching.BatchStats;
+import org.fts.batching.BatchingConfig;
+import org.fts.config.ConfigKeys;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupChannels;
 import org.omg.CORBA.BAD_PARAM;
@@ -75,8 +85,10 @@ public final class GroupPOA extends LocalObject implements POA {
         this.root = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         ReplyCache cache = new ReplyCache(config.cacheMaxEntries(), config.cacheTtl().toMillis());
         this.engine = new ReplicaEngine(config.replicaId(), new Replay(orb), cache, objects, config.backgroundThreads());
+        ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
+        BatchPolicy policy = BatchingConfig.policy(props);
         Dispatcher dispatcher = new Dispatcher(orb, config.replicaId(), objects, engine,
-                config.requestTimeout().toMillis());
+                config.requestTimeout().toMillis(), BatchingConfig.longDoorway(props));
         ((org.omg.CORBA_2_3.ORB) orb).set_delegate(dispatcher);
         // PERSISTENT + USER_ID with the same POA name and jacorb.implname give the same object key everywhere.
         this.groupPoa = root.create_POA("FTS-" + config.group(), root.the_POAManager(), new Policy[] {
@@ -86,7 +98,8 @@ public final class GroupPOA extends LocalObject implements POA {
             root.create_request_processing_policy(RequestProcessingPolicyValue.USE_SERVANT_MANAGER)});
         groupPoa.set_servant_manager(new Locator(dispatcher));
         this.channel = GroupChannels.create(props, config.replicaId());
-        engine.attach(channel);
+        engine.attach(channel, policy);
+        registerStats(config, engine.batcher().stats());
         channel.join(config.group(), engine);
         LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
     }
@@ -105,6 +118,25 @@ public final class GroupPOA extends LocalObject implements POA {
         } catch (Exception e) {
             throw new org.omg.CORBA.INITIALIZE("FTS: cannot create the group object adaptor: " + e);
         }
+    }
+
+    private static void registerStats(GoaConfig config, BatchStats stats) {
+        try {
+            ObjectName name = new ObjectName("org.fts:type=Batching,group=" + ObjectName.quote(config.group())
+                    + ",member=" + ObjectName.quote(config.replicaId()));
+            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+            if (server.isRegistered(name)) {
+                server.unregisterMBean(name);
+            }
+            server.registerMBean(stats, name);
+        } catch (JMException e) {
+            LOG.warn("batching stats not registered over JMX: {}", e.toString());
+        }
+    }
+
+    /** The batching statistics of this replica (also over JMX as org.fts:type=Batching). */
+    public BatchStats batchStats() {
+        return engine.batcher().stats();
     }
 
     /** The group-communication channel (for tools and tests). */

@@ -1,5 +1,7 @@
 package org.fts.goa;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -7,6 +9,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 
+import org.fts.batching.BatchCodec;
+import org.fts.batching.BatchPolicy;
+import org.fts.batching.Batcher;
+import org.fts.batching.Clock;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
@@ -34,6 +40,7 @@ final class ReplicaEngine implements GroupListener {
     private final ExecutorService[] lanes;
     private final Map<RequestId, CompletableFuture<Reply>> pending = new ConcurrentHashMap<>();
     private volatile GroupChannel channel;
+    private volatile Batcher batcher;
     private volatile View view;
 
     ReplicaEngine(String self, Replay replay, ReplyCache cache, Map<ObjectKey, Servant> objects, int lanes) {
@@ -52,23 +59,42 @@ final class ReplicaEngine implements GroupListener {
         }
     }
 
-    void attach(GroupChannel ch) {
+    /** Connects the engine to its channel, through a batcher of {@code policy} (stages 5-6). */
+    void attach(GroupChannel ch, BatchPolicy policy) {
         this.channel = ch;
+        this.batcher = new Batcher(policy, Clock.SYSTEM, ch::abcast, false, self);
     }
 
-    /** Stages 5-6: casts {@code r}; the future completes with its reply once executed here (origin only). */
-    CompletableFuture<Reply> cast(Request r) {
+    Batcher batcher() {
+        return batcher;
+    }
+
+    /** Stage 5 begins: the request's thread enters the batching doorway (long doorway). */
+    void enter() {
+        batcher.enter();
+    }
+
+    /** The request failed before its cast: its thread leaves the doorway. */
+    void leave() {
+        batcher.leave();
+    }
+
+    /**
+     * Stages 5-6: casts {@code r} into the current batch ({@code entered}: the thread entered the doorway
+     * earlier); the future completes with its reply once executed here (origin only).
+     */
+    CompletableFuture<Reply> cast(Request r, boolean entered) {
         CompletableFuture<Reply> f = new CompletableFuture<>();
         if (r.responseExpected()) {
             pending.put(r.id(), f);
         } else {
             f.complete(Reply.NONE);
         }
-        try {
-            channel.abcast(r.encode());
-        } catch (RuntimeException e) {
-            pending.remove(r.id());
-            throw e;
+        byte[] bytes = r.encode();
+        if (entered) {
+            batcher.exit(bytes);
+        } else {
+            batcher.cast(bytes);
         }
         return f;
     }
@@ -90,15 +116,22 @@ final class ReplicaEngine implements GroupListener {
 
     @Override
     public void deliver(MemberId sender, byte[] payload) {
-        Request r;
+        List<Request> requests = new ArrayList<>();
         try {
-            r = Request.decode(payload);
+            for (byte[] m : BatchCodec.decode(payload)) {
+                requests.add(Request.decode(m));
+            }
         } catch (RuntimeException e) {
-            // Every replica receives the same bytes and drops them alike: no divergence.
-            LOG.error("{}: dropped an undecodable request from {}: {}", self, sender, e.getMessage());
-            return;
+            // Every replica receives the same bytes and drops them alike, whole: no divergence.
+            LOG.error("{}: dropped an undecodable batch from {}: {}", self, sender, e.getMessage());
+            requests.clear();
         }
-        lanes[Math.floorMod(new ObjectKey(r.objectId()).hashCode(), lanes.length)].execute(() -> execute(r));
+        if (sender.name().equals(self)) {
+            batcher.ownBatchDelivered();
+        }
+        for (Request r : requests) {
+            lanes[Math.floorMod(new ObjectKey(r.objectId()).hashCode(), lanes.length)].execute(() -> execute(r));
+        }
     }
 
     // --- stages 8-10: execute, cache, answer ---
@@ -126,6 +159,11 @@ final class ReplicaEngine implements GroupListener {
     }
 
     void shutdown() {
+        Batcher b = batcher;
+        if (b != null) {
+            b.close();
+            LOG.info("{}: {}", self, b.stats().dump());
+        }
         for (ExecutorService lane : lanes) {
             lane.shutdown();
         }

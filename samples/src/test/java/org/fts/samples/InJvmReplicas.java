@@ -26,6 +26,11 @@ final class InJvmReplicas implements AutoCloseable {
     final ORB client;
 
     InJvmReplicas(int n) throws Exception {
+        this(n, new Properties());
+    }
+
+    /** {@code extra}: more fts.* properties for every replica (e.g. the batching policy). */
+    InJvmReplicas(int n, Properties extra) throws Exception {
         String network = "test-" + UUID.randomUUID();
         for (int i = 0; i < n; i++) {
             ports.add(freePort());
@@ -41,6 +46,7 @@ final class InJvmReplicas implements AutoCloseable {
             p.setProperty("fts.group", "samples");
             p.setProperty("fts.replica.id", "r" + i);
             p.setProperty("fts.replicas", String.join(",", endpoints));
+            p.putAll(extra);
             ORB orb = ORB.init(new String[0], p);
             GroupPOA goa = GroupPOA.create(orb, p);
             List<Servant> mine = List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl());

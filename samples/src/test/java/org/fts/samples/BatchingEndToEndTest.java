@@ -1,0 +1,62 @@
+package org.fts.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import fts_samples.Counter;
+import fts_samples.CounterHelper;
+import org.fts.goa.GroupPOA;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The 3-replica counter check under every batching policy: correctness does not depend on batching, and
+ * under 20 concurrent clients batches longer than one actually form (except with nb).
+ */
+class BatchingEndToEndTest {
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"nb", "cb", "tb", "ab", "ab-short", "tab", "pack", "natural", "tab+bounded"})
+    void theCounterIsExactUnderEveryPolicy(String policy) throws Exception {
+        Properties extra = new Properties();
+        switch (policy) {
+            case "ab-short" -> {
+                extra.setProperty("fts.batching", "ab");
+                extra.setProperty("fts.batching.doorway", "short");
+            }
+            case "tab+bounded" -> {
+                extra.setProperty("fts.batching", "tab");
+                extra.setProperty("fts.batching.max_delay", "2ms");
+                extra.setProperty("fts.batching.max_count", "8");
+            }
+            case "pack" -> {
+                extra.setProperty("fts.batching", "pack");
+                extra.setProperty("fts.batching.pack.period", "50ms");
+            }
+            default -> extra.setProperty("fts.batching", policy);
+        }
+        try (InJvmReplicas replicas = new InJvmReplicas(3, extra)) {
+            List<Counter> refs = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                refs.add(CounterHelper.narrow(replicas.at(i, "counter")));
+            }
+            CounterLoad.runAndCheck(refs, 20, 50, 0);
+            for (int i = 0; i < 3; i++) {
+                assertEquals(1000, refs.get(i).value(), "replica " + i);
+            }
+            long longest = 0;
+            for (GroupPOA goa : replicas.goas) {
+                longest = Math.max(longest, goa.batchStats().getBatchLengthMax());
+                assertTrue(goa.batchStats().getMessagesSent() > 0);
+            }
+            if (policy.equals("nb")) {
+                assertEquals(1, longest, "nb never batches");
+            } else {
+                assertTrue(longest > 1, policy + ": batches longer than 1 form under concurrency, longest " + longest);
+            }
+        }
+    }
+}
