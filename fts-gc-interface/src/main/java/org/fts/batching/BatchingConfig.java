@@ -8,7 +8,7 @@ import org.fts.config.ConfigKey;
 
 /** The batching keys: the policy by alias, its parameters, and the optional bounds of the hybrids. */
 public final class BatchingConfig {
-    public static final ConfigKey<String> POLICY = ConfigKey.choice("fts.batching", "tab",
+    public static final ConfigKey<String> POLICY = ConfigKey.choice("fts.batching", "natural",
             List.of("nb", "cb", "tb", "ab", "tab", "pack", "natural"),
             "batching policy: nb none, cb count, tb time window, ab adaptive doorway, tab timed adaptive, "
                     + "pack adaptive packing degree, natural (send while fewer than K batches are in flight)");

@@ -100,6 +100,9 @@ public final class GroupPOA extends LocalObject implements POA {
         this.channel = GroupChannels.create(props, config.replicaId());
         engine.attach(channel, policy);
         registerStats(config, engine.batcher().stats());
+        BatchStats stats = engine.batcher().stats();
+        Runtime.getRuntime().addShutdownHook(new Thread(
+                () -> LOG.info("replica {} at exit: {}", config.replicaId(), stats.dump()), "fts-stats-dump"));
         channel.join(config.group(), engine);
         LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
     }

@@ -52,6 +52,11 @@ class BatchingEndToEndTest {
                 longest = Math.max(longest, goa.batchStats().getBatchLengthMax());
                 assertTrue(goa.batchStats().getMessagesSent() > 0);
             }
+            javax.management.ObjectName name = new javax.management.ObjectName(
+                    "org.fts:type=Batching,group=\"samples\",member=\"r0\"");
+            Object sent = java.lang.management.ManagementFactory.getPlatformMBeanServer().getAttribute(name, "MessagesSent");
+            assertEquals(replicas.goas.get(0).batchStats().getMessagesSent(), ((Number) sent).longValue(),
+                    "the stats are visible over JMX");
             if (policy.equals("nb")) {
                 assertEquals(1, longest, "nb never batches");
             } else {

@@ -20,7 +20,8 @@ import org.omg.CORBA.ORB;
  * processes (no batching) and against one plain JacORB RootPOA server. Prints one line per case:
  * {@code goa-bench server=fts replicas=3 threads=50 ops_per_s=... mean_us=...}.
  *
- * <p>Options: {@code --seconds S} per case (default 5), {@code --threads 1,50}.
+ * <p>Options: {@code --seconds S} per case (default 5), {@code --threads 1,50}, {@code --policies nb,tab}
+ * (batching policies of the replicas, default nb), {@code --no-plain} (skip the plain server).
  */
 public final class GoaBench {
     private GoaBench() {
@@ -29,21 +30,32 @@ public final class GoaBench {
     public static void main(String[] args) throws Exception {
         int seconds = 5;
         List<Integer> threadCounts = List.of(1, 50);
+        List<String> policies = List.of("nb");
+        boolean plainToo = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--policies" -> policies = List.of(args[++i].split(","));
+                case "--no-plain" -> plainToo = false;
                 case "--threads" -> threadCounts = java.util.Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (use --seconds S, --threads 1,50)");
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (use --seconds S, --threads 1,50, --policies nb,tab,natural, --no-plain)");
             }
         }
         Path logs = Path.of("target", "bench-logs");
-        for (boolean plain : new boolean[] {true, false}) {
+        List<String> cases = new ArrayList<>(policies);
+        if (plainToo) {
+            cases.add(0, "plain");
+        }
+        for (String c : cases) {
+            boolean plain = c.equals("plain");
             String group = "bench-" + UUID.randomUUID().toString().substring(0, 6);
-            try (ReplicaCluster cluster = new ReplicaCluster(group, 3, plain, List.of(), logs)) {
+            List<String> opts = plain ? List.of() : List.of("-Dfts.batching=" + c);
+            try (ReplicaCluster cluster = new ReplicaCluster(group, 3, plain, opts, logs)) {
                 for (int t : threadCounts) {
                     double[] r = run(cluster, t, seconds);
-                    System.out.printf(Locale.ROOT, "goa-bench server=%s replicas=%d threads=%d ops_per_s=%.0f mean_us=%.0f%n",
-                            plain ? "plain-poa" : "fts", plain ? 1 : 3, t, r[0], r[1]);
+                    System.out.printf(Locale.ROOT, "goa-bench server=%s policy=%s replicas=%d threads=%d ops_per_s=%.0f mean_us=%.0f%n",
+                            plain ? "plain-poa" : "fts", plain ? "-" : c, plain ? 1 : 3, t, r[0], r[1]);
                 }
             }
         }
