@@ -39,7 +39,11 @@ public final class Batcher implements BatchState, AutoCloseable {
     private final BatchStats stats;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition timerWake = lock.newCondition();
-    private final java.util.concurrent.ConcurrentLinkedQueue<List<byte[]>> outbox =
+    /** A swapped batch on its way out: its messages and their cast times (for in-flight accounting). */
+    private record Outgoing(List<byte[]> messages, long[] castTimes) {
+    }
+
+    private final java.util.concurrent.ConcurrentLinkedQueue<Outgoing> outbox =
             new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final java.util.concurrent.atomic.AtomicBoolean sending = new java.util.concurrent.atomic.AtomicBoolean();
     private final Thread timer;
@@ -171,6 +175,17 @@ public final class Batcher implements BatchState, AutoCloseable {
         drain();
     }
 
+    /** A batch that never left will never be delivered back: release its in-flight slot. */
+    private void unsent(Outgoing b) {
+        lock.lock();
+        try {
+            inFlight = Math.max(0, inFlight - 1);
+            flying.remove(b.castTimes());   // identity: this batch's own entry
+        } finally {
+            lock.unlock();
+        }
+    }
+
     /** Manual timer (tests): evaluates the policy's timer at the clock's current time. */
     public boolean tick() {
         boolean s = false;
@@ -202,7 +217,7 @@ public final class Batcher implements BatchState, AutoCloseable {
         flying.addLast(times);
         policy.onSent(this, out.size(), now);
         stats.sent(out.size());
-        outbox.add(out);
+        outbox.add(new Outgoing(out, times));
         return true;
     }
 
@@ -213,11 +228,12 @@ public final class Batcher implements BatchState, AutoCloseable {
     private void drain() {
         while (!outbox.isEmpty() && sending.compareAndSet(false, true)) {
             try {
-                for (List<byte[]> b = outbox.poll(); b != null; b = outbox.poll()) {
+                for (Outgoing b = outbox.poll(); b != null; b = outbox.poll()) {
                     try {
-                        sink.send(BatchCodec.encode(b));
+                        sink.send(BatchCodec.encode(b.messages()));
                     } catch (RuntimeException e) {
-                        LOG.warn("batch of {} could not be sent: {}", b.size(), e.toString());
+                        LOG.warn("batch of {} could not be sent: {}", b.messages().size(), e.toString());
+                        unsent(b);
                     }
                 }
             } finally {

@@ -154,6 +154,22 @@ class BatchPolicyTest {
     }
 
     @Test
+    void aBatchThatCouldNotBeSentReleasesItsInFlightSlot() {
+        boolean[] fail = {true};
+        batcher = new Batcher(BatchPolicies.natural(1), () -> now, b -> {
+            if (fail[0]) {
+                throw new IllegalStateException("channel closed");
+            }
+            sent.add(List.of("ok"));
+        }, true, "test");
+        cast("lost");
+        assertEquals(0, batcher.inFlight(), "natural must not wait for a delivery that cannot come");
+        fail[0] = false;
+        cast("next");
+        assertEquals(1, sent.size(), "the next cast is sent at once");
+    }
+
+    @Test
     void packSendsAtThePackingDegreeOrAfterThePackingInterval() {
         PackingPolicy p = (PackingPolicy) BatchPolicies.packing(50, Duration.ofMillis(5), Duration.ofSeconds(1));
         with(p);

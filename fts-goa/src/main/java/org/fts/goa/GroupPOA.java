@@ -78,6 +78,8 @@ public final class GroupPOA extends LocalObject implements POA {
     private final Map<Servant, ObjectKey> ids = new ConcurrentHashMap<>();
     private final ReplicaEngine engine;
     private final GroupChannel channel;
+    private final ObjectName statsName;
+    private final Thread statsAtExit;
 
     private GroupPOA(ORB orb, Properties props) throws Exception {
         this.orb = orb;
@@ -99,10 +101,11 @@ public final class GroupPOA extends LocalObject implements POA {
         groupPoa.set_servant_manager(new Locator(dispatcher));
         this.channel = GroupChannels.create(props, config.replicaId());
         engine.attach(channel, policy);
-        registerStats(config, engine.batcher().stats());
+        this.statsName = registerStats(config, engine.batcher().stats());
         BatchStats stats = engine.batcher().stats();
-        Runtime.getRuntime().addShutdownHook(new Thread(
-                () -> LOG.info("replica {} at exit: {}", config.replicaId(), stats.dump()), "fts-stats-dump"));
+        this.statsAtExit = new Thread(() -> LOG.info("replica {} at exit: {}", config.replicaId(), stats.dump()),
+                "fts-stats-dump");
+        Runtime.getRuntime().addShutdownHook(statsAtExit);
         channel.join(config.group(), engine);
         LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
     }
@@ -123,7 +126,7 @@ public final class GroupPOA extends LocalObject implements POA {
         }
     }
 
-    private static void registerStats(GoaConfig config, BatchStats stats) {
+    private static ObjectName registerStats(GoaConfig config, BatchStats stats) {
         try {
             ObjectName name = new ObjectName("org.fts:type=Batching,group=" + ObjectName.quote(config.group())
                     + ",member=" + ObjectName.quote(config.replicaId()));
@@ -132,8 +135,10 @@ public final class GroupPOA extends LocalObject implements POA {
                 server.unregisterMBean(name);
             }
             server.registerMBean(stats, name);
+            return name;
         } catch (JMException e) {
             LOG.warn("batching stats not registered over JMX: {}", e.toString());
+            return null;
         }
     }
 
@@ -273,8 +278,20 @@ public final class GroupPOA extends LocalObject implements POA {
     @Override
     public void destroy(boolean etherealize, boolean waitForCompletion) {
         channel.close();
-        engine.shutdown();
+        engine.shutdown();   // logs the stats dump
         groupPoa.destroy(etherealize, waitForCompletion);
+        try {
+            Runtime.getRuntime().removeShutdownHook(statsAtExit);
+        } catch (IllegalStateException e) {
+            // the JVM is exiting: the hook runs anyway
+        }
+        if (statsName != null) {
+            try {
+                ManagementFactory.getPlatformMBeanServer().unregisterMBean(statsName);
+            } catch (JMException e) {
+                LOG.debug("stats MBean already gone: {}", e.toString());
+            }
+        }
     }
 
     // ------------------------------------------------------------------ policies (delegated)
