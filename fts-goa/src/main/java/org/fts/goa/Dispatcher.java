@@ -8,6 +8,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 
+import org.fts.ft.FtConstants;
+import org.fts.ft.FtRequestContext;
 import org.jacorb.orb.CDRInputStream;
 import org.jacorb.orb.CDROutputStream;
 import org.jacorb.orb.SystemExceptionHelper;
@@ -67,10 +69,14 @@ final class Dispatcher extends Servant implements InvokeHandler {
             throw new OBJECT_NOT_EXIST("FTS: no object " + (oid == null ? "?" : new ObjectKey(oid))
                     + " in this group", 0, CompletionStatus.COMPLETED_NO);
         }
+        RequestId id = identify(rh);
+        Reply done0 = engine.cache().peek(id);
+        if (done0 != null) {
+            return answer(done0, rh);   // a client's retry of a request already executed: the same reply
+        }
         if (longDoorway) {
             engine.enter();   // the long doorway: from the request's arrival to its cast
         }
-        RequestId id = new RequestId(incarnation, counter.incrementAndGet());
         Request request;
         try {
             request = Capture.capture(id, self, oid, operation, in, rh);
@@ -98,6 +104,23 @@ final class Dispatcher extends Servant implements InvokeHandler {
             throw new TRANSIENT("FTS: " + e.getCause().getMessage(), 0, CompletionStatus.COMPLETED_MAYBE);
         }
         return answer(reply, rh);
+    }
+
+    /**
+     * Stage 2: the request's identity. FT-CORBA clients send FT_REQUEST (client_id, retention_id), the same
+     * across every reinvocation; a malformed one is this client's error ({@code MARSHAL}/{@code BAD_PARAM}).
+     * Plain clients get an id unique to this replica's incarnation.
+     */
+    private RequestId identify(ResponseHandler rh) {
+        if (rh instanceof org.jacorb.orb.dsi.ServerRequest sr) {
+            for (org.omg.IOP.ServiceContext sc : sr.getServiceContext()) {
+                if (sc.context_id == FtConstants.FT_REQUEST) {
+                    FtRequestContext ft = FtRequestContext.decode(sc.context_data);
+                    return new RequestId(ft.clientId(), ft.retentionId());
+                }
+            }
+        }
+        return new RequestId(incarnation, counter.incrementAndGet());
     }
 
     /** Stage 10: the cached reply, as JacORB sends it. */

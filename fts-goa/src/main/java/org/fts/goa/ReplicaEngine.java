@@ -86,7 +86,14 @@ final class ReplicaEngine implements GroupListener {
     CompletableFuture<Reply> cast(Request r, boolean entered) {
         CompletableFuture<Reply> f = new CompletableFuture<>();
         if (r.responseExpected()) {
-            pending.put(r.id(), f);
+            CompletableFuture<Reply> inFlight = pending.putIfAbsent(r.id(), f);
+            if (inFlight != null) {
+                // A retry of a request still in flight from this replica: wait for that one execution.
+                if (entered) {
+                    batcher.leave();
+                }
+                return inFlight;
+            }
         } else {
             f.complete(Reply.NONE);
         }

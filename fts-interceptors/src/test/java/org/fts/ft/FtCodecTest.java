@@ -36,4 +36,13 @@ class FtCodecTest {
         badOrder[0] = 9;
         assertThrows(org.omg.CORBA.MARSHAL.class, () -> FtGroupComponent.decode(badOrder));
     }
+
+    @Test
+    void ftRequestRoundTripsAndRejectsGarbage() {
+        FtRequestContext c = new FtRequestContext("client-7", -3, 0x0123_4567_89ab_cdefL);
+        assertEquals(c, FtRequestContext.decode(c.encode()));
+        assertThrows(org.omg.CORBA.MARSHAL.class, () -> FtRequestContext.decode(new byte[] {0, 1, 2}));
+        assertThrows(org.omg.CORBA.MARSHAL.class, () -> FtRequestContext.decode(new byte[0]));
+        assertThrows(org.omg.CORBA.BAD_PARAM.class, () -> FtRequestContext.decode(new FtRequestContext("", 1, 1).encode()));
+    }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import fts_samples.Account;
 import fts_samples.AccountHelper;
@@ -191,6 +192,86 @@ class GoaInJvmTest {
         String iogr = "IOR:" + java.util.HexFormat.of().formatHex(out.getBufferCopy());
         hello(1).set("through another profile");
         assertEquals("through another profile", HelloObjHelper.narrow(orb.string_to_object(iogr)).get());
+    }
+
+    /** A GIOP 1.2 reply read off a raw socket: its status and its body, aligned as in the message. */
+    private record RawReply(int status, java.nio.ByteBuffer body) {
+    }
+
+    /** Sends one GIOP 1.2 request (operation without arguments) with the given service contexts. */
+    private static RawReply raw(int port, String objectKey, String op, Map<Integer, byte[]> contexts) throws Exception {
+        byte[] key = objectKey.getBytes(StandardCharsets.US_ASCII);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1024);
+        b.put("GIOP".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 2).put((byte) 0).put((byte) 0);
+        b.putInt(0);
+        b.putInt(9).put((byte) 3).put(new byte[3]);
+        b.putShort((short) 0);
+        align(b, 4);
+        b.putInt(key.length).put(key);
+        align(b, 4);
+        b.putInt(op.length() + 1).put(op.getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
+        align(b, 4);
+        b.putInt(contexts.size());
+        for (Map.Entry<Integer, byte[]> c : contexts.entrySet()) {
+            align(b, 4);
+            b.putInt(c.getKey()).putInt(c.getValue().length).put(c.getValue());
+        }
+        align(b, 8);
+        b.putInt(8, b.position() - 12);
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(30_000);
+            socket.getOutputStream().write(b.array(), 0, b.position());
+            java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
+            byte[] header = new byte[12];
+            in.readFully(header);
+            byte[] msg = new byte[12 + java.nio.ByteBuffer.wrap(header, 8, 4).getInt()];
+            System.arraycopy(header, 0, msg, 0, 12);
+            in.readFully(msg, 12, msg.length - 12);
+            java.nio.ByteBuffer r = java.nio.ByteBuffer.wrap(msg);
+            r.position(12);
+            assertEquals(9, r.getInt(), "our request id");
+            int status = r.getInt();
+            int n = r.getInt();
+            for (int i = 0; i < n; i++) {
+                align(r, 4);
+                r.getInt();
+                r.position(r.position() + r.getInt());
+            }
+            align(r, 8);
+            return new RawReply(status, r);
+        }
+    }
+
+    @Test
+    void aRetriedFtRequestExecutesOnceWhicheverReplicaItReaches() throws Exception {
+        int before = counter(2).value();
+        Map<Integer, byte[]> ft = Map.of(org.fts.ft.FtConstants.FT_REQUEST,
+                new org.fts.ft.FtRequestContext("raw-client", 42, Long.MAX_VALUE).encode());
+        String key = "fts-test/FTS-samples/counter";
+        RawReply first = raw(replicas.ports.get(0), key, "increment", ft);
+        RawReply retryElsewhere = raw(replicas.ports.get(1), key, "increment", ft);
+        RawReply retrySame = raw(replicas.ports.get(0), key, "increment", ft);
+        assertEquals(0, first.status(), "NO_EXCEPTION");
+        int value = first.body().getInt();
+        assertEquals(before + 1, value);
+        assertEquals(value, retryElsewhere.body().getInt(), "the retry through another replica gets the same reply");
+        assertEquals(value, retrySame.body().getInt(), "the retry through the same replica too");
+        for (int i = 0; i < 3; i++) {
+            assertEquals(before + 1, counter(i).value(), "executed once, at replica " + i);
+        }
+    }
+
+    @Test
+    void aGarbageFtRequestContextIsThatClientsErrorOnly() throws Exception {
+        int before = counter(0).value();
+        RawReply r = raw(replicas.ports.get(0), "fts-test/FTS-samples/counter", "increment",
+                Map.of(org.fts.ft.FtConstants.FT_REQUEST, new byte[] {0, 0, 0, 0, 0, 0, 0, 99, 1}));
+        assertEquals(2, r.status(), "SYSTEM_EXCEPTION");
+        byte[] id = new byte[r.body().getInt() - 1];
+        r.body().get(id);
+        assertTrue(new String(id, StandardCharsets.US_ASCII).contains("MARSHAL"), new String(id, StandardCharsets.US_ASCII));
+        assertEquals(before, counter(0).value(), "nothing executed");
+        assertEquals(before + 1, counter(1).increment(), "other clients are served");
     }
 
     private static void align(java.nio.ByteBuffer b, int n) {
