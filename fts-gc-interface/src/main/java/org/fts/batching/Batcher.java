@@ -40,7 +40,7 @@ public final class Batcher implements BatchState, AutoCloseable {
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition timerWake = lock.newCondition();
     /** A swapped batch on its way out: its messages and their cast times (for in-flight accounting). */
-    private record Outgoing(List<byte[]> messages, long[] castTimes) {
+    private record Outgoing(List<byte[]> messages, long[] castTimes, long swappedAt) {
     }
 
     private final java.util.concurrent.ConcurrentLinkedQueue<Outgoing> outbox =
@@ -209,15 +209,12 @@ public final class Batcher implements BatchState, AutoCloseable {
         }
         List<byte[]> out = batch;
         long[] times = Arrays.copyOf(castTimes, out.size());
-        for (long t : times) {
-            stats.batchingDelay(now - t);
-        }
         batch = new ArrayList<>(Math.max(16, out.size()));
         inFlight++;
         flying.addLast(times);
         policy.onSent(this, out.size(), now);
         stats.sent(out.size());
-        outbox.add(new Outgoing(out, times));
+        outbox.add(new Outgoing(out, times, now));
         return true;
     }
 
@@ -229,6 +226,9 @@ public final class Batcher implements BatchState, AutoCloseable {
         while (!outbox.isEmpty() && sending.compareAndSet(false, true)) {
             try {
                 for (Outgoing b = outbox.poll(); b != null; b = outbox.poll()) {
+                    for (long t : b.castTimes()) {   // per-message stats, outside the batch lock
+                        stats.batchingDelay(b.swappedAt() - t);
+                    }
                     try {
                         sink.send(BatchCodec.encode(b.messages()));
                     } catch (RuntimeException e) {

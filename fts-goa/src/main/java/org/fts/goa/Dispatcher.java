@@ -69,10 +69,14 @@ final class Dispatcher extends Servant implements InvokeHandler {
             throw new OBJECT_NOT_EXIST("FTS: no object " + (oid == null ? "?" : new ObjectKey(oid))
                     + " in this group", 0, CompletionStatus.COMPLETED_NO);
         }
-        RequestId id = identify(rh);
-        Reply done0 = engine.cache().peek(id);
-        if (done0 != null) {
-            return answer(done0, rh);   // a client's retry of a request already executed: the same reply
+        RequestId id = clientRequestId(rh);
+        if (id != null) {   // only an FT client's id can have been seen before
+            Reply done0 = engine.cache().peek(id);
+            if (done0 != null) {
+                return answer(done0, rh);   // a client's retry of a request already executed: the same reply
+            }
+        } else {
+            id = new RequestId(incarnation, counter.incrementAndGet());
         }
         if (longDoorway) {
             engine.enter();   // the long doorway: from the request's arrival to its cast
@@ -109,9 +113,9 @@ final class Dispatcher extends Servant implements InvokeHandler {
     /**
      * Stage 2: the request's identity. FT-CORBA clients send FT_REQUEST (client_id, retention_id), the same
      * across every reinvocation; a malformed one is this client's error ({@code MARSHAL}/{@code BAD_PARAM}).
-     * Plain clients get an id unique to this replica's incarnation.
+     * Null for plain clients, which get an id unique to this replica's incarnation.
      */
-    private RequestId identify(ResponseHandler rh) {
+    private static RequestId clientRequestId(ResponseHandler rh) {
         if (rh instanceof org.jacorb.orb.dsi.ServerRequest sr) {
             for (org.omg.IOP.ServiceContext sc : sr.getServiceContext()) {
                 if (sc.context_id == FtConstants.FT_REQUEST) {
@@ -120,7 +124,7 @@ final class Dispatcher extends Servant implements InvokeHandler {
                 }
             }
         }
-        return new RequestId(incarnation, counter.incrementAndGet());
+        return null;
     }
 
     /** Stage 10: the cached reply, as JacORB sends it. */

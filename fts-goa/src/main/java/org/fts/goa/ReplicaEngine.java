@@ -39,9 +39,7 @@ final class ReplicaEngine implements GroupListener {
     private final Map<ObjectKey, Servant> objects;
     private final ExecutorService[] lanes;
     private final Map<RequestId, CompletableFuture<Reply>> pending = new ConcurrentHashMap<>();
-    private volatile GroupChannel channel;
     private volatile Batcher batcher;
-    private volatile View view;
 
     ReplicaEngine(String self, Replay replay, ReplyCache cache, Map<ObjectKey, Servant> objects, int lanes) {
         this.self = self;
@@ -61,7 +59,6 @@ final class ReplicaEngine implements GroupListener {
 
     /** Connects the engine to its channel, through a batcher of {@code policy} (stages 5-6). */
     void attach(GroupChannel ch, BatchPolicy policy) {
-        this.channel = ch;
         this.batcher = new Batcher(policy, Clock.SYSTEM, ch::abcast, false, self);
     }
 
@@ -115,10 +112,6 @@ final class ReplicaEngine implements GroupListener {
         return cache;
     }
 
-    View view() {
-        return view;
-    }
-
     // --- stage 7: delivery (group thread): decode and hand to the background pool ---
 
     @Override
@@ -161,7 +154,6 @@ final class ReplicaEngine implements GroupListener {
 
     @Override
     public void viewAccepted(View v) {
-        view = v;
         LOG.info("{}: view {}", self, v);
     }
 
