@@ -24,7 +24,7 @@ final class Capture {
      *                 framing is inconsistent
      */
     static Request capture(RequestId id, String origin, byte[] objectId, String operation, InputStream in,
-                           ResponseHandler rh) {
+                           ResponseHandler rh, long timestamp, long keepUntil) {
         if (!(in instanceof CDRInputStream cdr) || !(in instanceof MessageInputStream msg)
                 || !(rh instanceof ServerRequest sr)) {
             throw new MARSHAL("FTS cannot capture " + operation + ": not a JacORB GIOP request stream ("
@@ -50,6 +50,7 @@ final class Capture {
         int tcs = conn.getTCS() == null ? 0 : conn.getTCS().getId();
         int tcsw = conn.getTCSW() == null ? 0 : conn.getTCSW().getId();
         return new Request(id, origin, objectId, operation, cdr.getGIOPMinor(), FtsStreamAccess.isLittleEndian(cdr),
-                tcs, tcsw, pad, body, sr.responseExpected(), System.currentTimeMillis());
+                tcs, tcsw, pad, body, sr.responseExpected(), timestamp,
+                sr.responseExpected() ? keepUntil : 0);
     }
 }

@@ -7,9 +7,14 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 
+import org.fts.ft.Cdr;
 import org.fts.ft.FtConstants;
+import org.fts.ft.FtGroupVersionContext;
 import org.fts.ft.FtRequestContext;
+import org.jacorb.orb.giop.ServiceContextTransportingOutputStream;
+import org.omg.IOP.ServiceContext;
 import org.jacorb.orb.CDRInputStream;
 import org.jacorb.orb.CDROutputStream;
 import org.jacorb.orb.SystemExceptionHelper;
@@ -42,10 +47,17 @@ final class Dispatcher extends Servant implements InvokeHandler {
     private final ReplicaEngine engine;
     private final long timeoutMillis;
     private final boolean longDoorway;
+    private final Membership membership;
+    private final Function<byte[], String> iogr;
 
+    /**
+     * @param iogr the object's current group reference, stringified, for clients whose FT_GROUP_VERSION is old
+     */
     Dispatcher(ORB orb, String self, Map<ObjectKey, Servant> objects, ReplicaEngine engine, long timeoutMillis,
-               boolean longDoorway) {
+               boolean longDoorway, Membership membership, Function<byte[], String> iogr) {
         this.longDoorway = longDoorway;
+        this.membership = membership;
+        this.iogr = iogr;
         this.orb = orb;
         this.self = self;
         // Ids made up for plain clients must not repeat across restarts of a replica (the cache would answer
@@ -69,21 +81,27 @@ final class Dispatcher extends Servant implements InvokeHandler {
             throw new OBJECT_NOT_EXIST("FTS: no object " + (oid == null ? "?" : new ObjectKey(oid))
                     + " in this group", 0, CompletionStatus.COMPLETED_NO);
         }
-        RequestId id = clientRequestId(rh);
-        if (id != null) {   // only an FT client's id can have been seen before
-            Reply done0 = engine.cache().peek(id);
+        FtContexts ft = FtContexts.of(rh);
+        long now = System.currentTimeMillis();
+        RequestId id;
+        long keepUntil;
+        if (ft.id() != null) {   // only an FT client's id can have been seen before
+            Reply done0 = engine.cache().peek(ft.id());
             if (done0 != null) {
-                return answer(done0, rh);   // a client's retry of a request already executed: the same reply
+                return answer(done0, rh, ft, oid);   // a retry of a request already executed: the same reply
             }
+            id = ft.id();
+            keepUntil = engine.cache().keepUntil(now, ft.expirationMillis());
         } else {
             id = new RequestId(incarnation, counter.incrementAndGet());
+            keepUntil = 0;   // nobody can retry it
         }
         if (longDoorway) {
             engine.enter();   // the long doorway: from the request's arrival to its cast
         }
         Request request;
         try {
-            request = Capture.capture(id, self, oid, operation, in, rh);
+            request = Capture.capture(id, self, oid, operation, in, rh, now, keepUntil);
         } catch (RuntimeException e) {
             if (longDoorway) {
                 engine.leave();
@@ -98,7 +116,7 @@ final class Dispatcher extends Servant implements InvokeHandler {
         try {
             reply = done.get(timeoutMillis, TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            engine.abandon(id);
+            engine.abandon(id, done);
             throw new TRANSIENT("FTS: " + operation + " was not executed within " + timeoutMillis
                     + " ms (fts.request.timeout)", 0, CompletionStatus.COMPLETED_MAYBE);
         } catch (InterruptedException e) {
@@ -107,38 +125,70 @@ final class Dispatcher extends Servant implements InvokeHandler {
         } catch (ExecutionException e) {
             throw new TRANSIENT("FTS: " + e.getCause().getMessage(), 0, CompletionStatus.COMPLETED_MAYBE);
         }
-        return answer(reply, rh);
+        return answer(reply, rh, ft, oid);
     }
 
     /**
-     * Stage 2: the request's identity. FT-CORBA clients send FT_REQUEST (client_id, retention_id), the same
-     * across every reinvocation; a malformed one is this client's error ({@code MARSHAL}/{@code BAD_PARAM}).
-     * Null for plain clients, which get an id unique to this replica's incarnation.
+     * Stage 2: what an FT-CORBA client says about the request. FT_REQUEST (client_id, retention_id) is the
+     * request's identity, the same across every reinvocation; FT_GROUP_VERSION is the group version the client
+     * knows. Malformed contexts are this client's error ({@code MARSHAL}/{@code BAD_PARAM}). Plain clients send
+     * neither: they get an id unique to this replica's incarnation.
+     *
+     * @param id              null for a plain client
+     * @param clientVersion   -1 when not sent
      */
-    private static RequestId clientRequestId(ResponseHandler rh) {
-        if (rh instanceof org.jacorb.orb.dsi.ServerRequest sr) {
+    record FtContexts(RequestId id, long expirationMillis, long clientVersion) {
+        static final FtContexts NONE = new FtContexts(null, 0, -1);
+
+        static FtContexts of(ResponseHandler rh) {
+            if (!(rh instanceof org.jacorb.orb.dsi.ServerRequest sr)) {
+                return NONE;
+            }
+            RequestId id = null;
+            long expiration = 0;
+            long version = -1;
             for (org.omg.IOP.ServiceContext sc : sr.getServiceContext()) {
                 if (sc.context_id == FtConstants.FT_REQUEST) {
                     FtRequestContext ft = FtRequestContext.decode(sc.context_data);
-                    return new RequestId(ft.clientId(), ft.retentionId());
+                    id = new RequestId(ft.clientId(), ft.retentionId());
+                    expiration = FtRequestContext.epochMillis(ft.expirationTime());
+                } else if (sc.context_id == FtConstants.FT_GROUP_VERSION) {
+                    version = FtGroupVersionContext.decode(sc.context_data).version();
                 }
             }
+            return id == null && version < 0 ? NONE : new FtContexts(id, expiration, version);
         }
-        return null;
     }
 
-    /** Stage 10: the cached reply, as JacORB sends it. */
-    private OutputStream answer(Reply reply, ResponseHandler rh) {
+    /** Stage 10: the cached reply, as JacORB sends it, with the group version for FT clients. */
+    private OutputStream answer(Reply reply, ResponseHandler rh, FtContexts ft, byte[] oid) {
         switch (reply.kind()) {
             case NORMAL:
-                return copy(reply, rh.createReply());
+                return copy(reply, withGroupVersion(rh.createReply(), ft, oid));
             case USER_EXCEPTION:
-                return copy(reply, rh.createExceptionReply());
+                return copy(reply, withGroupVersion(rh.createExceptionReply(), ft, oid));
             case SYSTEM_EXCEPTION:
                 throw SystemExceptionHelper.read(new CDRInputStream(orb, reply.body()));
             default:
                 return null;
         }
+    }
+
+    /**
+     * FT clients learn the group's version on every reply, and the new reference when theirs is older.
+     */
+    private OutputStream withGroupVersion(OutputStream out, FtContexts ft, byte[] oid) {
+        if (ft.clientVersion() < 0 || !(out instanceof ServiceContextTransportingOutputStream reply)) {
+            return out;
+        }
+        Membership.Snapshot group = membership.current();
+        reply.addServiceContext(new ServiceContext(FtConstants.FT_GROUP_VERSION,
+                new FtGroupVersionContext(group.version()).encode()));
+        if (ft.clientVersion() < group.version()) {
+            reply.addServiceContext(new ServiceContext(FtConstants.FTS_GROUP_REFERENCE,
+                    new Cdr.Writer().string(iogr.apply(oid)).bytes()));
+        }
+        return out;
     }
 
     private static OutputStream copy(Reply reply, OutputStream out) {

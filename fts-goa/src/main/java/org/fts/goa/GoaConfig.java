@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 /** The Group Object Adaptor's configuration keys, and their values for one adaptor. */
 public record GoaConfig(String group, String replicaId, List<String> replicas, int backgroundThreads,
                         boolean independentServants, int cacheMaxEntries, Duration cacheTtl,
-                        Duration requestTimeout) {
+                        Duration cacheMargin, Duration requestTimeout) {
 
     public static final ConfigKey<String> GROUP = ConfigKey.string("fts.group", "fts",
             "name of the replica group; every replica of one service uses the same");
@@ -25,22 +25,27 @@ public record GoaConfig(String group, String replicaId, List<String> replicas, i
     public static final ConfigKey<Boolean> SERVANTS_INDEPENDENT = ConfigKey.bool("fts.servants.independent",
             false, "servants share no state: requests to different objects may execute in parallel");
     public static final ConfigKey<Integer> CACHE_MAX_ENTRIES = ConfigKey.integer("fts.cache.max_entries",
-            100_000, 16, Integer.MAX_VALUE, "replies", "reply cache bound: oldest replies are evicted beyond it");
+            100_000, 16, Integer.MAX_VALUE, "replies",
+            "reply cache bound: beyond it the oldest replies go, and retries of their requests execute again");
     public static final ConfigKey<Duration> CACHE_TTL = ConfigKey.duration("fts.cache.ttl", Duration.ofSeconds(60),
-            Duration.ofMillis(100), Duration.ofHours(24), "how long a reply stays cached for retries");
+            Duration.ofMillis(100), Duration.ofHours(24),
+            "longest a reply stays cached for retries, whatever the client's request expiration");
+    public static final ConfigKey<Duration> CACHE_MARGIN = ConfigKey.duration("fts.cache.margin",
+            Duration.ofSeconds(5), Duration.ZERO, Duration.ofHours(1),
+            "a reply stays cached this long past its request's FT_REQUEST expiration (clock skew)");
     public static final ConfigKey<Duration> REQUEST_TIMEOUT = ConfigKey.duration("fts.request.timeout",
             Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofHours(1),
             "longest a request waits to be ordered and executed before the client gets TRANSIENT");
 
     public static final List<ConfigKey<?>> KEYS = List.of(GROUP, REPLICA_ID, REPLICAS, POOL_BACKGROUND,
-            SERVANTS_INDEPENDENT, CACHE_MAX_ENTRIES, CACHE_TTL, REQUEST_TIMEOUT);
+            SERVANTS_INDEPENDENT, CACHE_MAX_ENTRIES, CACHE_TTL, CACHE_MARGIN, REQUEST_TIMEOUT);
 
     /** Reads and validates every key, logging the values in effect. */
     public static GoaConfig from(Properties props, Logger log) {
         ConfigKeys.validateAndLog(log, "group object adaptor", props, KEYS);
         GoaConfig c = new GoaConfig(GROUP.get(props), REPLICA_ID.get(props), REPLICAS.get(props),
                 POOL_BACKGROUND.get(props), SERVANTS_INDEPENDENT.get(props), CACHE_MAX_ENTRIES.get(props),
-                CACHE_TTL.get(props), REQUEST_TIMEOUT.get(props));
+                CACHE_TTL.get(props), CACHE_MARGIN.get(props), REQUEST_TIMEOUT.get(props));
         if (c.backgroundThreads > 1 && !c.independentServants) {
             throw new ConfigException(POOL_BACKGROUND.name(), "is " + c.backgroundThreads
                     + ", but parallel execution needs fts.servants.independent=true (servants sharing no state)");

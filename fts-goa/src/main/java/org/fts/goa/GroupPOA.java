@@ -14,6 +14,7 @@ import org.fts.batching.BatchPolicy;
 import org.fts.batching.BatchStats;
 import org.fts.batching.BatchingConfig;
 import org.fts.config.ConfigKeys;
+import org.fts.ft.Ior;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupChannels;
 import org.omg.CORBA.BAD_PARAM;
@@ -79,18 +80,23 @@ public final class GroupPOA extends LocalObject implements POA {
     private final ReplicaEngine engine;
     private final GroupChannel channel;
     private final ObjectName statsName;
+    private final Membership membership;
+    private final Map<ObjectKey, Map.Entry<Long, String>> iogrs = new ConcurrentHashMap<>();
     private final Thread statsAtExit;
 
     private GroupPOA(ORB orb, Properties props) throws Exception {
         this.orb = orb;
         this.config = GoaConfig.from(props, LOG);
         this.root = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-        ReplyCache cache = new ReplyCache(config.cacheMaxEntries(), config.cacheTtl().toMillis());
+        ReplyCache cache = new ReplyCache(config.cacheMaxEntries(), config.cacheTtl().toMillis(),
+                config.cacheMargin().toMillis());
         this.engine = new ReplicaEngine(config.replicaId(), new Replay(orb), cache, objects, config.backgroundThreads());
         ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
         BatchPolicy policy = BatchingConfig.policy(props);
+        this.membership = new Membership(config.replicas());
+        engine.membership(membership);
         Dispatcher dispatcher = new Dispatcher(orb, config.replicaId(), objects, engine,
-                config.requestTimeout().toMillis(), BatchingConfig.longDoorway(props));
+                config.requestTimeout().toMillis(), BatchingConfig.longDoorway(props), membership, this::iogrString);
         ((org.omg.CORBA_2_3.ORB) orb).set_delegate(dispatcher);
         // PERSISTENT + USER_ID with the same POA name and jacorb.implname give the same object key everywhere.
         this.groupPoa = root.create_POA("FTS-" + config.group(), root.the_POAManager(), new Policy[] {
@@ -108,6 +114,27 @@ public final class GroupPOA extends LocalObject implements POA {
         Runtime.getRuntime().addShutdownHook(statsAtExit);
         channel.join(config.group(), engine);
         LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
+        String endpoint = Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(new byte[] {0},
+                "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).endpoint();
+        if (!config.replicas().isEmpty() && !config.replicas().contains(endpoint)) {
+            LOG.info("replica {}: endpoint {} is not in fts.replicas; announcing it to the group",
+                    config.replicaId(), endpoint);
+            engine.announce(endpoint);
+        }
+    }
+
+    /** The current group reference of object {@code oid}, stringified (cached per group version). */
+    private String iogrString(byte[] oid) {
+        long version = membership.current().version();
+        ObjectKey key = new ObjectKey(oid);
+        Map.Entry<Long, String> cached = iogrs.get(key);
+        if (cached == null || cached.getKey() != version) {
+            Servant s = objects.get(key);
+            String intf = s == null ? "IDL:omg.org/CORBA/Object:1.0" : s._all_interfaces(this, oid)[0];
+            cached = Map.entry(version, orb.object_to_string(create_reference_with_id(oid, intf)));
+            iogrs.put(key, cached);
+        }
+        return cached.getValue();
     }
 
     /**
@@ -194,7 +221,8 @@ public final class GroupPOA extends LocalObject implements POA {
     public org.omg.CORBA.Object create_reference_with_id(byte[] oid, String intf) {
         try {
             org.omg.CORBA.Object local = groupPoa.create_reference_with_id(oid, intf);
-            return Iogr.build(orb, local, config.replicas(), config.group(), oid);
+            Membership.Snapshot group = membership.current();
+            return Iogr.build(orb, local, group.endpoints(), config.group(), oid, group.version());
         } catch (RuntimeException e) {
             throw e;
         } catch (Exception e) {

@@ -32,7 +32,7 @@ final class Iogr {
     }
 
     static org.omg.CORBA.Object build(ORB orb, org.omg.CORBA.Object local, List<String> endpoints, String group,
-                                      byte[] objectId) {
+                                      byte[] objectId, long version) {
         IOR ior = new ParsedIOR((org.jacorb.orb.ORB) orb, orb.object_to_string(local)).getIOR();
         ProfileBody_1_1 mine = null;
         for (TaggedProfile p : ior.profiles) {
@@ -48,7 +48,7 @@ final class Iogr {
         }
         List<TaggedComponent> components = new ArrayList<>(List.of(mine.components));
         components.add(new TaggedComponent(FtConstants.TAG_FT_GROUP,
-                new FtGroupComponent(group, groupId(objectId), 1).encode()));
+                new FtGroupComponent(group, groupId(objectId), version).encode()));
         TaggedComponent[] comps = components.toArray(new TaggedComponent[0]);
         List<TaggedProfile> profiles = new ArrayList<>();
         if (endpoints.isEmpty()) {

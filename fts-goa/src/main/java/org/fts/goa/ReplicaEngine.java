@@ -38,8 +38,17 @@ final class ReplicaEngine implements GroupListener {
     private final ReplyCache cache;
     private final Map<ObjectKey, Servant> objects;
     private final ExecutorService[] lanes;
-    private final Map<RequestId, CompletableFuture<Reply>> pending = new ConcurrentHashMap<>();
+    /** A request this replica cast and waits for, and how many foreground threads wait (retries join). */
+    private static final class Pending {
+        final CompletableFuture<Reply> reply = new CompletableFuture<>();
+        int waiters = 1;   // guarded by the map's compute
+    }
+
+    private final Map<RequestId, Pending> pending = new ConcurrentHashMap<>();
     private volatile Batcher batcher;
+    private volatile Membership membership;
+    /** Operation name of the control request announcing a replica's endpoint (empty object id). */
+    static final String ANNOUNCE = "_fts_announce";
 
     ReplicaEngine(String self, Replay replay, ReplyCache cache, Map<ObjectKey, Servant> objects, int lanes) {
         this.self = self;
@@ -62,6 +71,17 @@ final class ReplicaEngine implements GroupListener {
         this.batcher = new Batcher(policy, Clock.SYSTEM, ch::abcast, false, self);
     }
 
+    void membership(Membership m) {
+        this.membership = m;
+    }
+
+    /** Casts this replica's endpoint into the total order, so every replica adds it to the group reference. */
+    void announce(String endpoint) {
+        long now = System.currentTimeMillis();
+        batcher.cast(new Request(new RequestId(self + "/announce", now), self, new byte[0], ANNOUNCE, 2, false,
+                0, 0, 0, endpoint.getBytes(java.nio.charset.StandardCharsets.UTF_8), false, now, 0).encode());
+    }
+
     Batcher batcher() {
         return batcher;
     }
@@ -81,31 +101,44 @@ final class ReplicaEngine implements GroupListener {
      * earlier); the future completes with its reply once executed here (origin only).
      */
     CompletableFuture<Reply> cast(Request r, boolean entered) {
-        CompletableFuture<Reply> f = new CompletableFuture<>();
-        if (r.responseExpected()) {
-            CompletableFuture<Reply> inFlight = pending.putIfAbsent(r.id(), f);
-            if (inFlight != null) {
-                // A retry of a request still in flight from this replica: wait for that one execution.
-                if (entered) {
-                    batcher.leave();
-                }
-                return inFlight;
-            }
-        } else {
-            f.complete(Reply.NONE);
+        if (!r.responseExpected()) {
+            send(r, entered);
+            return CompletableFuture.completedFuture(Reply.NONE);
         }
+        Pending mine = new Pending();
+        Pending p = pending.compute(r.id(), (id, old) -> {
+            if (old == null) {
+                return mine;
+            }
+            old.waiters++;
+            return old;
+        });
+        if (p != mine) {
+            // A retry of a request still in flight from this replica: wait for that one execution.
+            if (entered) {
+                batcher.leave();
+            }
+            return p.reply;
+        }
+        send(r, entered);
+        return mine.reply;
+    }
+
+    private void send(Request r, boolean entered) {
         byte[] bytes = r.encode();
         if (entered) {
             batcher.exit(bytes);
         } else {
             batcher.cast(bytes);
         }
-        return f;
     }
 
-    /** The foreground gave up on {@code id} (timeout): forget the waiter, the execution still happens. */
-    void abandon(RequestId id) {
-        pending.remove(id);
+    /**
+     * A foreground thread gave up waiting for {@code id} (timeout). The execution still happens; the entry goes
+     * when its last waiter leaves, so a retry that joined it still gets the reply.
+     */
+    void abandon(RequestId id, CompletableFuture<Reply> waitedFor) {
+        pending.computeIfPresent(id, (k, p) -> p.reply == waitedFor && --p.waiters == 0 ? null : p);
     }
 
     ReplyCache cache() {
@@ -130,7 +163,24 @@ final class ReplicaEngine implements GroupListener {
             batcher.ownBatchDelivered();
         }
         for (Request r : requests) {
+            if (r.objectId().length == 0) {
+                control(r);
+                continue;
+            }
             lanes[Math.floorMod(new ObjectKey(r.objectId()).hashCode(), lanes.length)].execute(() -> execute(r));
+        }
+    }
+
+    /** Requests to no object are the GOA's own, applied in delivery order. */
+    private void control(Request r) {
+        if (ANNOUNCE.equals(r.operation()) && membership != null) {
+            String endpoint = new String(r.body(), java.nio.charset.StandardCharsets.UTF_8);
+            if (membership.add(endpoint)) {
+                LOG.info("{}: replica {} at {} joined the group reference: {}", self, r.origin(), endpoint,
+                        membership.current());
+            }
+        } else {
+            LOG.warn("{}: ignored control request {} from {}", self, r.operation(), r.origin());
         }
     }
 
@@ -140,14 +190,14 @@ final class ReplicaEngine implements GroupListener {
         Reply reply = cache.lookup(r.id(), r.timestamp());
         if (reply == null) {
             reply = replay.execute(r, objects.get(new ObjectKey(r.objectId())));
-            if (r.responseExpected()) {
-                cache.put(r.id(), reply, r.timestamp());
+            if (r.keepUntil() > 0) {
+                cache.put(r.id(), reply, r.timestamp(), r.keepUntil());
             }
         }
         if (self.equals(r.origin())) {
-            CompletableFuture<Reply> f = pending.remove(r.id());
-            if (f != null) {
-                f.complete(reply);
+            Pending p = pending.remove(r.id());
+            if (p != null) {
+                p.reply.complete(reply);
             }
         }
     }
@@ -173,6 +223,6 @@ final class ReplicaEngine implements GroupListener {
                 Thread.currentThread().interrupt();
             }
         }
-        pending.values().forEach(f -> f.completeExceptionally(new IllegalStateException("adaptor destroyed")));
+        pending.values().forEach(p -> p.reply.completeExceptionally(new IllegalStateException("adaptor destroyed")));
     }
 }

@@ -11,21 +11,40 @@ import java.util.Map;
  * <p>Whether a request already executed decides whether it executes, so the cache's contents must be the same
  * at every replica at the same point of the total order. Entries are therefore added and evicted only on the
  * execution path, and time there is the delivered requests' own timestamps (set once by the origin), never
- * the local clock. Bounds: an entry lives {@code ttlMillis} of that time, and beyond {@code maxEntries} the
- * oldest go; a retry of an evicted request executes again, so size the bounds for the clients' retry window.
+ * the local clock.
+ *
+ * <p>Only replies a retry can ask for are kept: those of FT clients (FT_REQUEST), until the request's
+ * expiration plus {@code marginMillis} (for clock skew between client and replica), but never longer than
+ * {@code ttlMillis} after the request. Beyond {@code maxEntries} the oldest go first, expired or not, and a
+ * retry of such a request executes again: size {@code maxEntries} for the replies a retry window holds
+ * (request rate × {@code fts.client.request_duration}); each entry costs its reply's bytes plus about 200
+ * bytes. Early evictions are counted and logged.
  */
 final class ReplyCache {
     private record Entry(Reply reply, long expiresAt) {
     }
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReplyCache.class);
+
     private final int maxEntries;
     private final long ttlMillis;
+    private final long marginMillis;
+    private long earlyEvictions;
     private final LinkedHashMap<RequestId, Entry> entries = new LinkedHashMap<>();
     private long now;   // the latest delivered timestamp: this cache's deterministic clock
 
-    ReplyCache(int maxEntries, long ttlMillis) {
+    ReplyCache(int maxEntries, long ttlMillis, long marginMillis) {
         this.maxEntries = maxEntries;
         this.ttlMillis = ttlMillis;
+        this.marginMillis = marginMillis;
+    }
+
+    /**
+     * How long to keep the reply of an FT request captured at {@code now} whose client retries it until
+     * {@code expirationMillis}: its expiration plus the margin, at least the margin, at most the TTL.
+     */
+    long keepUntil(long now, long expirationMillis) {
+        return Math.min(now + ttlMillis, Math.max(now, expirationMillis) + marginMillis);
     }
 
     /** Execution path: the reply of {@code id}, if cached, as of a request stamped {@code timestamp}. */
@@ -35,11 +54,15 @@ final class ReplyCache {
         return e == null ? null : e.reply();
     }
 
-    /** Execution path: caches the reply of a request stamped {@code timestamp}. */
-    synchronized void put(RequestId id, Reply reply, long timestamp) {
+    /** Execution path: caches the reply of a request stamped {@code timestamp}, until {@code keepUntil}. */
+    synchronized void put(RequestId id, Reply reply, long timestamp, long keepUntil) {
         advance(timestamp);
-        entries.putIfAbsent(id, new Entry(reply, now + ttlMillis));
+        entries.putIfAbsent(id, new Entry(reply, keepUntil));
         evict();
+    }
+
+    synchronized long earlyEvictions() {
+        return earlyEvictions;
     }
 
     /** Foreground path (a client's retry arriving): a read that changes nothing. */
@@ -63,8 +86,14 @@ final class ReplyCache {
         Iterator<Map.Entry<RequestId, Entry>> it = entries.entrySet().iterator();
         while (it.hasNext()) {
             Map.Entry<RequestId, Entry> e = it.next();
-            if (entries.size() > maxEntries || e.getValue().expiresAt() < now) {
+            if (e.getValue().expiresAt() < now) {
                 it.remove();
+            } else if (entries.size() > maxEntries) {
+                it.remove();
+                if (earlyEvictions++ % 10_000 == 0) {
+                    LOG.warn("reply cache full (fts.cache.max_entries={}): evicted {} replies before their "
+                            + "requests expired; retries of those execute again", maxEntries, earlyEvictions);
+                }
             } else {
                 break;   // insertion order is delivery order: the rest are younger
             }

@@ -23,11 +23,13 @@ import java.io.IOException;
  * @param responseExpected false for oneway operations
  * @param timestamp       the origin's clock when it captured the request (ms since the epoch); the same at
  *                        every replica, so decisions taken on it (reply-cache expiry) are the same everywhere
+ * @param keepUntil       until when (the origin's clock, ms) the reply must stay cached for retries; 0 when no
+ *                        retry can name this request (a plain client's request: its id was made up)
  */
 public record Request(RequestId id, String origin, byte[] objectId, String operation, int giopMinor,
                       boolean littleEndian, int tcs, int tcsw, int pad, byte[] body, boolean responseExpected,
-                      long timestamp) {
-    private static final int VERSION = 1;
+                      long timestamp, long keepUntil) {
+    private static final int VERSION = 2;
 
     /** The wire form (inside a batch, inside an ABCAST). */
     public byte[] encode() {
@@ -47,6 +49,7 @@ public record Request(RequestId id, String origin, byte[] objectId, String opera
             out.writeInt(tcsw);
             out.writeByte(pad);
             out.writeLong(timestamp);
+            out.writeLong(keepUntil);
             out.writeInt(body.length);
             out.write(body);
             return bytes.toByteArray();
@@ -74,6 +77,7 @@ public record Request(RequestId id, String origin, byte[] objectId, String opera
             int tcsw = in.readInt();
             int pad = in.readByte();
             long timestamp = in.readLong();
+            long keepUntil = in.readLong();
             int len = in.readInt();
             if (len < 0 || len > data.length) {
                 throw new IllegalArgumentException("body length " + len + " exceeds the message");
@@ -81,7 +85,7 @@ public record Request(RequestId id, String origin, byte[] objectId, String opera
             byte[] body = new byte[len];
             in.readFully(body);
             return new Request(id, origin, oid, op, minor, (flags & 1) != 0, tcs, tcsw, pad, body, (flags & 2) != 0,
-                    timestamp);
+                    timestamp, keepUntil);
         } catch (IOException e) {
             throw new IllegalArgumentException("truncated request: " + e.getMessage());
         }

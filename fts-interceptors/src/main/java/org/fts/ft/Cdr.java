@@ -34,6 +34,13 @@ public final class Cdr {
             return this;
         }
 
+        public Writer ushort(int v) {
+            align(2);
+            out.write((v >>> 8) & 0xff);
+            out.write(v & 0xff);
+            return this;
+        }
+
         public Writer ulong(long v) {
             align(4);
             out.writeBytes(ByteBuffer.allocate(4).putInt((int) v).array());
@@ -51,6 +58,13 @@ public final class Cdr {
             ulong(b.length + 1L);
             out.writeBytes(b);
             out.write(0);
+            return this;
+        }
+
+        /** {@code sequence<octet>}: a length, then the bytes. */
+        public Writer octets(byte[] b) {
+            ulong(b.length);
+            out.writeBytes(b);
             return this;
         }
 
@@ -92,6 +106,12 @@ public final class Cdr {
             return in.get() & 0xff;
         }
 
+        public int ushort() {
+            align(2);
+            need(2, "an unsigned short");
+            return in.getShort() & 0xffff;
+        }
+
         public long ulong() {
             align(4);
             need(4, "an unsigned long");
@@ -102,6 +122,22 @@ public final class Cdr {
             align(8);
             need(8, "an unsigned long long");
             return in.getLong();
+        }
+
+        /** {@code sequence<octet>}. */
+        public byte[] octets() {
+            long len = ulong();
+            if (len > in.remaining()) {
+                throw new org.omg.CORBA.MARSHAL("CDR octet sequence of " + len + " does not fit the encapsulation");
+            }
+            byte[] b = new byte[(int) len];
+            in.get(b);
+            return b;
+        }
+
+        /** Whether every byte has been read. */
+        public boolean atEnd() {
+            return !in.hasRemaining();
         }
 
         public String string() {

@@ -11,6 +11,12 @@ public final class FtConstants {
     public static final int FT_GROUP_VERSION = 12;
     /** Service context carrying {@code FTRequestServiceContext}: client id, retention id, expiration. */
     public static final int FT_REQUEST = 13;
+    /**
+     * FTS's own reply service context: the object's current IOGR (a CDR string, stringified), sent when the
+     * request's FT_GROUP_VERSION was older than the group's. The id is in no OMG-assigned vendor range; it is
+     * only ever sent to clients that sent FT_GROUP_VERSION.
+     */
+    public static final int FTS_GROUP_REFERENCE = 0x46545301;
 
     private FtConstants() {
     }

@@ -6,6 +6,19 @@ package org.fts.ft;
  * when the client may retry it ({@code expirationTime}, TimeBase::TimeT: 100 ns since 1582-10-15).
  */
 public record FtRequestContext(String clientId, int retentionId, long expirationTime) {
+    /** Milliseconds from 1582-10-15 (the TimeT epoch) to 1970-01-01. */
+    private static final long TIME_T_EPOCH_OFFSET_MS = 12_219_292_800_000L;
+
+    /** TimeBase::TimeT (100 ns units since 1582-10-15) of {@code epochMillis}. */
+    public static long timeT(long epochMillis) {
+        return (epochMillis + TIME_T_EPOCH_OFFSET_MS) * 10_000L;
+    }
+
+    /** Milliseconds since 1970 of a TimeT. */
+    public static long epochMillis(long timeT) {
+        return timeT / 10_000L - TIME_T_EPOCH_OFFSET_MS;
+    }
+
     /** The context data: a CDR encapsulation of the three fields. */
     public byte[] encode() {
         return new Cdr.Writer().string(clientId).ulong(retentionId & 0xffffffffL).ulonglong(expirationTime).bytes();

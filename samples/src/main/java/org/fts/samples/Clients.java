@@ -17,6 +17,13 @@ public final class Clients {
         return p;
     }
 
+    /** {@link #orbDefaults()} with FTS client failover on (the only change an FT client makes). */
+    public static Properties ftDefaults() {
+        Properties p = orbDefaults();
+        p.setProperty("org.omg.PortableInterceptor.ORBInitializerClass.org.fts.ft.client.FtClientInitializer", "");
+        return p;
+    }
+
     /** A GIOP 1.2 corbaloc for sample object {@code id} at one replica (the demo's key layout). */
     public static String corbaloc(String host, int port, String group, String id) {
         return "corbaloc::1.2@" + host + ":" + port + "/fts/FTS-" + group + "/" + id;

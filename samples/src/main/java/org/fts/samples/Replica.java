@@ -46,6 +46,10 @@ public final class Replica {
             poa.activate_object_with_id(IDS[i].getBytes(StandardCharsets.UTF_8), servants[i]);
         }
         poa.the_POAManager().activate();
+        for (String id : IDS) {   // the references clients use (object group references, unless --plain)
+            System.out.println("IOGR " + id + " "
+                    + orb.object_to_string(poa.id_to_reference(id.getBytes(StandardCharsets.UTF_8))));
+        }
         Thread watchdog = new Thread(() -> {
             try {
                 while (System.in.read() >= 0) {

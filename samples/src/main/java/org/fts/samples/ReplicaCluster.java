@@ -9,6 +9,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -19,6 +21,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ReplicaCluster implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
+    private final Map<String, String> references = new ConcurrentHashMap<>();
     private final List<Integer> ports = new ArrayList<>();
     private final String group;
     private final Thread hook = new Thread(this::close, "reap-replicas");
@@ -56,12 +59,12 @@ public final class ReplicaCluster implements AutoCloseable {
                 Thread reader = new Thread(() -> drain(p, latch), "replica-out-" + i);
                 reader.setDaemon(true);
                 reader.start();
-            }
-            for (int i = 0; i < count; i++) {
-                if (!ready.get(i).await(60, TimeUnit.SECONDS)) {
-                    throw new IllegalStateException("replica r" + i + " did not start within 60 s; see "
-                            + logDir.resolve(group + "-r" + i + ".err"));
+                if (i == 0) {
+                    awaitReady(latch, 0, logDir);   // r0 first, so that it is the group's coordinator
                 }
+            }
+            for (int i = 1; i < count; i++) {
+                awaitReady(ready.get(i), i, logDir);
             }
         } catch (Exception e) {
             close();
@@ -69,10 +72,20 @@ public final class ReplicaCluster implements AutoCloseable {
         }
     }
 
-    private static void drain(Process p, CountDownLatch ready) {
+    private void awaitReady(CountDownLatch ready, int i, Path logDir) throws InterruptedException {
+        if (!ready.await(60, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("replica r" + i + " did not start within 60 s; see "
+                    + logDir.resolve(group + "-r" + i + ".err"));
+        }
+    }
+
+    private void drain(Process p, CountDownLatch ready) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
-                if (line.startsWith("READY")) {
+                if (line.startsWith("IOGR ")) {
+                    String[] f = line.split(" ", 3);
+                    references.putIfAbsent(f[1], f[2]);
+                } else if (line.startsWith("READY")) {
                     ready.countDown();
                 }
             }
@@ -85,6 +98,18 @@ public final class ReplicaCluster implements AutoCloseable {
         try (ServerSocket s = new ServerSocket(0)) {
             return s.getLocalPort();
         }
+    }
+
+    /**
+     * The reference of sample object {@code id} as the replicas publish it: an object group reference naming
+     * every replica (a plain IOR for the unreplicated server).
+     */
+    public String reference(String id) {
+        String ior = references.get(id);
+        if (ior == null) {
+            throw new IllegalStateException("no replica published a reference for " + id);
+        }
+        return ior;
     }
 
     public List<Integer> ports() {

@@ -1,0 +1,92 @@
+package org.fts.ft;
+
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+
+/**
+ * A stringified IOR taken apart with standard CDR only (no ORB internals): its type id and profiles, and for
+ * IIOP profiles the endpoint and tagged components. Used by the client interceptor to turn an IOGR into one
+ * reference per replica. Malformed input is {@link org.omg.CORBA.MARSHAL} (or {@link org.omg.CORBA.BAD_PARAM}
+ * for a string that is not an IOR).
+ */
+public record Ior(String typeId, List<Profile> profiles) {
+    /** {@code TAG_INTERNET_IOP}. */
+    public static final int TAG_INTERNET_IOP = 0;
+
+    /** One tagged profile; {@code data} is its encapsulation. */
+    public record Profile(int tag, byte[] data) {
+        /** The endpoint of an IIOP profile, {@code host:port}; null for other profiles. */
+        public String endpoint() {
+            if (tag != TAG_INTERNET_IOP) {
+                return null;
+            }
+            Cdr.Reader r = new Cdr.Reader(data);
+            r.octet();   // IIOP version
+            r.octet();
+            String host = r.string();
+            return host + ":" + r.ushort();
+        }
+
+        /** The data of the first component tagged {@code componentTag} in an IIOP 1.1+ profile, or null. */
+        public byte[] component(int componentTag) {
+            if (tag != TAG_INTERNET_IOP) {
+                return null;
+            }
+            Cdr.Reader r = new Cdr.Reader(data);
+            r.octet();
+            int minor = r.octet();
+            r.string();
+            r.ushort();
+            r.octets();   // object key
+            if (minor == 0 || r.atEnd()) {
+                return null;
+            }
+            long n = r.ulong();
+            for (long i = 0; i < n; i++) {
+                int t = (int) r.ulong();
+                byte[] d = r.octets();
+                if (t == componentTag) {
+                    return d;
+                }
+            }
+            return null;
+        }
+    }
+
+    /** Parses {@code IOR:<hex>}. */
+    public static Ior parse(String stringified) {
+        if (stringified == null || !stringified.regionMatches(true, 0, "IOR:", 0, 4)) {
+            throw new org.omg.CORBA.BAD_PARAM("not a stringified IOR");
+        }
+        byte[] bytes;
+        try {
+            bytes = HexFormat.of().parseHex(stringified.substring(4));
+        } catch (IllegalArgumentException e) {
+            throw new org.omg.CORBA.MARSHAL("IOR is not hexadecimal");
+        }
+        Cdr.Reader r = new Cdr.Reader(bytes);
+        String typeId = r.string();
+        long n = r.ulong();
+        List<Profile> profiles = new ArrayList<>();
+        for (long i = 0; i < n; i++) {
+            int tag = (int) r.ulong();
+            profiles.add(new Profile(tag, r.octets()));
+        }
+        return new Ior(typeId, List.copyOf(profiles));
+    }
+
+    /** This IOR restricted to one of its profiles, stringified. */
+    public String withOnly(Profile p) {
+        return new Ior(typeId, List.of(p)).stringify();
+    }
+
+    /** The stringified form, {@code IOR:<hex>}. */
+    public String stringify() {
+        Cdr.Writer w = new Cdr.Writer().string(typeId).ulong(profiles.size());
+        for (Profile p : profiles) {
+            w.ulong(p.tag() & 0xffffffffL).octets(p.data());
+        }
+        return "IOR:" + HexFormat.of().formatHex(w.bytes());
+    }
+}
