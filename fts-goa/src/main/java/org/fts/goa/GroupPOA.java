@@ -174,6 +174,12 @@ public final class GroupPOA extends LocalObject implements POA {
         return engine.batcher().stats();
     }
 
+    /** The version of this group's object references (FT-CORBA object_group_ref_version), and its endpoints. */
+    public String referenceVersion() {
+        Membership.Snapshot s = membership.current();
+        return "v" + s.version() + " " + s.endpoints();
+    }
+
     /** The group-communication channel (for tools and tests). */
     public GroupChannel channel() {
         return channel;

@@ -21,6 +21,7 @@ public final class Clients {
     public static Properties ftDefaults() {
         Properties p = orbDefaults();
         p.setProperty("org.omg.PortableInterceptor.ORBInitializerClass.org.fts.ft.client.FtClientInitializer", "");
+        p.setProperty("jacorb.orb_initializer.fail_on_error", "on");   // a bad fts.client.* key fails ORB.init
         return p;
     }
 

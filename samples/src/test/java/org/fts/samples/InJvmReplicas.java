@@ -30,13 +30,35 @@ final class InJvmReplicas implements AutoCloseable {
     }
 
     /** {@code extra}: more fts.* properties for every replica (e.g. the batching policy). */
+    private final String network = "test-" + UUID.randomUUID();
+    private final List<String> endpoints;
+    private final Properties extra;
+    private final java.util.Set<Integer> stopped = new java.util.HashSet<>();
+
     InJvmReplicas(int n, Properties extra) throws Exception {
-        String network = "test-" + UUID.randomUUID();
+        this.extra = extra;
         for (int i = 0; i < n; i++) {
             ports.add(freePort());
         }
-        List<String> endpoints = ports.stream().map(p -> "127.0.0.1:" + p).toList();
+        endpoints = ports.stream().map(p -> "127.0.0.1:" + p).toList();
         for (int i = 0; i < n; i++) {
+            startReplica(i);
+        }
+        client = ORB.init(new String[0], orbProps());
+    }
+
+    /**
+     * Starts one more replica, configured with the original {@code fts.replicas} (which does not name it), so
+     * it announces its endpoint to the group. Returns its index.
+     */
+    int addReplica() throws Exception {
+        ports.add(freePort());
+        startReplica(ports.size() - 1);
+        return ports.size() - 1;
+    }
+
+    private void startReplica(int i) throws Exception {
+        {
             Properties p = orbProps();
             p.setProperty("OAIAddr", "127.0.0.1");
             p.setProperty("OAPort", Integer.toString(ports.get(i)));
@@ -58,7 +80,18 @@ final class InJvmReplicas implements AutoCloseable {
             goas.add(goa);
             servants.add(mine);
         }
-        client = ORB.init(new String[0], orbProps());
+    }
+
+    /** Stops replica {@code i} (its ORB closes its connections; it leaves the group). */
+    void stop(int i) {
+        if (!stopped.add(i)) {
+            return;
+        }
+        try {
+            goas.get(i).destroy(false, false);
+        } finally {
+            orbs.get(i).shutdown(false);
+        }
     }
 
     static Properties orbProps() {
@@ -83,11 +116,7 @@ final class InJvmReplicas implements AutoCloseable {
     public void close() {
         client.shutdown(false);
         for (int i = goas.size() - 1; i >= 0; i--) {
-            try {
-                goas.get(i).destroy(false, false);
-            } finally {
-                orbs.get(i).shutdown(false);
-            }
+            stop(i);
         }
     }
 }
