@@ -7,7 +7,8 @@ import java.util.UUID;
 import org.omg.CORBA.ORB;
 
 /**
- * {@code bin/fts demo}: 3 replica processes on loopback (JGroups), a plain CORBA client against them, then
+ * {@code bin/fts demo}: 3 replica processes on loopback (JGroups), a plain CORBA client against them; then
+ * FT clients (the FTS interceptor, properties only) while one replica is killed with SIGKILL; then
  * everything stopped.
  */
 public final class Demo {
@@ -28,8 +29,42 @@ public final class Demo {
             } finally {
                 orb.shutdown(false);
             }
+            failover(cluster);
             System.out.println("stopping the replicas ...");
         }
         System.out.println("FTS demo: done");
+    }
+
+    /** 10 FT clients x 100 increment(); the replica 6 of them use is killed with SIGKILL a quarter in. */
+    private static void failover(ReplicaCluster cluster) throws Exception {
+        ORB orb = ORB.init(new String[0], Clients.ftDefaults());
+        try {
+            int base = fts_samples.CounterHelper.narrow(orb.string_to_object(cluster.reference("counter"))).value();
+            System.out.println("failover: 10 FT clients x 100 increment() through the counter's group reference;"
+                    + " replica 1 gets kill -9 a quarter of the way in ...");
+            FailoverWorkload.Result r = FailoverWorkload.run(orb, cluster.reference("counter"),
+                    FailoverWorkload.homes(10, 3, 1), 100, 250, progress -> {
+                        Process p = cluster.processes().get(1);
+                        p.destroyForcibly();
+                        p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
+                    }, java.time.Duration.ofSeconds(120));
+            List<Double> spanning = r.spanning();
+            boolean exact = r.errors().isEmpty() && r.sortedValues().equals(
+                    java.util.stream.IntStream.rangeClosed(base + 1, base + 1000).boxed().toList());
+            System.out.printf("failover: %d calls, %d errors; values %s; calls in flight at the kill took at most"
+                            + " %.0f ms%n", r.calls().size(), r.errors().size(),
+                    exact ? (base + 1) + ".." + (base + 1000) + ", each exactly once" : "NOT exactly once",
+                    spanning.isEmpty() ? 0 : spanning.get(spanning.size() - 1));
+            for (int i : new int[] {0, 2}) {
+                System.out.println("counter.value() at replica " + i + " -> " + fts_samples.CounterHelper.narrow(
+                        orb.string_to_object(Clients.corbaloc("127.0.0.1", cluster.ports().get(i), cluster.group(),
+                                "counter"))).value());
+            }
+            if (!exact) {
+                throw new IllegalStateException("failover demo: " + r.errors());
+            }
+        } finally {
+            orb.shutdown(false);
+        }
     }
 }
