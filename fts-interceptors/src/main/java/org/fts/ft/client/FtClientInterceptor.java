@@ -144,8 +144,12 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
         if (!RETRYABLE.contains(exception) || completion(ri) == CompletionStatus._COMPLETED_YES) {
             return;
         }
-        FtRequestContext sent = FtRequestContext.decode(
-                ri.get_request_service_context(FtConstants.FT_REQUEST).context_data);
+        FtRequestContext sent;
+        try {
+            sent = FtRequestContext.decode(ri.get_request_service_context(FtConstants.FT_REQUEST).context_data);
+        } catch (BAD_PARAM notSent) {
+            return;   // failed before send_request tagged it: nothing to retry under an id
+        }
         if (a == null || a.retentionId() != sent.retentionId() || !a.group().equals(key(tag))) {
             a = new Attempt(key(tag), ri.operation(), sent.retentionId(), sent.expirationTime(), -1, 0, 0);
         }
