@@ -145,6 +145,11 @@ public final class ChildProcess implements AutoCloseable {
 
     /** Sends a signal with the real {@code kill} command (e.g. KILL, STOP, CONT). */
     public void signal(String signal) throws IOException, InterruptedException {
+        signal(process, signal);
+    }
+
+    /** Sends a signal to any process with the real {@code kill} command; fails if it cannot be delivered. */
+    public static void signal(Process process, String signal) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
         if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
             throw new IOException("kill -" + signal + " " + process.pid() + " failed");

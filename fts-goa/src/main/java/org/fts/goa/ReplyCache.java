@@ -61,9 +61,6 @@ final class ReplyCache {
         evict();
     }
 
-    synchronized long earlyEvictions() {
-        return earlyEvictions;
-    }
 
     /** Foreground path (a client's retry arriving): a read that changes nothing. */
     synchronized Reply peek(RequestId id) {

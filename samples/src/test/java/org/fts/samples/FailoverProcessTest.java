@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.IntStream;
 
 import fts_samples.CounterHelper;
+import org.fts.testing.ChildProcess;
 import org.fts.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -129,8 +130,6 @@ class FailoverProcessTest {
     }
 
     private void signal(int replica, String signal) throws IOException, InterruptedException {
-        long pid = cluster.processes().get(replica).pid();
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
-        assertTrue(kill.waitFor(10, TimeUnit.SECONDS) && kill.exitValue() == 0, "kill -" + signal + " " + pid);
+        ChildProcess.signal(cluster.processes().get(replica), signal);
     }
 }
