@@ -41,6 +41,10 @@ public final class Histogram {
         return count;
     }
 
+    public synchronized long sum() {
+        return sum;
+    }
+
     public synchronized double mean() {
         return count == 0 ? 0 : (double) sum / count;
     }

@@ -1,8 +1,13 @@
 package org.fts.samples;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Properties;
 
+import org.fts.batching.BatchStats;
 import org.fts.goa.GroupPOA;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
@@ -15,7 +20,12 @@ import org.omg.PortableServer.Servant;
  * ORB.init and to the adaptor. The only FTS line is where the adaptor comes from; with {@code --plain} it
  * uses JacORB's RootPOA instead (an unreplicated baseline serving the same objects).
  *
- * <p>Prints {@code READY} on stdout once it serves, then runs until killed or until stdin closes.
+ * <p>{@code --hello-objects N} also activates {@code hello-0} … {@code hello-<N-1>}: one HelloObj per load
+ * client, as in the paper's experiment.
+ *
+ * <p>Prints {@code READY} on stdout once it serves, then runs until killed or until stdin closes. A line
+ * {@code stats} on stdin is answered on stdout with {@code STATS <id> batches=… messages=… delay_n=…
+ * delay_sum_ns=… cast_n=… cast_sum_ns=…} (cumulative batching counters; zeros for {@code --plain}).
  */
 public final class Replica {
     static final String[] IDS = {"hello", "counter", "account"};
@@ -24,13 +34,22 @@ public final class Replica {
     }
 
     public static void main(String[] args) throws Exception {
-        boolean plain = args.length > 0 && args[0].equals("--plain");
+        boolean plain = false;
+        int helloObjects = 0;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--plain" -> plain = true;
+                case "--hello-objects" -> helloObjects = Integer.parseInt(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + " (use --plain, --hello-objects N)");
+            }
+        }
         Properties props = new Properties();
         props.putAll(Clients.orbDefaults());
         props.setProperty("jacorb.implname", "fts");
         props.setProperty("OAIAddr", "127.0.0.1");
         props.putAll(System.getProperties());
-        ORB orb = ORB.init(args, props);
+        ORB orb = ORB.init(new String[0], props);
         POA poa;
         if (plain) {
             POA root = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
@@ -45,15 +64,32 @@ public final class Replica {
         for (int i = 0; i < IDS.length; i++) {
             poa.activate_object_with_id(IDS[i].getBytes(StandardCharsets.UTF_8), servants[i]);
         }
-        poa.the_POAManager().activate();
-        for (String id : IDS) {   // the references clients use (object group references, unless --plain)
-            System.out.println("IOGR " + id + " "
-                    + orb.object_to_string(poa.id_to_reference(id.getBytes(StandardCharsets.UTF_8))));
+        List<String> ids = new ArrayList<>(List.of(IDS));
+        for (int i = 0; i < helloObjects; i++) {
+            String id = "hello-" + i;
+            poa.activate_object_with_id(id.getBytes(StandardCharsets.UTF_8), new HelloObjImpl());
+            ids.add(id);
         }
+        poa.the_POAManager().activate();
+        StringBuilder published = new StringBuilder();
+        for (String id : ids) {   // the references clients use (object group references, unless --plain)
+            published.append("IOGR ").append(id).append(' ')
+                    .append(orb.object_to_string(poa.id_to_reference(id.getBytes(StandardCharsets.UTF_8))))
+                    .append('\n');
+        }
+        System.out.print(published);
+        BatchStats stats = poa instanceof GroupPOA goa ? goa.batchStats() : null;
+        String self = props.getProperty("fts.replica.id", "plain");
         Thread watchdog = new Thread(() -> {
             try {
-                while (System.in.read() >= 0) {
+                BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
                     // the launcher holds stdin open; EOF means it is gone
+                    if (line.trim().equals("stats")) {
+                        System.out.println("STATS " + self + " " + (stats == null ? BatchStats.Counters.ZERO
+                                : stats.counters()).format());
+                        System.out.flush();
+                    }
                 }
             } catch (java.io.IOException ignored) {
                 // same as EOF

@@ -10,9 +10,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+
+import org.fts.batching.BatchStats;
 
 /**
  * Starts sample replicas as separate JVMs on 127.0.0.1 (JGroups over loopback), waits until each serves, and
@@ -23,6 +27,7 @@ public final class ReplicaCluster implements AutoCloseable {
     private final List<Process> processes = new ArrayList<>();
     private final Map<String, String> references = new ConcurrentHashMap<>();
     private final List<Integer> ports = new ArrayList<>();
+    private final List<BlockingQueue<String>> statsAnswers = new ArrayList<>();
     private final String group;
     private final Thread hook = new Thread(this::close, "reap-replicas");
 
@@ -31,6 +36,12 @@ public final class ReplicaCluster implements AutoCloseable {
      * @param extra more JVM options for every replica, e.g. {@code -Dfts.batching=tab}
      */
     public ReplicaCluster(String group, int n, boolean plain, List<String> extra, Path logDir) throws Exception {
+        this(group, n, plain, extra, List.of(), logDir);
+    }
+
+    /** @param args more program arguments for every replica, e.g. {@code --hello-objects 800} */
+    public ReplicaCluster(String group, int n, boolean plain, List<String> extra, List<String> args, Path logDir)
+            throws Exception {
         this.group = group;
         Runtime.getRuntime().addShutdownHook(hook);
         Files.createDirectories(logDir);
@@ -51,12 +62,15 @@ public final class ReplicaCluster implements AutoCloseable {
                 if (plain) {
                     cmd.add("--plain");
                 }
+                cmd.addAll(args);
                 Process p = new ProcessBuilder(cmd)
                         .redirectError(logDir.resolve(group + "-r" + i + ".err").toFile()).start();
                 processes.add(p);
                 CountDownLatch latch = new CountDownLatch(1);
                 ready.add(latch);
-                Thread reader = new Thread(() -> drain(p, latch), "replica-out-" + i);
+                BlockingQueue<String> answers = new LinkedBlockingQueue<>();
+                statsAnswers.add(answers);
+                Thread reader = new Thread(() -> drain(p, latch, answers), "replica-out-" + i);
                 reader.setDaemon(true);
                 reader.start();
                 if (i == 0) {
@@ -79,12 +93,14 @@ public final class ReplicaCluster implements AutoCloseable {
         }
     }
 
-    private void drain(Process p, CountDownLatch ready) {
+    private void drain(Process p, CountDownLatch ready, BlockingQueue<String> statsAnswers) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 if (line.startsWith("IOGR ")) {
                     String[] f = line.split(" ", 3);
                     references.putIfAbsent(f[1], f[2]);
+                } else if (line.startsWith("STATS ")) {
+                    statsAnswers.add(line.split(" ", 3)[2]);
                 } else if (line.startsWith("READY")) {
                     ready.countDown();
                 }
@@ -110,6 +126,26 @@ public final class ReplicaCluster implements AutoCloseable {
             throw new IllegalStateException("no replica published a reference for " + id);
         }
         return ior;
+    }
+
+    /**
+     * Each replica's cumulative batching counters, in replica order (asks over stdin; zeros for the plain
+     * server). Fails if a replica does not answer within 5 s.
+     */
+    public List<BatchStats.Counters> stats() throws IOException, InterruptedException {
+        for (Process p : processes) {
+            p.getOutputStream().write("stats\n".getBytes(StandardCharsets.US_ASCII));
+            p.getOutputStream().flush();
+        }
+        List<BatchStats.Counters> all = new ArrayList<>();
+        for (int i = 0; i < processes.size(); i++) {
+            String line = statsAnswers.get(i).poll(5, TimeUnit.SECONDS);
+            if (line == null) {
+                throw new IOException("replica r" + i + " did not answer 'stats' within 5 s");
+            }
+            all.add(BatchStats.Counters.parse(line));
+        }
+        return all;
     }
 
     public List<Integer> ports() {

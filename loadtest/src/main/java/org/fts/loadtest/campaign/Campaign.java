@@ -1,0 +1,178 @@
+package org.fts.loadtest.campaign;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+
+import org.fts.batching.BatchStats;
+import org.fts.samples.Clients;
+import org.fts.samples.ReplicaCluster;
+
+/**
+ * {@code bin/fts campaign}: the core paper's experiment on this machine. For each series of a campaign
+ * ({@link CampaignSpec}) it starts the replicas (separate JVMs, JGroups on 127.0.0.1; one plain-POA JVM for
+ * {@code unreplicated}), then for each repetition and client count runs The Grinder ({@link GrinderRun})
+ * through warm-up, measured and tail phases, and reads the clients' figures from Grinder's data logs and the
+ * replicas' from {@link ReplicaSampler}. Writes {@code runs.csv} (every run), {@code campaign.csv} (runs
+ * averaged) and {@code report/index.html}; with {@code --docs FILE}, also the generated part of
+ * docs/performance.md.
+ *
+ * <p>Options: {@code --quick} (the quick campaign; updates docs/performance.md), {@code --full},
+ * {@code --campaign NAME|FILE}, {@code --series a,b} (a subset), {@code --clients 1,10} (another ladder),
+ * {@code --out DIR} (default {@code target/campaigns}), {@code --docs FILE} / {@code --no-docs}.
+ */
+public final class Campaign {
+    private final CampaignSpec spec;
+    private final Path dir;
+    private final PrintStream out;
+
+    Campaign(CampaignSpec spec, Path dir, PrintStream out) {
+        this.spec = spec;
+        this.dir = dir;
+        this.out = out;
+    }
+
+    public static void main(String[] args) throws Exception {
+        String name = null;
+        Path outRoot = Path.of("target", "campaigns");
+        Path docs = null;
+        boolean noDocs = false;
+        List<String> only = null;
+        List<Integer> ladder = null;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--quick" -> name = "quick";
+                case "--full" -> name = "full";
+                case "--campaign" -> name = args[++i];
+                case "--series" -> only = List.of(args[++i].split(","));
+                case "--clients" -> ladder = java.util.Arrays.stream(args[++i].split(",")).map(String::trim)
+                        .map(Integer::valueOf).toList();
+                case "--out" -> outRoot = Path.of(args[++i]);
+                case "--docs" -> docs = Path.of(args[++i]);
+                case "--no-docs" -> noDocs = true;
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + " (use --quick, --full,"
+                        + " --campaign NAME|FILE, --series a,b, --clients 1,10, --out DIR, --docs FILE, --no-docs)");
+            }
+        }
+        if (name == null) {
+            throw new IllegalArgumentException("say which campaign: --quick, --full or --campaign NAME|FILE");
+        }
+        if (docs == null && name.equals("quick") && only == null && ladder == null) {
+            docs = Path.of("docs", "performance.md");
+        }
+        CampaignSpec spec = narrowed(CampaignSpec.load(name), only, ladder);
+        Path dir = outRoot.resolve(spec.name() + "-"
+                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))).toAbsolutePath();
+        Campaign campaign = new Campaign(spec, dir, System.out);
+        List<Point> points = campaign.run();
+        Path report = Report.write(dir.resolve("report"), spec, points, Machine.describe());
+        System.out.println("campaign " + spec.name() + ": " + dir.resolve("campaign.csv"));
+        System.out.println("report: " + report);
+        if (docs != null && !noDocs) {
+            PerformanceDoc.write(docs, dir.resolve("report"), spec, points, Machine.describe(),
+                    "bin/fts campaign --" + spec.name());
+            System.out.println("updated " + docs.toAbsolutePath());
+        }
+        System.exit(0);   // JacORB and JGroups leave non-daemon threads behind in some failure paths
+    }
+
+    static CampaignSpec narrowed(CampaignSpec s, List<String> only, List<Integer> ladder) {
+        List<CampaignSpec.Series> series = only == null ? s.series()
+                : s.series().stream().filter(x -> only.contains(x.label())).toList();
+        if (series.isEmpty()) {
+            throw new IllegalArgumentException("no series of campaign " + s.name() + " is in " + only + "; it has "
+                    + s.series().stream().map(CampaignSpec.Series::label).toList());
+        }
+        return new CampaignSpec(s.name(), s.replicas(), ladder == null ? s.clients() : ladder, s.repetitions(),
+                s.warmup(), s.measure(), s.pointTimeoutSeconds(), series);
+    }
+
+    /** Runs every point and writes runs.csv and campaign.csv into the results folder; returns the averaged rows. */
+    List<Point> run() throws Exception {
+        Files.createDirectories(dir);
+        out.println("campaign " + spec.name() + " -> " + dir);
+        Path runsCsv = dir.resolve("runs.csv");
+        Files.writeString(runsCsv, Point.HEADER + "\n");
+        int total = spec.series().size() * spec.repetitions() * spec.clients().size();
+        int done = 0;
+        Map<String, List<Point>> byKey = new LinkedHashMap<>();
+        int maxClients = spec.clients().stream().mapToInt(Integer::intValue).max().orElse(1);
+        for (CampaignSpec.Series series : spec.series()) {
+            out.printf("%s: starting %s%n", series.label(), series.unreplicated() ? "the unreplicated server"
+                    : spec.replicas() + " replicas (" + series.properties() + ")");
+            List<String> jvmOpts = new ArrayList<>(List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"));
+            series.properties().forEach((k, v) -> jvmOpts.add("-D" + k + "=" + v));
+            String group = "camp-" + UUID.randomUUID().toString().substring(0, 6);
+            try (ReplicaCluster cluster = new ReplicaCluster(group, spec.replicas(), series.unreplicated(), jvmOpts,
+                    List.of("--hello-objects", Integer.toString(maxClients)), dir.resolve("replica-logs"))) {
+                Path iogrs = dir.resolve("iogrs-" + series.label() + ".txt");
+                StringBuilder lines = new StringBuilder();
+                for (int i = 0; i < maxClients; i++) {
+                    lines.append("hello-").append(i).append(' ').append(cluster.reference("hello-" + i)).append('\n');
+                }
+                Files.writeString(iogrs, lines);
+                for (int rep = 1; rep <= spec.repetitions(); rep++) {
+                    for (int clients : spec.clients()) {
+                        long started = System.nanoTime();
+                        Point p = runPoint(series, cluster, iogrs, clients, rep);
+                        done++;
+                        out.printf("[%d/%d] %-12s clients=%-5d run %d/%d: %8.1f req/s  mean %7.2f ms  p99 %6.0f ms"
+                                        + "  batch %6.2f  cast %8.1f us  errors %d  (%.0f s)%n", done, total,
+                                series.label(), clients, rep, spec.repetitions(), p.throughputRps(), p.latMeanMs(),
+                                p.latP99Ms(), p.batchMean(), p.castLatencyMeanUs(), p.errors(),
+                                (System.nanoTime() - started) / 1e9);
+                        Files.writeString(runsCsv, p.csv() + "\n", StandardOpenOption.APPEND);
+                        byKey.computeIfAbsent(series.label() + "@" + clients, k -> new ArrayList<>()).add(p);
+                    }
+                }
+            }
+        }
+        List<Point> points = byKey.values().stream().map(Point::average).toList();
+        StringBuilder csv = new StringBuilder(Point.HEADER).append('\n');
+        points.forEach(p -> csv.append(p.csv()).append('\n'));
+        Files.writeString(dir.resolve("campaign.csv"), csv);
+        return points;
+    }
+
+    private Point runPoint(CampaignSpec.Series series, ReplicaCluster cluster, Path iogrs, int clients, int rep)
+            throws Exception {
+        int warmup = spec.warmup().perClient(clients);
+        int measure = spec.measure().perClient(clients);
+        Path pointDir = Files.createDirectories(dir.resolve("runs").resolve(series.label())
+                .resolve("c" + clients + "-r" + rep));
+        long deadline = System.currentTimeMillis() + spec.pointTimeoutSeconds() * 1000L;
+        Properties orb = Clients.ftDefaults();
+        List<ReplicaSampler.Sample> samples;
+        ReplicaSampler sampler = new ReplicaSampler(cluster);
+        try {
+            GrinderRun.run(pointDir, clients, warmup, measure, iogrs, orb, deadline);
+            samples = sampler.finish();
+        } finally {
+            sampler.close();
+        }
+        DataLog log = DataLog.read(pointDir.resolve("logs"));
+        long missing = Math.max(0, (long) clients * measure - log.measuredCalls());   // cut off by the deadline
+        ReplicaSampler.Sample s0 = ReplicaSampler.atOrBefore(samples, log.measuredStart());
+        ReplicaSampler.Sample s1 = ReplicaSampler.atOrAfter(samples, log.measuredEnd());
+        BatchStats.Counters d = s1.counters().minus(s0.counters());
+        long calls = log.callsEndedBetween(s0.atMillis(), s1.atMillis());
+        double rssMb = samples.stream().mapToLong(ReplicaSampler.Sample::maxRssKb).max().orElse(0) / 1024.0;
+        return new Point(series.label(), series.policy(), series.params(),
+                series.unreplicated() ? 1 : spec.replicas(), clients, 1, log.throughput(), 0, log.meanMillis(),
+                log.percentileMillis(0.5), log.percentileMillis(0.99),
+                d.batches() == 0 ? 0 : (double) d.messages() / d.batches(),
+                d.castCount() == 0 ? 0 : d.castSumNanos() / 1e3 / d.castCount(),
+                d.delayCount() == 0 ? 0 : d.delaySumNanos() / 1e3 / d.delayCount(),
+                calls == 0 ? 0 : (double) (s1.cpuMicros() - s0.cpuMicros()) / calls, rssMb,
+                log.errors() + missing);
+    }
+}

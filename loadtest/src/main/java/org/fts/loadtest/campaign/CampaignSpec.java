@@ -1,0 +1,152 @@
+package org.fts.loadtest.campaign;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A campaign file: the replica count, the client-count ladder, repetitions, the phase sizes, and the series
+ * (one batching policy with its parameters each, or {@code unreplicated}). Format, line by line ({@code #}
+ * starts a comment):
+ * <pre>
+ * replicas = 3
+ * clients = 1, 10, 50
+ * series tab-1  fts.batching=tab fts.batching.tab.doorway=1ms
+ * series unreplicated
+ * </pre>
+ * The built-in campaigns are {@code quick}, {@code full} and {@code smoke} (resources next to this class).
+ * Every unknown key or malformed line is an error naming it.
+ */
+public record CampaignSpec(String name, int replicas, List<Integer> clients, int repetitions, Phase warmup,
+                           Phase measure, int pointTimeoutSeconds, List<Series> series) {
+
+    /** Requests per client in a phase: {@code total / clients}, clamped to {@code [min, max]}. */
+    public record Phase(int total, int min, int max) {
+        public int perClient(int clients) {
+            return Math.max(min, Math.min(max, total / clients));
+        }
+    }
+
+    /**
+     * One line of the campaign's results per client count. {@code policy} is the {@code fts.batching} value
+     * ({@code unreplicated} for the plain POA baseline); {@code properties} are the replicas' ORB properties.
+     */
+    public record Series(String label, String policy, Map<String, String> properties) {
+        public boolean unreplicated() {
+            return policy.equals("unreplicated");
+        }
+
+        /** The parameters other than the policy, as {@code cb.count=10;cb.backup=5ms} ("" for none). */
+        public String params() {
+            List<String> p = new ArrayList<>();
+            properties.forEach((k, v) -> {
+                if (!k.equals("fts.batching")) {
+                    p.add(k.replaceFirst("^fts\\.batching\\.", "") + "=" + v);
+                }
+            });
+            return String.join(";", p);
+        }
+    }
+
+    private static final Set<String> KEYS = Set.of("replicas", "clients", "repetitions", "warmup.total",
+            "warmup.min", "warmup.max", "measure.total", "measure.min", "measure.max", "point.timeout");
+
+    /** A built-in campaign ({@code quick}, {@code full}, {@code smoke}) or a campaign file's path. */
+    public static CampaignSpec load(String nameOrPath) throws IOException {
+        try (InputStream in = CampaignSpec.class.getResourceAsStream(nameOrPath + ".campaign")) {
+            if (in != null) {
+                return parse(nameOrPath, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            }
+        }
+        Path file = Path.of(nameOrPath);
+        if (!Files.isRegularFile(file)) {
+            throw new IllegalArgumentException("no campaign '" + nameOrPath
+                    + "': neither built in (quick, full, smoke) nor a file");
+        }
+        String name = file.getFileName().toString().replaceFirst("\\.campaign$", "");
+        return parse(name, Files.readString(file));
+    }
+
+    static CampaignSpec parse(String name, String text) {
+        Map<String, String> values = new LinkedHashMap<>();
+        List<Series> series = new ArrayList<>();
+        int lineNo = 0;
+        for (String raw : text.split("\n")) {
+            lineNo++;
+            String line = raw.replaceFirst("#.*", "").trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            if (line.startsWith("series ")) {
+                series.add(series(line.substring(7).trim(), name, lineNo));
+                continue;
+            }
+            int eq = line.indexOf('=');
+            String key = eq < 0 ? line : line.substring(0, eq).trim();
+            if (eq < 0 || !KEYS.contains(key)) {
+                throw new IllegalArgumentException("campaign " + name + " line " + lineNo + ": unknown setting '"
+                        + key + "' (known: " + new java.util.TreeSet<>(KEYS) + ", series ...)");
+            }
+            values.put(key, line.substring(eq + 1).trim());
+        }
+        if (series.isEmpty()) {
+            throw new IllegalArgumentException("campaign " + name + ": no 'series' line");
+        }
+        List<Integer> clients = Arrays.stream(values.getOrDefault("clients", "1,10").split(","))
+                .map(String::trim).map(c -> positive(name, "clients", c)).toList();
+        return new CampaignSpec(name, positive(name, "replicas", values.getOrDefault("replicas", "3")), clients,
+                positive(name, "repetitions", values.getOrDefault("repetitions", "1")),
+                phase(name, values, "warmup", 1000, 5, 500), phase(name, values, "measure", 5000, 10, 1000),
+                positive(name, "point.timeout", values.getOrDefault("point.timeout", "300")), List.copyOf(series));
+    }
+
+    private static Series series(String spec, String campaign, int lineNo) {
+        String[] words = spec.split("\\s+");
+        Map<String, String> props = new LinkedHashMap<>();
+        for (int i = 1; i < words.length; i++) {
+            int eq = words[i].indexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("campaign " + campaign + " line " + lineNo
+                        + ": expected key=value, got '" + words[i] + "'");
+            }
+            props.put(words[i].substring(0, eq), words[i].substring(eq + 1));
+        }
+        String policy = words[0].equals("unreplicated") ? "unreplicated" : props.get("fts.batching");
+        if (policy == null) {
+            throw new IllegalArgumentException("campaign " + campaign + " line " + lineNo + ": series '" + words[0]
+                    + "' names no fts.batching policy (or is 'unreplicated')");
+        }
+        return new Series(words[0], policy, java.util.Collections.unmodifiableMap(props));
+    }
+
+    private static Phase phase(String campaign, Map<String, String> v, String p, int total, int min, int max) {
+        Phase phase = new Phase(positive(campaign, p + ".total", v.getOrDefault(p + ".total", "" + total)),
+                positive(campaign, p + ".min", v.getOrDefault(p + ".min", "" + min)),
+                positive(campaign, p + ".max", v.getOrDefault(p + ".max", "" + max)));
+        if (phase.min() > phase.max()) {
+            throw new IllegalArgumentException("campaign " + campaign + ": " + p + ".min > " + p + ".max");
+        }
+        return phase;
+    }
+
+    private static int positive(String campaign, String key, String value) {
+        try {
+            int n = Integer.parseInt(value.trim());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("campaign " + campaign + ": " + key + " must be a positive integer, got '"
+                + value + "'");
+    }
+}
