@@ -154,7 +154,7 @@ public final class Campaign {
         List<ReplicaSampler.Sample> samples;
         ReplicaSampler sampler = new ReplicaSampler(cluster);
         try {
-            GrinderRun.run(pointDir, clients, warmup, measure, iogrs, orb, deadline);
+            GrinderRun.run(pointDir, clients, warmup, measure, iogrs, orb, deadline, sampler);
             samples = sampler.finish();
         } finally {
             sampler.close();
@@ -172,7 +172,8 @@ public final class Campaign {
                 d.batches() == 0 ? 0 : (double) d.messages() / d.batches(),
                 d.castCount() == 0 ? 0 : d.castSumNanos() / 1e3 / d.castCount(),
                 d.delayCount() == 0 ? 0 : d.delaySumNanos() / 1e3 / d.delayCount(),
-                calls == 0 ? 0 : (double) (s1.cpuMicros() - s0.cpuMicros()) / calls, rssMb,
+                calls == 0 ? 0 : (double) (s1.cpuMicros() - s0.cpuMicros()) / calls,
+                calls == 0 ? 0 : (double) (s1.clientCpuMicros() - s0.clientCpuMicros()) / calls, rssMb,
                 log.errors() + missing);
     }
 }

@@ -20,8 +20,11 @@ final class ReplicaSampler implements AutoCloseable {
     /** Linux's USER_HZ: /proc reports CPU time in these ticks. */
     private static final long TICKS_PER_SECOND = 100;
 
-    /** One sample: when, the counters summed over the replicas, their CPU time summed, the largest RSS. */
-    record Sample(long atMillis, BatchStats.Counters counters, long cpuMicros, long maxRssKb) {
+    /**
+     * One sample: when, the counters summed over the replicas, their CPU time summed, the largest RSS, and
+     * the CPU time of the load generator's processes (Grinder agent and workers) summed.
+     */
+    record Sample(long atMillis, BatchStats.Counters counters, long cpuMicros, long maxRssKb, long clientCpuMicros) {
     }
 
     private final ReplicaCluster cluster;
@@ -29,6 +32,7 @@ final class ReplicaSampler implements AutoCloseable {
     private final Thread thread;
     private volatile boolean stop;
     private volatile Exception failure;
+    private volatile ProcessHandle clients;
 
     ReplicaSampler(ReplicaCluster cluster) throws IOException, InterruptedException {
         this.cluster = cluster;
@@ -64,17 +68,34 @@ final class ReplicaSampler implements AutoCloseable {
             cpu += cpuMicros(p.pid());
             rss = Math.max(rss, rssKb(p.pid()));
         }
-        return new Sample(at, sum, cpu, rss);
+        long clientCpu = 0;
+        ProcessHandle agent = clients;
+        if (agent != null) {
+            clientCpu = cpuMicros(agent.pid());
+            for (ProcessHandle worker : agent.descendants().toList()) {
+                clientCpu += cpuMicros(worker.pid());
+            }
+        }
+        return new Sample(at, sum, cpu, rss, clientCpu);
     }
 
-    /** Stops sampling after one last sample; returns every sample, oldest first. */
+    /** From now on, also sample the CPU time of {@code agent} and its descendants. */
+    void clients(ProcessHandle agent) {
+        clients = agent;
+    }
+
+    /** Stops sampling; returns every sample, oldest first. */
     List<Sample> finish() throws Exception {
         close();
         if (failure != null) {
             throw failure;
         }
-        samples.add(sample());
         return List.copyOf(samples);
+    }
+
+    /** Takes a sample now (e.g. just before the load generator exits). */
+    void sampleNow() throws IOException, InterruptedException {
+        samples.add(sample());
     }
 
     @Override

@@ -9,12 +9,13 @@
 #   warm-up : fts.campaign.warmup requests (test 1), then tail requests (test 1) until every client of
 #             every worker process has warmed up;
 #   measured: fts.campaign.measure requests (test 2);
-#   tail    : requests (test 3) until every client has finished its measured requests.
+#   tail    : requests (test 3) until every client has finished its measured requests and the runner, having
+#             sampled the replicas, leaves the marker "stop".
 # Worker processes meet through marker files in fts.campaign.sync. A failed call is recorded as an error by
 # Grinder and the client goes on. fts.campaign.deadline (ms since the epoch) ends every loop regardless.
 
 from java.io import File
-from java.lang import String, System, Thread
+from java.lang import String, System, Thread, Throwable
 from java.util import Properties
 from java.util.concurrent.atomic import AtomicInteger
 import jarray
@@ -32,6 +33,7 @@ WARMUP = props.getInt("fts.campaign.warmup", 10)
 MEASURE = props.getInt("fts.campaign.measure", 10)
 DEADLINE = props.getLong("fts.campaign.deadline", System.currentTimeMillis() + 600000)
 SYNC = File(props.getProperty("fts.campaign.sync"))
+STOP = File(SYNC, "stop")
 VALUE = "fifteen-chars.."  # 15 characters, the paper's short request
 
 orb_props = Properties()
@@ -49,6 +51,7 @@ for line in iogrs:
 iogrs.close()
 
 warmed = AtomicInteger()
+failures = AtomicInteger()
 finished = AtomicInteger()
 
 
@@ -85,8 +88,11 @@ def everyone(kind):
 def invoke(call, obj):
     try:
         call(obj)
-    except:
-        # Grinder has recorded the failure; back off a little so that a dead service is not spun on.
+    except Throwable, t:
+        # Grinder has recorded the failure. Say what it was (the first few per process), and back off a little
+        # so that a dead service is not spun on.
+        if failures.incrementAndGet() <= 5:
+            grinder.logger.warn("set() failed: %s" % t)
         Thread.sleep(10)
 
 
@@ -106,5 +112,5 @@ class TestRunner:
                 break
             invoke(measured_set, self.obj)
         mark("done", finished)
-        while not everyone("done") and System.currentTimeMillis() < DEADLINE:
+        while not STOP.exists() and System.currentTimeMillis() < DEADLINE:
             invoke(tail_set, self.obj)

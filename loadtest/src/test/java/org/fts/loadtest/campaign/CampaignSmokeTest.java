@@ -1,0 +1,53 @@
+package org.fts.loadtest.campaign;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The smoke campaign (smoke.campaign: nb and tab, 1 and 4 clients, 3 replica JVMs, real Grinder agents and
+ * workers) end to end: CSV, report and figures are produced and hold sane values. No timing assertions.
+ */
+class CampaignSmokeTest {
+
+    @Test
+    @Timeout(300)
+    void smokeCampaignProducesCsvAndReport() throws Exception {
+        CampaignSpec spec = CampaignSpec.load("smoke");
+        Path dir = Path.of("target", "smoke-campaign", "run-" + System.nanoTime()).toAbsolutePath();
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        List<Point> points = new Campaign(spec, dir, new PrintStream(progress, true, StandardCharsets.UTF_8)).run();
+        Path index = Report.write(dir.resolve("report"), spec, points, Machine.describe());
+
+        List<String> csv = Files.readAllLines(dir.resolve("campaign.csv"));
+        assertEquals(Point.HEADER, csv.get(0));
+        assertEquals(4, csv.size() - 1, "one row per (series, clients): " + csv);
+        for (String line : csv.subList(1, csv.size())) {
+            Point p = Point.parse(line);
+            assertTrue(p.throughputRps() > 0, "throughput above zero: " + line);
+            assertEquals(0, p.errors(), "no errors: " + line);
+            assertEquals(3, p.replicas(), line);
+            assertTrue(p.latMeanMs() > 0 && p.latP99Ms() >= p.latP50Ms(), "latencies: " + line);
+            assertTrue(p.batchMean() >= 1, "the replicas batched (length >= 1): " + line);
+            assertTrue(p.castLatencyMeanUs() > 0, "cast latency measured: " + line);
+            assertTrue(p.cpuUsPerReq() > 0 && p.rssMb() > 0, "CPU and RSS read from /proc: " + line);
+        }
+        assertEquals(List.of("nb", "tab"), points.stream().map(Point::series).distinct().toList());
+        assertEquals(List.of(1, 4), points.stream().map(Point::clients).distinct().toList());
+        assertTrue(Files.readString(index).contains("<img src=\"throughput.png\">"));
+        for (Report.Figure f : Report.FIGURES) {
+            byte[] png = Files.readAllBytes(dir.resolve("report").resolve(f.file()));
+            assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', f.file());
+        }
+        assertTrue(progress.toString(StandardCharsets.UTF_8).contains("[4/4]"), progress.toString());
+    }
+}
