@@ -83,6 +83,8 @@ public final class GroupPOA extends LocalObject implements POA {
     private final Membership membership;
     private final Map<ObjectKey, Map.Entry<Long, String>> iogrs = new ConcurrentHashMap<>();
     private final Thread statsAtExit;
+    /** The request queue bound the samples use, and below which the adaptor warns. */
+    static final int QUEUE_ADVISED = 10_000;
 
     private GroupPOA(ORB orb, Properties props) throws Exception {
         this.orb = orb;
@@ -98,6 +100,7 @@ public final class GroupPOA extends LocalObject implements POA {
         Dispatcher dispatcher = new Dispatcher(orb, config.replicaId(), objects, engine,
                 config.requestTimeout().toMillis(), BatchingConfig.longDoorway(props), membership, this::iogrString);
         ((org.omg.CORBA_2_3.ORB) orb).set_delegate(dispatcher);
+        checkForeground(orb);
         // PERSISTENT + USER_ID with the same POA name and jacorb.implname give the same object key everywhere.
         this.groupPoa = root.create_POA("FTS-" + config.group(), root.the_POAManager(), new Policy[] {
             root.create_lifespan_policy(LifespanPolicyValue.PERSISTENT),
@@ -150,6 +153,37 @@ public final class GroupPOA extends LocalObject implements POA {
             throw e;
         } catch (Exception e) {
             throw new org.omg.CORBA.INITIALIZE("FTS: cannot create the group object adaptor: " + e);
+        }
+    }
+
+    /**
+     * The foreground pool (the paper's: threads that take requests off the connections and wait for their
+     * ordered execution) is the group POA's JacORB request pool: {@code jacorb.poa.thread_pool_max} threads
+     * (default 20), and a queue of {@code jacorb.poa.queue_max} requests (default 100) beyond which JacORB
+     * answers TRANSIENT. Both are ORB properties. A short queue is the trap: under many clients the rejected
+     * requests come back redirected by FT clients, and the retries multiply the load (measured: TAB at 800
+     * clients served 1073 calls/s with the default queue, 3130 with 10000; docs/performance.md).
+     */
+    private static void checkForeground(ORB orb) {
+        if (!(orb instanceof org.jacorb.orb.ORB jacorb)) {
+            return;
+        }
+        org.jacorb.config.Configuration c = jacorb.getConfiguration();
+        int threads = intAttribute(c, "jacorb.poa.thread_pool_max", 20);
+        int queue = intAttribute(c, "jacorb.poa.queue_max", 100);
+        LOG.info("foreground: jacorb.poa.thread_pool_max={} jacorb.poa.queue_max={}", threads, queue);
+        if (queue < QUEUE_ADVISED) {
+            LOG.warn("jacorb.poa.queue_max={}: beyond {} waiting requests this replica answers TRANSIENT, and FT clients"
+                    + " retry elsewhere, which multiplies the load; servers for many clients set it in the ORB"
+                    + " properties, e.g. {} as the samples do", queue, queue + threads, QUEUE_ADVISED);
+        }
+    }
+
+    private static int intAttribute(org.jacorb.config.Configuration c, String key, int dflt) {
+        try {
+            return c.getAttributeAsInteger(key, dflt);
+        } catch (org.jacorb.config.ConfigurationException e) {
+            return dflt;
         }
     }
 

@@ -48,6 +48,9 @@ public final class Replica {
         props.putAll(Clients.orbDefaults());
         props.setProperty("jacorb.implname", "fts");
         props.setProperty("OAIAddr", "127.0.0.1");
+        // JacORB answers TRANSIENT beyond 100 queued requests by default; thousands of clients need more. The
+        // pool stays at JacORB's 20 threads: 100 and 500 measured slower on 2 cores (docs/performance.md).
+        props.setProperty("jacorb.poa.queue_max", "10000");
         props.putAll(System.getProperties());
         ORB orb = ORB.init(new String[0], props);
         POA poa;

@@ -15,7 +15,12 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The 3-replica counter check under every batching policy: correctness does not depend on batching, and
- * under 20 concurrent clients batches longer than one actually form (except with nb).
+ * under 40 concurrent clients batches longer than one actually form with every policy that promises them
+ * under concurrency. Two do not: {@code nb} never batches, and AB with the short doorway batches only casts
+ * that collide inside {@code cast()} itself, which no load guarantees (the paper: AB's batches stay "small
+ * compared to the other mechanisms"; our campaigns measure 1.00–1.01 end to end). That doorway's rule — hold
+ * while another thread is inside, send when it empties — is checked deterministically by
+ * {@code BatchPolicyTest.abSendsWhenTheDoorwayIsEmptyAndHoldsWhileAnotherThreadIsInside}.
  */
 class BatchingEndToEndTest {
     @ParameterizedTest(name = "{0}")
@@ -59,7 +64,7 @@ class BatchingEndToEndTest {
                     "the stats are visible over JMX");
             if (policy.equals("nb")) {
                 assertEquals(1, longest, "nb never batches");
-            } else {
+            } else if (!policy.equals("ab-short")) {
                 assertTrue(longest > 1, policy + ": batches longer than 1 form under concurrency, longest " + longest);
             }
         }

@@ -1,5 +1,6 @@
 package org.fts.loadtest.campaign;
 
+import java.awt.Color;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,7 +14,10 @@ import java.util.function.ToDoubleFunction;
 import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
+import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.markers.Marker;
+import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * A campaign's HTML report: the paper's Figures 3–6 against client count (throughput, cast latency, batch
@@ -37,6 +41,13 @@ final class Report {
                     "batch length per ms of cast latency", Point::lengthPerLatencyMs, true, true),
             new Figure("client-latency.png", "Client latency vs. client load", "mean set() latency (ms)",
                     Point::latMeanMs, true, false));
+
+    private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
+        new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
+        new Color(0xbcbd22), new Color(0x17becf), new Color(0x000000), new Color(0xaec7e8)};
+    private static final Marker[] MARKERS = {SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE, SeriesMarkers.DIAMOND,
+        SeriesMarkers.TRIANGLE_UP, SeriesMarkers.TRIANGLE_DOWN, SeriesMarkers.CROSS, SeriesMarkers.PLUS,
+        SeriesMarkers.OVAL, SeriesMarkers.RECTANGLE, SeriesMarkers.CIRCLE, SeriesMarkers.SQUARE};
 
     private Report() {
     }
@@ -84,9 +95,11 @@ final class Report {
         chart.getStyler().setXAxisLogarithmic(true);
         chart.getStyler().setYAxisLogarithmic(f.logY());
         chart.getStyler().setMarkerSize(7);
-        s.setChartBackgroundColor(java.awt.Color.WHITE);
+        s.setChartBackgroundColor(Color.WHITE);
         boolean any = false;
+        int index = -1;
         for (Map.Entry<String, List<Point>> e : bySeries(points).entrySet()) {
+            index++;   // a series keeps its colour and marker in every figure
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
             for (Point p : e.getValue()) {
@@ -98,7 +111,11 @@ final class Report {
                 ys.add(y);
             }
             if (!xs.isEmpty()) {
-                chart.addSeries(e.getKey(), xs, ys);
+                XYSeries series = chart.addSeries(e.getKey(), xs, ys);
+                Color c = PALETTE[index % PALETTE.length];
+                series.setLineColor(c);
+                series.setMarkerColor(c);
+                series.setMarker(MARKERS[index % MARKERS.length]);
                 any = true;
             }
         }
