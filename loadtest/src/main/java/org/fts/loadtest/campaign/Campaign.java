@@ -28,6 +28,7 @@ import org.fts.samples.ReplicaCluster;
  *
  * <p>Options: {@code --quick} (the quick campaign; updates docs/performance.md), {@code --full},
  * {@code --campaign NAME|FILE}, {@code --series a,b} (a subset), {@code --clients 1,10} (another ladder),
+ * {@code --runs N} (repetitions),
  * {@code --out DIR} (default {@code target/campaigns}), {@code --docs FILE} / {@code --no-docs}.
  */
 public final class Campaign {
@@ -48,6 +49,7 @@ public final class Campaign {
         boolean noDocs = false;
         List<String> only = null;
         List<Integer> ladder = null;
+        Integer runs = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> name = "quick";
@@ -56,20 +58,21 @@ public final class Campaign {
                 case "--series" -> only = List.of(args[++i].split(","));
                 case "--clients" -> ladder = java.util.Arrays.stream(args[++i].split(",")).map(String::trim)
                         .map(Integer::valueOf).toList();
+                case "--runs" -> runs = Integer.valueOf(args[++i]);
                 case "--out" -> outRoot = Path.of(args[++i]);
                 case "--docs" -> docs = Path.of(args[++i]);
                 case "--no-docs" -> noDocs = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (use --quick, --full,"
-                        + " --campaign NAME|FILE, --series a,b, --clients 1,10, --out DIR, --docs FILE, --no-docs)");
+                        + " --campaign NAME|FILE, --series a,b, --clients 1,10, --runs N, --out DIR, --docs FILE, --no-docs)");
             }
         }
         if (name == null) {
             throw new IllegalArgumentException("say which campaign: --quick, --full or --campaign NAME|FILE");
         }
-        if (docs == null && name.equals("quick") && only == null && ladder == null) {
+        if (docs == null && name.equals("quick") && only == null && ladder == null && runs == null) {
             docs = Path.of("docs", "performance.md");
         }
-        CampaignSpec spec = narrowed(CampaignSpec.load(name), only, ladder);
+        CampaignSpec spec = narrowed(CampaignSpec.load(name), only, ladder, runs);
         Path dir = outRoot.resolve(spec.name() + "-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))).toAbsolutePath();
         Campaign campaign = new Campaign(spec, dir, System.out);
@@ -85,14 +88,15 @@ public final class Campaign {
         System.exit(0);   // JacORB and JGroups leave non-daemon threads behind in some failure paths
     }
 
-    static CampaignSpec narrowed(CampaignSpec s, List<String> only, List<Integer> ladder) {
+    static CampaignSpec narrowed(CampaignSpec s, List<String> only, List<Integer> ladder, Integer runs) {
         List<CampaignSpec.Series> series = only == null ? s.series()
                 : s.series().stream().filter(x -> only.contains(x.label())).toList();
         if (series.isEmpty()) {
             throw new IllegalArgumentException("no series of campaign " + s.name() + " is in " + only + "; it has "
                     + s.series().stream().map(CampaignSpec.Series::label).toList());
         }
-        return new CampaignSpec(s.name(), s.replicas(), ladder == null ? s.clients() : ladder, s.repetitions(),
+        return new CampaignSpec(s.name(), s.replicas(), ladder == null ? s.clients() : ladder,
+                runs == null ? s.repetitions() : runs,
                 s.warmup(), s.measure(), s.pointTimeoutSeconds(), series);
     }
 
