@@ -97,7 +97,7 @@ public final class Campaign {
         }
         return new CampaignSpec(s.name(), s.replicas(), ladder == null ? s.clients() : ladder,
                 runs == null ? s.repetitions() : runs,
-                s.warmup(), s.measure(), s.pointTimeoutSeconds(), series);
+                s.warmup(), s.measure(), s.pointTimeoutSeconds(), s.serverWarmup(), series);
     }
 
     /** Runs every point and writes runs.csv and campaign.csv into the results folder; returns the averaged rows. */
@@ -109,7 +109,8 @@ public final class Campaign {
         int total = spec.series().size() * spec.repetitions() * spec.clients().size();
         int done = 0;
         Map<String, List<Point>> byKey = new LinkedHashMap<>();
-        int maxClients = spec.clients().stream().mapToInt(Integer::intValue).max().orElse(1);
+        int maxClients = Math.max(spec.clients().stream().mapToInt(Integer::intValue).max().orElse(1),
+                spec.serverWarmup().enabled() ? spec.serverWarmup().clients() : 0);   // one object per client
         for (CampaignSpec.Series series : spec.series()) {
             out.printf("%s: starting %s%n", series.label(), series.unreplicated() ? "the unreplicated server"
                     : spec.replicas() + " replicas (" + series.properties() + ")");
@@ -124,6 +125,7 @@ public final class Campaign {
                     lines.append("hello-").append(i).append(' ').append(cluster.reference("hello-" + i)).append('\n');
                 }
                 Files.writeString(iogrs, lines);
+                warmUp(series, cluster, iogrs);
                 for (int rep = 1; rep <= spec.repetitions(); rep++) {
                     for (int clients : spec.clients()) {
                         long started = System.nanoTime();
@@ -145,6 +147,22 @@ public final class Campaign {
         points.forEach(p -> csv.append(p.csv()).append('\n'));
         Files.writeString(dir.resolve("campaign.csv"), csv);
         return points;
+    }
+
+    /** The series' server warm-up, if the campaign has one: a Grinder run whose figures are discarded. */
+    private void warmUp(CampaignSpec.Series series, ReplicaCluster cluster, Path iogrs) throws Exception {
+        CampaignSpec.ServerWarmup w = spec.serverWarmup();
+        if (!w.enabled()) {
+            return;
+        }
+        long started = System.nanoTime();
+        Path warmDir = Files.createDirectories(dir.resolve("runs").resolve(series.label()).resolve("server-warmup"));
+        try (ReplicaSampler sampler = new ReplicaSampler(cluster)) {
+            GrinderRun.run(warmDir, w.clients(), w.calls(), 0, iogrs, Clients.ftDefaults(),
+                    System.currentTimeMillis() + spec.pointTimeoutSeconds() * 1000L, sampler);
+        }
+        out.printf("%s: server warm-up, %d clients x %d calls, not measured (%.0f s)%n", series.label(), w.clients(),
+                w.calls(), (System.nanoTime() - started) / 1e9);
     }
 
     private Point runPoint(CampaignSpec.Series series, ReplicaCluster cluster, Path iogrs, int clients, int rep)

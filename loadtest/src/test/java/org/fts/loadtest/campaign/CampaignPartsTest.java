@@ -23,6 +23,8 @@ class CampaignPartsTest {
         for (String p : List.of("nb", "cb", "tb", "ab", "tab", "pack", "natural")) {
             assertTrue(quick.series().stream().anyMatch(s -> s.policy().equals(p)), p);
         }
+        assertTrue(quick.serverWarmup().enabled(), "replicas are warmed up before they are measured");
+        assertEquals(false, CampaignSpec.load("smoke").serverWarmup().enabled());
         CampaignSpec full = CampaignSpec.load("full");
         assertEquals(2500, full.clients().get(full.clients().size() - 1));
         assertTrue(full.repetitions() > 1);
