@@ -141,10 +141,14 @@ final class GrinderRun {
         return true;
     }
 
+    /** Kills the agent and its worker JVMs (SIGKILL) and waits up to 10 s for each to be gone. */
     private static void killTree(ProcessHandle p) {
-        p.descendants().forEach(ProcessHandle::destroyForcibly);
-        p.destroyForcibly();
-        p.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(t -> p).join();
+        List<ProcessHandle> tree = new ArrayList<>(p.descendants().toList());
+        tree.add(p);
+        tree.forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle h : tree) {
+            h.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(t -> h).join();
+        }
     }
 
     private static Path copyResource(String name, Path dir) throws IOException {

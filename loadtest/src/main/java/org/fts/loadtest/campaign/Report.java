@@ -16,6 +16,7 @@ import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
 import org.knowm.xchart.style.Styler;
+import org.knowm.xchart.style.XYStyler;
 import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -90,11 +91,11 @@ final class Report {
     private static void chart(Path file, Figure f, List<Point> points) throws IOException {
         XYChart chart = new XYChartBuilder().width(900).height(520).title(f.title()).xAxisTitle("clients")
                 .yAxisTitle(f.yAxis()).build();
-        Styler s = chart.getStyler();
+        XYStyler s = chart.getStyler();
         s.setLegendPosition(Styler.LegendPosition.OutsideE);
-        chart.getStyler().setXAxisLogarithmic(true);
-        chart.getStyler().setYAxisLogarithmic(f.logY());
-        chart.getStyler().setMarkerSize(7);
+        s.setXAxisLogarithmic(true);
+        s.setYAxisLogarithmic(f.logY());
+        s.setMarkerSize(7);
         s.setChartBackgroundColor(Color.WHITE);
         boolean any = false;
         int index = -1;
