@@ -41,13 +41,18 @@ public final class BatchCodec {
     }
 
     public static List<byte[]> decode(byte[] batch) {
-        if (batch.length < 3 || (batch[0] & 0xff) != MAGIC) {
+        return decode(batch, 0);
+    }
+
+    /** Decodes the batch that starts at {@code offset} and runs to the end of {@code batch}. */
+    public static List<byte[]> decode(byte[] batch, int offset) {
+        if (offset < 0 || batch.length - offset < 3 || (batch[offset] & 0xff) != MAGIC) {
             throw new IllegalArgumentException("malformed batch: no batch header");
         }
-        if (batch[1] != VERSION) {
-            throw new IllegalArgumentException("malformed batch: version " + batch[1] + ", expected " + VERSION);
+        if (batch[offset + 1] != VERSION) {
+            throw new IllegalArgumentException("malformed batch: version " + batch[offset + 1] + ", expected " + VERSION);
         }
-        int[] pos = {2};
+        int[] pos = {offset + 2};
         long count = readVarint(batch, pos, "count");
         if (count > batch.length - pos[0]) {
             throw new IllegalArgumentException("malformed batch: " + count + " messages cannot fit in "

@@ -81,6 +81,10 @@ final class Dispatcher extends Servant implements InvokeHandler {
             throw new OBJECT_NOT_EXIST("FTS: no object " + (oid == null ? "?" : new ObjectKey(oid))
                     + " in this group", 0, CompletionStatus.COMPLETED_NO);
         }
+        String notServing = engine.notServing();
+        if (notServing != null) {   // before the cache: a replica out of the primary may hold stale replies
+            throw new TRANSIENT("FTS: replica " + self + " " + notServing, 0, CompletionStatus.COMPLETED_NO);
+        }
         FtContexts ft = FtContexts.of(rh);
         long now = System.currentTimeMillis();
         RequestId id;

@@ -17,6 +17,9 @@ import org.fts.config.ConfigKeys;
 import org.fts.ft.Ior;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupChannels;
+import org.fts.gc.MemberId;
+import java.util.UUID;
+import org.fts.checkpoint.CheckpointableOperations;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.CompletionStatus;
 import org.omg.CORBA.LocalObject;
@@ -83,6 +86,7 @@ public final class GroupPOA extends LocalObject implements POA {
     private final Membership membership;
     private final Map<ObjectKey, Map.Entry<Long, String>> iogrs = new ConcurrentHashMap<>();
     private final Thread statsAtExit;
+    private final GroupPOAManager manager;
     /** The request queue bound the samples use, and below which the adaptor warns. */
     static final int QUEUE_ADVISED = 10_000;
 
@@ -92,7 +96,11 @@ public final class GroupPOA extends LocalObject implements POA {
         this.root = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
         ReplyCache cache = new ReplyCache(config.cacheMaxEntries(), config.cacheTtl().toMillis(),
                 config.cacheMargin().toMillis());
-        this.engine = new ReplicaEngine(config.replicaId(), new Replay(orb), cache, objects, config.backgroundThreads());
+        // A restarted replica is a new member: its dead predecessor may still be in the view for a while.
+        MemberId member = new MemberId(config.replicaId() + "#" + UUID.randomUUID().toString().substring(0, 6));
+        this.engine = new ReplicaEngine(config.replicaId(), member, new Replay(orb), cache, objects,
+                config.backgroundThreads(), config.groupSize(), config.uniform(),
+                Math.max(250, config.stateTimeout().toMillis() / 4));
         ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
         BatchPolicy policy = BatchingConfig.policy(props);
         this.membership = new Membership(config.replicas());
@@ -108,7 +116,8 @@ public final class GroupPOA extends LocalObject implements POA {
             root.create_servant_retention_policy(ServantRetentionPolicyValue.NON_RETAIN),
             root.create_request_processing_policy(RequestProcessingPolicyValue.USE_SERVANT_MANAGER)});
         groupPoa.set_servant_manager(new Locator(dispatcher));
-        this.channel = GroupChannels.create(props, config.replicaId());
+        this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
+        this.channel = GroupChannels.create(props, member.name());
         engine.attach(channel, policy);
         this.statsName = registerStats(config, engine.batcher().stats());
         BatchStats stats = engine.batcher().stats();
@@ -214,6 +223,23 @@ public final class GroupPOA extends LocalObject implements POA {
         return "v" + s.version() + " " + s.endpoints();
     }
 
+    /**
+     * SHA-256 of this replica's whole state (objects, reply cache, group reference), taken between two
+     * executions: replicas at the same position of the order give the same digest (for tests and tools).
+     */
+    public String stateDigest() {
+        try {
+            return engine.stateDigest(10_000);
+        } catch (Exception e) {
+            throw new org.omg.CORBA.INTERNAL("FTS: cannot compute the state digest: " + e);
+        }
+    }
+
+    /** Null when this replica executes and answers requests; otherwise why it does not. */
+    public String notServing() {
+        return engine.notServing();
+    }
+
     /** The group-communication channel (for tools and tests). */
     public GroupChannel channel() {
         return channel;
@@ -228,6 +254,12 @@ public final class GroupPOA extends LocalObject implements POA {
                     + servant.getClass().getName(), 0, CompletionStatus.COMPLETED_NO);
         }
         ObjectKey key = new ObjectKey(oid);
+        if (!(servant instanceof CheckpointableOperations) && !(servant instanceof Stateless)) {
+            throw new BAD_PARAM("FTS: object " + Snapshot.name(key) + " (" + servant.getClass().getName()
+                    + ") implements neither FTS::Checkpointable (org.fts.checkpoint.CheckpointableOperations) nor "
+                    + "org.fts.goa.Stateless: a replica that joins later could not obtain its state "
+                    + "(docs/state-transfer.md)", 0, CompletionStatus.COMPLETED_NO);
+        }
         if (ids.containsKey(servant)) {
             throw new ServantAlreadyActive();
         }
@@ -312,9 +344,24 @@ public final class GroupPOA extends LocalObject implements POA {
 
     // ------------------------------------------------------------------ the adaptor itself
 
+    /**
+     * The adaptor's manager: {@code activate()} also declares the objects activated, and returns once this
+     * replica holds the group's state (at once for the replica that founds the group; a joiner fetches it,
+     * for up to {@code fts.state.timeout}, and fails with {@code INITIALIZE} saying why).
+     */
     @Override
     public POAManager the_POAManager() {
-        return groupPoa.the_POAManager();
+        return manager;
+    }
+
+    private void activated() {
+        String failed = engine.activated(config.stateTimeout().toMillis());
+        if (failed != null) {
+            throw new org.omg.CORBA.INITIALIZE("FTS: replica " + config.replicaId() + " " + failed, 0,
+                    CompletionStatus.COMPLETED_NO);
+        }
+        LOG.info("replica {} holds the group's state; {}", config.replicaId(),
+                engine.notServing() == null ? "serving" : "not serving yet: it " + engine.notServing());
     }
 
     @Override

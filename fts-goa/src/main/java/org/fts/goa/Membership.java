@@ -26,6 +26,11 @@ final class Membership {
         return current;
     }
 
+    /** State transfer: replaces the list with the provider's, as it was at the cut. */
+    synchronized void restore(Snapshot s) {
+        current = new Snapshot(s.version(), List.copyOf(s.endpoints()));
+    }
+
     /** Delivery path: a replica announced {@code endpoint}; true if the list changed (a new version). */
     synchronized boolean add(String endpoint) {
         Snapshot s = current;

@@ -72,6 +72,38 @@ final class ReplyCache {
         return entries.size();
     }
 
+    /** Execution path, at a cut (state transfer): every entry, oldest first, and the cache's clock. */
+    synchronized void writeTo(java.io.DataOutputStream out) throws java.io.IOException {
+        out.writeLong(now);
+        out.writeInt(entries.size());
+        for (Map.Entry<RequestId, Entry> e : entries.entrySet()) {
+            out.writeUTF(e.getKey().clientId());
+            out.writeLong(e.getKey().retentionId());
+            out.writeByte(e.getValue().reply().kind().ordinal());
+            out.writeLong(e.getValue().expiresAt());
+            out.writeInt(e.getValue().reply().body().length);
+            out.write(e.getValue().reply().body());
+        }
+    }
+
+    /** Execution path, at a cut: replaces the whole cache with what {@link #writeTo} wrote. */
+    synchronized void readFrom(java.io.DataInputStream in) throws java.io.IOException {
+        long clock = in.readLong();
+        int n = in.readInt();
+        LinkedHashMap<RequestId, Entry> read = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            RequestId id = new RequestId(in.readUTF(), in.readLong());
+            Reply.Kind kind = Reply.Kind.values()[in.readByte()];
+            long expires = in.readLong();
+            byte[] body = new byte[in.readInt()];
+            in.readFully(body);
+            read.put(id, new Entry(new Reply(kind, body), expires));
+        }
+        entries.clear();
+        entries.putAll(read);
+        now = clock;
+    }
+
     private void advance(long timestamp) {
         if (timestamp > now) {
             now = timestamp;

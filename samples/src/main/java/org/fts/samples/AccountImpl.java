@@ -1,10 +1,17 @@
 package org.fts.samples;
 
+import java.nio.ByteBuffer;
+
 import fts_samples.AccountPOA;
 import fts_samples.InsufficientFunds;
+import org.fts.checkpoint.CheckpointableOperations;
+import org.fts.checkpoint.InvalidState;
 
-/** A bank account; withdrawing more than the balance raises the user exception InsufficientFunds. */
-public class AccountImpl extends AccountPOA {
+/**
+ * A bank account; withdrawing more than the balance raises the user exception InsufficientFunds. Its state is
+ * the balance, 8 bytes.
+ */
+public class AccountImpl extends AccountPOA implements CheckpointableOperations {
     private long balance;
 
     @Override
@@ -26,5 +33,18 @@ public class AccountImpl extends AccountPOA {
     @Override
     public synchronized long balance() {
         return balance;
+    }
+
+    @Override
+    public synchronized byte[] get_state() {
+        return ByteBuffer.allocate(8).putLong(balance).array();
+    }
+
+    @Override
+    public synchronized void set_state(byte[] s) throws InvalidState {
+        if (s.length != 8) {
+            throw new InvalidState("an account's state is 8 bytes, not " + s.length);
+        }
+        balance = ByteBuffer.wrap(s).getLong();
     }
 }

@@ -1,9 +1,13 @@
 package org.fts.samples;
 
-import fts_samples.CounterPOA;
+import java.nio.ByteBuffer;
 
-/** A counter: {@code increment()} returns the new value. */
-public class CounterImpl extends CounterPOA {
+import fts_samples.CounterPOA;
+import org.fts.checkpoint.CheckpointableOperations;
+import org.fts.checkpoint.InvalidState;
+
+/** A counter: {@code increment()} returns the new value. Its state is the value, 4 bytes. */
+public class CounterImpl extends CounterPOA implements CheckpointableOperations {
     private int value;
 
     @Override
@@ -24,5 +28,18 @@ public class CounterImpl extends CounterPOA {
     @Override
     public synchronized void add(int delta) {
         value += delta;
+    }
+
+    @Override
+    public synchronized byte[] get_state() {
+        return ByteBuffer.allocate(4).putInt(value).array();
+    }
+
+    @Override
+    public synchronized void set_state(byte[] s) throws InvalidState {
+        if (s.length != 4) {
+            throw new InvalidState("a counter's state is 4 bytes, not " + s.length);
+        }
+        value = ByteBuffer.wrap(s).getInt();
     }
 }

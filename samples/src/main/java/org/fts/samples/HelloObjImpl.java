@@ -1,10 +1,22 @@
 package org.fts.samples;
 
-import fts_samples.HelloObjPOA;
+import java.nio.charset.StandardCharsets;
 
-/** The paper's HelloObj: stores one string. */
-public class HelloObjImpl extends HelloObjPOA {
-    private String value = "";
+import fts_samples.HelloObjPOA;
+import org.fts.checkpoint.CheckpointableOperations;
+
+/** The paper's HelloObj: stores one string, which is its state (UTF-8). */
+public class HelloObjImpl extends HelloObjPOA implements CheckpointableOperations {
+    private String value;
+
+    public HelloObjImpl() {
+        this("");
+    }
+
+    /** Starts with {@code initial} (e.g. megabytes, to measure state transfer). */
+    public HelloObjImpl(String initial) {
+        this.value = initial;
+    }
 
     @Override
     public synchronized void set(String s) {
@@ -14,5 +26,15 @@ public class HelloObjImpl extends HelloObjPOA {
     @Override
     public synchronized String get() {
         return value;
+    }
+
+    @Override
+    public synchronized byte[] get_state() {
+        return value.getBytes(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public synchronized void set_state(byte[] s) {
+        value = new String(s, StandardCharsets.UTF_8);
     }
 }

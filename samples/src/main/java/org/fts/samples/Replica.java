@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Properties;
 
 import org.fts.batching.BatchStats;
+import org.fts.gc.jgroups.JGroupsFaults;
 import org.fts.goa.GroupPOA;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
@@ -33,15 +34,64 @@ public final class Replica {
     private Replica() {
     }
 
-    public static void main(String[] args) throws Exception {
+    /** {@code mb} megabytes of a deterministic pattern: the same on every replica. */
+    private static String ballast(int mb) {
+        if (mb == 0) {
+            return "";
+        }
+        StringBuilder b = new StringBuilder(mb << 20);
+        for (int i = 0; b.length() < mb << 20; i++) {
+            b.append(Integer.toHexString(i * 0x9E3779B1)).append(' ');
+        }
+        b.setLength(mb << 20);
+        return b.toString();
+    }
+
+    /**
+     * The launcher's commands on stdin: {@code stats}, {@code digest} (the adaptor's state digest), and, for
+     * tests on JGroups, {@code isolate} / {@code heal} (a partition of this replica: JGroups DISCARD).
+     */
+    private static void command(String line, String self, BatchStats stats, POA poa) {
+        GroupPOA goa = poa instanceof GroupPOA g ? g : null;
+        try {
+            switch (line) {
+                case "stats" -> System.out.println("STATS " + self + " "
+                        + (stats == null ? BatchStats.Counters.ZERO : stats.counters()).format());
+                case "digest" -> System.out.println("DIGEST " + self + " "
+                        + (goa == null ? "-" : goa.stateDigest()));
+                case "isolate" -> JGroupsFaults.isolate(goa.channel());
+                case "heal" -> JGroupsFaults.heal(goa.channel());
+                default -> System.err.println("unknown command: " + line);
+            }
+        } catch (RuntimeException e) {
+            System.err.println(line + " failed: " + e);
+        }
+        System.out.flush();
+    }
+
+    public static void main(String[] args) {
+        try {
+            run(args);
+        } catch (Throwable t) {
+            // JacORB's threads would keep a failed replica alive: it says why and ends
+            System.err.println("replica failed to start: " + t);
+            t.printStackTrace();
+            System.err.flush();
+            Runtime.getRuntime().halt(2);
+        }
+    }
+
+    private static void run(String[] args) throws Exception {
         boolean plain = false;
         int helloObjects = 0;
+        int ballastMb = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--plain" -> plain = true;
                 case "--hello-objects" -> helloObjects = Integer.parseInt(args[++i]);
+                case "--ballast-mb" -> ballastMb = Integer.parseInt(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (use --plain, --hello-objects N)");
+                        + " (use --plain, --hello-objects N, --ballast-mb N)");
             }
         }
         Properties props = new Properties();
@@ -63,7 +113,23 @@ public final class Replica {
         } else {
             poa = GroupPOA.create(orb, props);   // <- the one line a server changes
         }
-        Servant[] servants = {new HelloObjImpl(), new CounterImpl(), new AccountImpl()};
+        BatchStats stats = poa instanceof GroupPOA g ? g.batchStats() : null;
+        String self = props.getProperty("fts.replica.id", "plain");
+        Thread watchdog = new Thread(() -> {
+            try {
+                BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    // the launcher holds stdin open; EOF means it is gone
+                    command(line.trim(), self, stats, poa);
+                }
+            } catch (java.io.IOException ignored) {
+                // same as EOF
+            }
+            Runtime.getRuntime().halt(0);
+        }, "stdin-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+        Servant[] servants = {new HelloObjImpl(ballast(ballastMb)), new CounterImpl(), new AccountImpl()};
         for (int i = 0; i < IDS.length; i++) {
             poa.activate_object_with_id(IDS[i].getBytes(StandardCharsets.UTF_8), servants[i]);
         }
@@ -81,26 +147,6 @@ public final class Replica {
                     .append('\n');
         }
         System.out.print(published);
-        BatchStats stats = poa instanceof GroupPOA goa ? goa.batchStats() : null;
-        String self = props.getProperty("fts.replica.id", "plain");
-        Thread watchdog = new Thread(() -> {
-            try {
-                BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    // the launcher holds stdin open; EOF means it is gone
-                    if (line.trim().equals("stats")) {
-                        System.out.println("STATS " + self + " " + (stats == null ? BatchStats.Counters.ZERO
-                                : stats.counters()).format());
-                        System.out.flush();
-                    }
-                }
-            } catch (java.io.IOException ignored) {
-                // same as EOF
-            }
-            Runtime.getRuntime().halt(0);
-        }, "stdin-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
         System.out.println("READY " + props.getProperty("fts.replica.id", "plain") + " " + props.getProperty("OAPort"));
         System.out.flush();
         orb.run();

@@ -3,6 +3,7 @@ package org.fts.samples;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
+import java.io.OutputStream;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -24,11 +25,18 @@ import org.fts.batching.BatchStats;
  * their stdin closes). Used by the demo, the process tests and the benchmarks.
  */
 public final class ReplicaCluster implements AutoCloseable {
-    private final List<Process> processes = new ArrayList<>();
+    private final List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final Map<String, String> references = new ConcurrentHashMap<>();
     private final List<Integer> ports = new ArrayList<>();
     private final List<BlockingQueue<String>> statsAnswers = new ArrayList<>();
+    private final List<BlockingQueue<String>> digestAnswers = new ArrayList<>();
+    private final List<CountDownLatch> ready = new ArrayList<>();
     private final String group;
+    private final boolean plain;
+    private final List<String> extra;
+    private final List<String> args;
+    private final Path logDir;
+    private final String endpoints;
     private final Thread hook = new Thread(this::close, "reap-replicas");
 
     /**
@@ -43,42 +51,32 @@ public final class ReplicaCluster implements AutoCloseable {
     public ReplicaCluster(String group, int n, boolean plain, List<String> extra, List<String> args, Path logDir)
             throws Exception {
         this.group = group;
+        this.plain = plain;
+        this.extra = List.copyOf(extra);
+        this.args = List.copyOf(args);
+        this.logDir = logDir;
         Runtime.getRuntime().addShutdownHook(hook);
         Files.createDirectories(logDir);
         int count = plain ? 1 : n;
         for (int i = 0; i < count; i++) {
             ports.add(freePort());
         }
-        String endpoints = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<CountDownLatch> ready = new ArrayList<>();
+        this.endpoints = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
         try {
             for (int i = 0; i < count; i++) {
-                List<String> cmd = new ArrayList<>(List.of(java, "-Xmx512m", "-Djava.net.preferIPv4Stack=true",
-                        "-DOAPort=" + ports.get(i), "-Dfts.group=" + group, "-Dfts.replica.id=r" + i,
-                        "-Dfts.replicas=" + endpoints));
-                cmd.addAll(extra);
-                cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Replica.class.getName()));
-                if (plain) {
-                    cmd.add("--plain");
-                }
-                cmd.addAll(args);
-                Process p = new ProcessBuilder(cmd)
-                        .redirectError(logDir.resolve(group + "-r" + i + ".err").toFile()).start();
-                processes.add(p);
-                CountDownLatch latch = new CountDownLatch(1);
-                ready.add(latch);
-                BlockingQueue<String> answers = new LinkedBlockingQueue<>();
-                statsAnswers.add(answers);
-                Thread reader = new Thread(() -> drain(p, latch, answers), "replica-out-" + i);
-                reader.setDaemon(true);
-                reader.start();
+                processes.add(null);
+                statsAnswers.add(new LinkedBlockingQueue<>());
+                digestAnswers.add(new LinkedBlockingQueue<>());
+                ready.add(null);
+            }
+            for (int i = 0; i < count; i++) {
+                launch(i, List.of());
                 if (i == 0) {
-                    awaitReady(latch, 0, logDir);   // r0 first, so that it is the group's coordinator
+                    awaitReady(0);   // r0 first, so that it is the group's coordinator
                 }
             }
             for (int i = 1; i < count; i++) {
-                awaitReady(ready.get(i), i, logDir);
+                awaitReady(i);
             }
         } catch (Exception e) {
             close();
@@ -86,14 +84,83 @@ public final class ReplicaCluster implements AutoCloseable {
         }
     }
 
-    private void awaitReady(CountDownLatch ready, int i, Path logDir) throws InterruptedException {
-        if (!ready.await(60, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("replica r" + i + " did not start within 60 s; see "
+    private synchronized void launch(int i, List<String> more) throws IOException {
+        String java = ProcessHandle.current().info().command().orElse("java");
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx512m", "-Djava.net.preferIPv4Stack=true",
+                "-DOAPort=" + ports.get(i), "-Dfts.group=" + group, "-Dfts.replica.id=r" + i,
+                "-Dfts.replicas=" + endpoints));
+        cmd.addAll(extra);
+        cmd.addAll(more);
+        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Replica.class.getName()));
+        if (plain) {
+            cmd.add("--plain");
+        }
+        cmd.addAll(args);
+        Process p = new ProcessBuilder(cmd)
+                .redirectError(ProcessBuilder.Redirect.appendTo(logDir.resolve(group + "-r" + i + ".err").toFile()))
+                .start();
+        processes.set(i, p);
+        CountDownLatch latch = new CountDownLatch(1);
+        ready.set(i, latch);
+        BlockingQueue<String> stats = statsAnswers.get(i);
+        BlockingQueue<String> digests = digestAnswers.get(i);
+        Thread reader = new Thread(() -> drain(p, latch, stats, digests), "replica-out-" + i);
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    /**
+     * Starts replica {@code i} again (same id, port and options, plus {@code more} JVM options) after it was
+     * killed, and waits until it serves: it has joined and installed the group's state.
+     */
+    public void restart(int i, List<String> more) throws Exception {
+        Process old = processes.get(i);
+        if (old.isAlive()) {
+            throw new IllegalStateException("r" + i + " is still running");
+        }
+        launch(i, more);
+        awaitReady(i);
+    }
+
+    /** Kills replica {@code i} with SIGKILL and waits until it is gone. */
+    public void kill(int i) throws InterruptedException {
+        Process p = processes.get(i);
+        p.destroyForcibly();
+        if (!p.waitFor(10, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("r" + i + " did not die within 10 s of SIGKILL");
+        }
+    }
+
+    /** Sends a line to replica {@code i}'s stdin (its commands: stats, digest, isolate, heal). */
+    public void command(int i, String line) throws IOException {
+        OutputStream in = processes.get(i).getOutputStream();
+        in.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
+        in.flush();
+    }
+
+    /**
+     * Replica {@code i}'s state digest (objects, reply cache, group reference), taken between two executions.
+     * Fails if it does not answer within 15 s.
+     */
+    public String digest(int i) throws IOException, InterruptedException {
+        digestAnswers.get(i).clear();
+        command(i, "digest");
+        String d = digestAnswers.get(i).poll(15, TimeUnit.SECONDS);
+        if (d == null) {
+            throw new IOException("replica r" + i + " did not answer 'digest' within 15 s");
+        }
+        return d;
+    }
+
+    private void awaitReady(int i) throws InterruptedException {
+        if (!ready.get(i).await(90, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("replica r" + i + " did not start within 90 s; see "
                     + logDir.resolve(group + "-r" + i + ".err"));
         }
     }
 
-    private void drain(Process p, CountDownLatch ready, BlockingQueue<String> statsAnswers) {
+    private void drain(Process p, CountDownLatch ready, BlockingQueue<String> statsAnswers,
+                       BlockingQueue<String> digestAnswers) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 if (line.startsWith("IOGR ")) {
@@ -101,6 +168,8 @@ public final class ReplicaCluster implements AutoCloseable {
                     references.putIfAbsent(f[1], f[2]);
                 } else if (line.startsWith("STATS ")) {
                     statsAnswers.add(line.split(" ", 3)[2]);
+                } else if (line.startsWith("DIGEST ")) {
+                    digestAnswers.add(line.split(" ", 3)[2]);
                 } else if (line.startsWith("READY")) {
                     ready.countDown();
                 }
@@ -164,9 +233,14 @@ public final class ReplicaCluster implements AutoCloseable {
     @Override
     public void close() {
         for (Process p : processes) {
-            p.destroyForcibly();
+            if (p != null) {
+                p.destroyForcibly();
+            }
         }
         for (Process p : processes) {
+            if (p == null) {
+                continue;
+            }
             try {
                 p.waitFor(10, TimeUnit.SECONDS);
             } catch (InterruptedException e) {

@@ -1,0 +1,172 @@
+package org.fts.goa;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import org.fts.checkpoint.CheckpointableOperations;
+import org.fts.checkpoint.InvalidState;
+import org.fts.checkpoint.NoStateAvailable;
+import org.omg.PortableServer.Servant;
+
+/**
+ * A replica's whole state at one position of the total order: the group reference's endpoints and version,
+ * the reply cache, and every object's state ({@code get_state}), objects in id order. The encoding is
+ * deterministic, so two replicas at the same position produce the same bytes (the state digest is their
+ * SHA-256). Taken and installed only while no request executes (at a cut of the execution lanes).
+ *
+ * <pre>
+ *   snapshot := VERSION(1) version:long endpoints:int utf* cache objects:int object*
+ *   object   := idLength:short id checkpointable:byte [stateLength:int state]
+ * </pre>
+ */
+final class Snapshot {
+    private static final int VERSION = 1;
+
+    /** A snapshot cannot be taken or installed; the message says which object and why. */
+    static final class StateException extends Exception {
+        StateException(String message) {
+            super(message);
+        }
+    }
+
+    private Snapshot() {
+    }
+
+    static byte[] take(Map<ObjectKey, Servant> objects, ReplyCache cache, Membership membership)
+            throws StateException {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeByte(VERSION);
+            Membership.Snapshot m = membership.current();
+            out.writeLong(m.version());
+            out.writeInt(m.endpoints().size());
+            for (String e : m.endpoints()) {
+                out.writeUTF(e);
+            }
+            cache.writeTo(out);
+            List<ObjectKey> keys = sorted(objects.keySet());
+            out.writeInt(keys.size());
+            for (ObjectKey k : keys) {
+                out.writeShort(k.id().length);
+                out.write(k.id());
+                if (objects.get(k) instanceof CheckpointableOperations c) {
+                    byte[] state;
+                    try {
+                        state = c.get_state();
+                    } catch (NoStateAvailable e) {
+                        throw new StateException("object " + name(k) + " has no state available (NoStateAvailable)");
+                    }
+                    out.writeByte(1);
+                    out.writeInt(state.length);
+                    out.write(state);
+                } else {
+                    out.writeByte(0);
+                }
+            }
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new IllegalStateException(e);   // a byte array stream does not fail
+        }
+    }
+
+    /**
+     * Installs {@code snapshot}: first checks that it names exactly this replica's objects, then replaces the
+     * membership, the reply cache and every object's state.
+     */
+    static void install(byte[] snapshot, Map<ObjectKey, Servant> objects, ReplyCache cache, Membership membership)
+            throws StateException {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot));
+            int v = in.readByte();
+            if (v != VERSION) {
+                throw new StateException("state format version " + v + ", expected " + VERSION);
+            }
+            long version = in.readLong();
+            List<String> endpoints = new ArrayList<>();
+            for (int i = in.readInt(); i > 0; i--) {
+                endpoints.add(in.readUTF());
+            }
+            ByteArrayOutputStream cacheBytes = new ByteArrayOutputStream();
+            ReplyCache scratch = new ReplyCache(Integer.MAX_VALUE, Long.MAX_VALUE / 4, 0);
+            scratch.readFrom(in);   // parsed fully before anything is replaced
+            scratch.writeTo(new DataOutputStream(cacheBytes));
+            int n = in.readInt();
+            List<ObjectKey> keys = new ArrayList<>();
+            List<byte[]> states = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                byte[] id = new byte[in.readUnsignedShort()];
+                in.readFully(id);
+                keys.add(new ObjectKey(id));
+                if (in.readByte() == 1) {
+                    byte[] state = new byte[in.readInt()];
+                    in.readFully(state);
+                    states.add(state);
+                } else {
+                    states.add(null);
+                }
+            }
+            checkSameObjects(keys, objects.keySet());
+            for (int i = 0; i < keys.size(); i++) {
+                Servant s = objects.get(keys.get(i));
+                if (states.get(i) != null) {
+                    if (!(s instanceof CheckpointableOperations c)) {
+                        throw new StateException("object " + name(keys.get(i))
+                                + " has state in the group but is not Checkpointable here");
+                    }
+                    try {
+                        c.set_state(states.get(i));
+                    } catch (InvalidState e) {
+                        throw new StateException("object " + name(keys.get(i)) + " refused its state: " + e.reason);
+                    }
+                }
+            }
+            membership.restore(new Membership.Snapshot(version, endpoints));
+            cache.readFrom(new DataInputStream(new ByteArrayInputStream(cacheBytes.toByteArray())));
+        } catch (IOException e) {
+            throw new StateException("truncated or malformed state: " + e);
+        }
+    }
+
+    private static void checkSameObjects(List<ObjectKey> theirs, Set<ObjectKey> mine) throws StateException {
+        Set<String> missing = new TreeSet<>();
+        Set<String> extra = new TreeSet<>();
+        theirs.forEach(k -> {
+            if (!mine.contains(k)) {
+                missing.add(name(k));
+            }
+        });
+        Set<ObjectKey> t = Set.copyOf(theirs);
+        mine.forEach(k -> {
+            if (!t.contains(k)) {
+                extra.add(name(k));
+            }
+        });
+        if (!missing.isEmpty() || !extra.isEmpty()) {
+            throw new StateException("the group's objects differ from this replica's: not activated here "
+                    + missing + ", not in the group " + extra + " (every replica activates the same ids)");
+        }
+    }
+
+    private static List<ObjectKey> sorted(Set<ObjectKey> keys) {
+        List<ObjectKey> l = new ArrayList<>(keys);
+        l.sort(Comparator.comparing(ObjectKey::id, java.util.Arrays::compareUnsigned));
+        return l;
+    }
+
+    /** An object id as text when it is printable, else hex. */
+    static String name(ObjectKey k) {
+        String s = new String(k.id(), java.nio.charset.StandardCharsets.UTF_8);
+        return s.chars().allMatch(c -> c >= 0x20 && c < 0x7f) ? "'" + s + "'" : k.toString();
+    }
+}

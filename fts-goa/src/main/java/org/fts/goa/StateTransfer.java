@@ -1,0 +1,357 @@
+package org.fts.goa;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import org.fts.gc.MemberId;
+import org.fts.gc.View;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * State transfer at a cut of the total order (docs/state-transfer.md). A replica that is not current, once
+ * its objects are activated and its view is primary, casts a marker ({@code _fts_state_request}) naming one
+ * provider. Every replica delivers the marker at the same position; the provider, if current and primary,
+ * snapshots at that position (a cut of its execution lanes: everything delivered before executed, nothing
+ * after) and sends the snapshot in chunks, point to point, from a background thread, so its execution pauses
+ * only while the snapshot is taken. The requester drops what it delivers before its marker (the snapshot
+ * holds it), buffers what it delivers after, installs the snapshot with its lanes idle, replays the buffer,
+ * and is current. A provider that refuses, leaves the view, or goes quiet for the attempt timeout is
+ * replaced by the next member of the view, round-robin.
+ *
+ * <p>Threads: the delivery thread (markers, chunks, views, buffering), the application thread
+ * ({@link #ready}), a timer (attempt timeouts), a sender (chunks). Guarded by this object's monitor.
+ */
+final class StateTransfer {
+    /** What the transfer needs from its replica. */
+    interface Host {
+        MemberId member();
+
+        /** Casts a control request into the total order. */
+        void cast(Request marker);
+
+        void send(MemberId to, byte[] message);
+
+        /** Runs {@code action} once everything delivered before executed, with every execution lane paused. */
+        void atCut(Runnable action);
+
+        /** Whether this replica may give its state: current and in a primary view; else why not. */
+        String cannotProvide();
+
+        /** Called at a cut. */
+        byte[] snapshot() throws Snapshot.StateException;
+
+        /** Called on the delivery thread with the lanes idle: installs, then queues {@code buffered}. */
+        void install(byte[] snapshot, List<Request> buffered) throws Snapshot.StateException;
+    }
+
+    static final String MARKER = "_fts_state_request";
+    private static final Logger LOG = LoggerFactory.getLogger(StateTransfer.class);
+    private static final int CHUNK = 512 * 1024;
+
+    private enum Phase { IDLE, REQUESTED, AWAITING }
+
+    private final Host host;
+    private final long attemptMillis;
+    private final ScheduledExecutorService timer;
+    private final ExecutorService sender;
+    private final CompletableFuture<Void> firstInstall = new CompletableFuture<>();
+
+    private boolean ready;
+    private Phase phase = Phase.IDLE;
+    private View view;
+    private boolean wanted;
+    private long attempt;
+    private String nonce;
+    private MemberId provider;
+    private final Set<MemberId> tried = new HashSet<>();
+    private List<Request> buffer = new ArrayList<>();
+    private byte[][] chunks;
+    private int received;
+    private long lastProgress;
+    private String lastRefusal = "no provider answered yet";
+    private boolean retryScheduled;
+
+    StateTransfer(Host host, long attemptMillis, String name) {
+        this.host = host;
+        this.attemptMillis = attemptMillis;
+        this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "fts-state-timer-" + name));
+        this.sender = Executors.newSingleThreadExecutor(r -> daemon(r, "fts-state-send-" + name));
+    }
+
+    private static Thread daemon(Runnable r, String name) {
+        Thread t = new Thread(r, name);
+        t.setDaemon(true);
+        return t;
+    }
+
+    /** Completes when this replica first holds a current state (at once for the group's founder). */
+    CompletableFuture<Void> firstInstall() {
+        return firstInstall;
+    }
+
+    synchronized String lastRefusal() {
+        return lastRefusal;
+    }
+
+    /** The application activated its objects: the state can be installed into them. */
+    synchronized void ready() {
+        ready = true;
+        maybeRequest();
+    }
+
+    /**
+     * The replica's standing changed (view, primary, current). {@code want}: it is not current and should
+     * fetch the state once primary.
+     */
+    synchronized void onStanding(View v, boolean primary, boolean want) {
+        view = v;
+        wanted = want;
+        if (!want) {
+            if (!firstInstall.isDone()) {
+                firstInstall.complete(null);   // the founder: its initial state is the group's
+            }
+            return;
+        }
+        if (phase != Phase.IDLE && (!primary || !v.contains(provider))) {
+            LOG.info("{}: state transfer from {} abandoned: {}", host.member(), provider,
+                    primary ? "it left the view" : "this replica's view is no longer primary");
+            lastRefusal = provider + " left the view";
+            reset();
+        }
+        if (primary) {
+            maybeRequest();
+        }
+    }
+
+    private void reset() {
+        phase = Phase.IDLE;
+        nonce = null;
+        buffer = new ArrayList<>();
+        chunks = null;
+    }
+
+    private void maybeRequest() {
+        if (!ready || !wanted || phase != Phase.IDLE || view == null) {
+            return;
+        }
+        MemberId next = null;
+        for (MemberId m : view.members()) {
+            if (!m.equals(host.member()) && !tried.contains(m)) {
+                next = m;
+                break;
+            }
+        }
+        if (next == null) {
+            tried.clear();
+            if (!retryScheduled && view.size() > 1) {
+                retryScheduled = true;   // every member refused: ask again later, not in a loop
+                timer.schedule(() -> {
+                    synchronized (this) {
+                        retryScheduled = false;
+                        maybeRequest();
+                    }
+                }, attemptMillis, TimeUnit.MILLISECONDS);
+            }
+            return;
+        }
+        tried.add(next);
+        provider = next;
+        nonce = host.member() + "/" + (++attempt);
+        phase = Phase.REQUESTED;
+        lastProgress = System.nanoTime();
+        LOG.info("{}: asking {} for the group's state ({})", host.member(), next, nonce);
+        host.cast(marker(nonce, next, host.member()));
+        String mine = nonce;
+        timer.schedule(() -> checkProgress(mine), attemptMillis, TimeUnit.MILLISECONDS);
+    }
+
+    private void checkProgress(String which) {
+        synchronized (this) {
+            if (!which.equals(nonce)) {
+                return;
+            }
+            long idle = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastProgress);
+            if (idle < attemptMillis) {
+                timer.schedule(() -> checkProgress(which), attemptMillis - idle, TimeUnit.MILLISECONDS);
+                return;
+            }
+            LOG.warn("{}: no state from {} within {} ms; asking another replica", host.member(), provider, attemptMillis);
+            lastRefusal = provider + " did not answer within " + attemptMillis + " ms";
+            reset();
+            maybeRequest();
+        }
+    }
+
+    // ------------------------------------------------------------------ delivery thread
+
+    /** A marker delivered in the total order. */
+    void onMarker(Request r) {
+        String[] f = parseMarker(r.body());
+        String theNonce = f[0];
+        MemberId named = new MemberId(f[1]);
+        MemberId requester = new MemberId(f[2]);
+        synchronized (this) {
+            if (requester.equals(host.member()) && theNonce.equals(nonce) && phase == Phase.REQUESTED) {
+                phase = Phase.AWAITING;   // the cut: from here on, deliveries are buffered
+                buffer = new ArrayList<>();
+                lastProgress = System.nanoTime();
+            }
+        }
+        if (named.equals(host.member())) {
+            provide(requester, theNonce);
+        }
+    }
+
+    /** Whether {@code r}, delivered now, goes to the buffer (this replica awaits a snapshot). */
+    synchronized boolean buffered(Request r) {
+        if (phase != Phase.AWAITING) {
+            return false;
+        }
+        buffer.add(r);
+        return true;
+    }
+
+    private void provide(MemberId requester, String theNonce) {
+        String why = host.cannotProvide();
+        if (why != null) {
+            LOG.info("{}: cannot give its state to {}: {}", host.member(), requester, why);
+            host.send(requester, Direct.refused(theNonce, why));
+            return;
+        }
+        host.atCut(() -> {
+            long t0 = System.nanoTime();
+            byte[] snap;
+            try {
+                snap = host.snapshot();
+            } catch (Snapshot.StateException | RuntimeException e) {
+                LOG.error("{}: cannot snapshot its state for {}: {}", host.member(), requester, e.getMessage());
+                sender.execute(() -> host.send(requester, Direct.refused(theNonce, String.valueOf(e.getMessage()))));
+                return;
+            }
+            long took = System.nanoTime() - t0;
+            sender.execute(() -> sendChunks(requester, theNonce, snap, took));
+        });
+    }
+
+    private void sendChunks(MemberId to, String theNonce, byte[] snap, long snapshotNanos) {
+        long t0 = System.nanoTime();
+        int total = Math.max(1, (snap.length + CHUNK - 1) / CHUNK);
+        try {
+            for (int i = 0; i < total; i++) {
+                int off = i * CHUNK;
+                host.send(to, Direct.chunk(theNonce, i, total, snap, off, Math.min(CHUNK, snap.length - off)));
+            }
+            LOG.info("{}: gave its state to {}: {} bytes, snapshot {} ms (execution paused), sent in {} ms",
+                    host.member(), to, snap.length, snapshotNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
+        } catch (RuntimeException e) {
+            LOG.warn("{}: state transfer to {} failed: {}", host.member(), to, e.toString());
+        }
+    }
+
+    /** A point-to-point state message (chunk or refusal) from {@code from}. */
+    void onDirect(MemberId from, Direct.Message m) {
+        byte[] whole = null;
+        List<Request> replay = null;
+        synchronized (this) {
+            if (!m.nonce().equals(nonce)) {
+                return;   // an abandoned attempt's
+            }
+            if (m.type() == Direct.REFUSED) {
+                lastRefusal = from + ": " + m.reason();
+                LOG.info("{}: {} refused its state: {}", host.member(), from, m.reason());
+                reset();
+                maybeRequest();
+                return;
+            }
+            if (phase != Phase.AWAITING) {
+                return;   // cannot happen: the marker precedes the provider's snapshot in the order
+            }
+            if (chunks == null) {
+                chunks = new byte[m.total()][];
+            }
+            if (m.total() != chunks.length || chunks[m.index()] != null) {
+                return;
+            }
+            chunks[m.index()] = m.data();
+            received++;
+            lastProgress = System.nanoTime();
+            if (received < chunks.length) {
+                return;
+            }
+            whole = concat(chunks);
+            replay = buffer;
+            reset();
+            received = 0;
+        }
+        try {
+            host.install(whole, replay);
+        } catch (Snapshot.StateException e) {
+            LOG.error("{}: cannot install the state from {}: {}", host.member(), from, e.getMessage());
+            synchronized (this) {
+                lastRefusal = from + "'s state could not be installed: " + e.getMessage();
+                maybeRequest();
+            }
+            return;
+        }
+        LOG.info("{}: installed the group's state from {} ({} bytes, {} requests buffered meanwhile)",
+                host.member(), from, whole.length, replay.size());
+        synchronized (this) {
+            tried.clear();
+            wanted = false;
+        }
+        firstInstall.complete(null);
+    }
+
+    private static byte[] concat(byte[][] parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
+    }
+
+    void shutdown() {
+        timer.shutdownNow();
+        sender.shutdownNow();
+    }
+
+    // ------------------------------------------------------------------ the marker
+
+    private static Request marker(String nonce, MemberId provider, MemberId requester) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            out.writeUTF(nonce);
+            out.writeUTF(provider.name());
+            out.writeUTF(requester.name());
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        long now = System.currentTimeMillis();
+        return new Request(new RequestId(nonce, 0), PrimaryView.replicaOf(requester), new byte[0], MARKER, 2, false,
+                0, 0, 0, bytes.toByteArray(), false, now, 0);
+    }
+
+    private static String[] parseMarker(byte[] body) {
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(body));
+            return new String[] {in.readUTF(), in.readUTF(), in.readUTF()};
+        } catch (IOException e) {
+            throw new IllegalArgumentException("malformed state request: "
+                    + new String(body, StandardCharsets.UTF_8), e);
+        }
+    }
+}
