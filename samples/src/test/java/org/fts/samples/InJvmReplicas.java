@@ -57,29 +57,64 @@ final class InJvmReplicas implements AutoCloseable {
         return ports.size() - 1;
     }
 
-    private void startReplica(int i) throws Exception {
-        {
-            Properties p = orbProps();
-            p.setProperty("OAIAddr", "127.0.0.1");
-            p.setProperty("OAPort", Integer.toString(ports.get(i)));
-            p.setProperty("jacorb.implname", "fts-test");
-            p.setProperty("fts.gc", "local");
-            p.setProperty("fts.gc.local.network", network);
-            p.setProperty("fts.group", "samples");
-            p.setProperty("fts.replica.id", "r" + i);
-            p.setProperty("fts.replicas", String.join(",", endpoints));
-            p.putAll(extra);
-            ORB orb = ORB.init(new String[0], p);
-            GroupPOA goa = GroupPOA.create(orb, p);
-            List<Servant> mine = List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl());
-            for (int k = 0; k < IDS.length; k++) {
+    /** A free port for one more replica (then {@link #startReplica(int, List, Properties)} with its index). */
+    int reservePort() throws IOException {
+        ports.add(freePort());
+        return ports.size() - 1;
+    }
+
+    void startReplica(int i) throws Exception {
+        startReplica(i, List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl()));
+    }
+
+    /**
+     * Starts replica {@code i} with these servants for {@link #IDS} (plus {@code more} properties); on failure
+     * its ORB and adaptor are closed and the failure is rethrown.
+     */
+    void startReplica(int i, List<Servant> mine, Properties more) throws Exception {
+        Properties p = orbProps();
+        p.setProperty("OAIAddr", "127.0.0.1");
+        p.setProperty("OAPort", Integer.toString(ports.get(i)));
+        p.setProperty("jacorb.implname", "fts-test");
+        p.setProperty("fts.gc", "local");
+        p.setProperty("fts.gc.local.network", network);
+        p.setProperty("fts.group", "samples");
+        p.setProperty("fts.replica.id", "r" + i);
+        p.setProperty("fts.replicas", String.join(",", endpoints));
+        p.putAll(extra);
+        p.putAll(more);
+        ORB orb = ORB.init(new String[0], p);
+        GroupPOA goa = null;
+        try {
+            goa = GroupPOA.create(orb, p);
+            for (int k = 0; k < mine.size(); k++) {
                 goa.activate_object_with_id(IDS[k].getBytes(StandardCharsets.UTF_8), mine.get(k));
             }
             goa.the_POAManager().activate();
-            orbs.add(orb);
-            goas.add(goa);
-            servants.add(mine);
+        } catch (Exception | Error e) {
+            if (goa != null) {
+                goa.destroy(false, false);
+            }
+            orb.shutdown(false);
+            throw e;
         }
+        orbs.add(orb);
+        goas.add(goa);
+        servants.add(mine);
+    }
+
+    void startReplica(int i, List<Servant> mine) throws Exception {
+        startReplica(i, mine, new Properties());
+    }
+
+    /** The in-JVM network the replicas' group runs on (for partitions). */
+    org.fts.gc.local.LocalNetwork network() {
+        return org.fts.gc.local.LocalNetwork.named(network);
+    }
+
+    /** Replica {@code i}'s member in the group. */
+    org.fts.gc.MemberId member(int i) {
+        return goas.get(i).channel().self();
     }
 
     /** Stops replica {@code i} (its ORB closes its connections; it leaves the group). */
