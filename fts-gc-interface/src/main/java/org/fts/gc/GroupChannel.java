@@ -31,6 +31,10 @@ package org.fts.gc;
  *   <li><b>Virtual synchrony.</b> Views are delivered on the same thread as broadcasts, in the order the
  *       member learns of them, but two members need not deliver the same set of broadcasts between the same
  *       two views. Protocols that need a cut (state transfer) must put a marker into the total order.</li>
+ *   <li><b>Agreement across a partition.</b> Each side of a partition orders its own broadcasts; after the
+ *       merge (a view with {@link View#subgroups()}) every member delivers the same sequence again, but what the
+ *       sides delivered while apart differs, and nothing is exchanged between them. The application decides
+ *       which side's state stands (FTS: the side that held a majority; docs/primary-view.md).</li>
  *   <li><b>Ordering of point-to-point messages</b> relative to broadcasts.</li>
  * </ul>
  *

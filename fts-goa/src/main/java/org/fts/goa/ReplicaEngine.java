@@ -250,8 +250,16 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
                 dropped(r);
             }
         }
-        if (!toAck.isEmpty() && channel.pendingDeliveries() == 0) {
-            flushAcks();   // one HELD per origin per burst of deliveries
+        flushAcksIfIdle();
+    }
+
+    /**
+     * One HELD per origin per burst: sent when the delivery queue is empty. Every callback ends with this, so
+     * the last event of a burst, whatever its kind, sends what the burst delivered.
+     */
+    private void flushAcksIfIdle() {
+        if (!toAck.isEmpty() && channel.pendingDeliveries() <= 0) {
+            flushAcks();
         }
     }
 
@@ -345,6 +353,7 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
             LOG.warn("{}: its state is no longer current (view {}); it will fetch the group's state", self, v);
         }
         standingChanged();
+        flushAcksIfIdle();
     }
 
     private void standingChanged() {
@@ -377,6 +386,7 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
         } else {
             transfer.onDirect(sender, m);
         }
+        flushAcksIfIdle();
     }
 
     // --- StateTransfer.Host ---

@@ -150,7 +150,8 @@ final class StateTransfer {
         }
         MemberId next = null;
         for (MemberId m : view.members()) {
-            if (!m.equals(host.member()) && !tried.contains(m)) {
+            // never this replica's own dead predecessor (same replica id), which may linger in the view
+            if (!PrimaryView.replicaOf(m).equals(PrimaryView.replicaOf(host.member())) && !tried.contains(m)) {
                 next = m;
                 break;
             }

@@ -104,8 +104,8 @@ public final class DeliveryPump {
             return;
         }
         long delay = delayNanos;
+        int d = depth.incrementAndGet();   // before the offer: the pump never sees an event it has not counted
         queue.offer(new Event(kind, sender, payload, view, delay == 0 ? 0 : System.nanoTime() + delay));
-        int d = depth.incrementAndGet();
         int level = warnedLevel.get();
         if (level < WARN_DEPTHS.length && d >= WARN_DEPTHS[level] && warnedLevel.compareAndSet(level, level + 1)) {
             LOG.warn("{}: {} deliveries queued behind a slow or blocked listener", thread.getName(), d);

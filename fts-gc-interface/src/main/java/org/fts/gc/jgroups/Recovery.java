@@ -1,5 +1,6 @@
 package org.fts.gc.jgroups;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -12,20 +13,31 @@ import org.fts.gc.MemberId;
  * plan once all are in. Pure bookkeeping: no locks, no sending.
  */
 final class Recovery {
+    /** {@code holder} sends {@code target} its entries in ({@code from}, {@code upTo}]. */
+    record Repair(MemberId holder, MemberId target, long from, long upTo) {
+    }
+
     /**
-     * What to do once every member reported: {@code holder} (the most advanced member) sends each lagging
-     * member the entries after its last one up to {@code start - 1}; the new epoch opens at {@code start}.
+     * What to do once every member reported: the repairs, then every member, once it holds everything up to
+     * its {@code catchUp} mark, opens the new epoch at {@code start} (a member whose mark is below
+     * {@code start - 1} skips the numbers in between: they were another partition's).
      */
-    record Plan(MemberId holder, long start, Map<MemberId, Long> lagging) {
+    record Plan(long start, List<Repair> repairs, Map<MemberId, Long> catchUp) {
     }
 
     private final long viewId;
     private final List<MemberId> members;
+    private final List<List<MemberId>> sides;
     private final Map<MemberId, long[]> states = new HashMap<>();   // member -> {fresh ? 1 : 0, last}
 
-    Recovery(long viewId, List<MemberId> members) {
+    /**
+     * @param sides for a merge view, the member lists of the merged views: their orders diverged while they
+     *              were apart, so entries are repaired only within a side; empty otherwise (one side)
+     */
+    Recovery(long viewId, List<MemberId> members, List<List<MemberId>> sides) {
         this.viewId = viewId;
         this.members = List.copyOf(members);
+        this.sides = sides.isEmpty() ? List.of(this.members) : sides;
     }
 
     long viewId() {
@@ -45,24 +57,40 @@ final class Recovery {
         return states.size() == members.size();
     }
 
-    /** The plan; {@code self} wins ties for holder (it repairs without a hop). Fresh joiners need nothing. */
+    /**
+     * The plan: within each side, its most advanced member repairs the others ({@code self} wins ties: it
+     * repairs without a hop); the epoch opens after the most advanced member of all. Fresh joiners need
+     * nothing.
+     */
     Plan plan(MemberId self) {
         long max = 0;
-        MemberId holder = null;
+        List<Repair> repairs = new ArrayList<>();
+        Map<MemberId, Long> catchUp = new LinkedHashMap<>();
         for (MemberId m : members) {
-            long[] s = states.get(m);
-            if (s[0] == 0 && (holder == null || s[1] > max || (s[1] == max && m.equals(self)))) {
-                max = s[1];
-                holder = m;
-            }
+            catchUp.put(m, 0L);
         }
-        Map<MemberId, Long> lagging = new LinkedHashMap<>();
-        for (MemberId m : members) {
-            long[] s = states.get(m);
-            if (s[0] == 0 && s[1] < max) {
-                lagging.put(m, s[1]);
+        for (List<MemberId> side : sides) {
+            long sideMax = 0;
+            MemberId holder = null;
+            for (MemberId m : side) {
+                long[] s = states.get(m);
+                if (s != null && s[0] == 0 && (holder == null || s[1] > sideMax || (s[1] == sideMax && m.equals(self)))) {
+                    sideMax = s[1];
+                    holder = m;
+                }
             }
+            for (MemberId m : side) {
+                long[] s = states.get(m);
+                if (s == null) {
+                    continue;
+                }
+                catchUp.put(m, s[0] == 0 ? sideMax : 0L);
+                if (s[0] == 0 && s[1] < sideMax) {
+                    repairs.add(new Repair(holder, m, s[1], sideMax));
+                }
+            }
+            max = Math.max(max, sideMax);
         }
-        return new Plan(holder, max + 1, lagging);
+        return new Plan(max + 1, repairs, catchUp);
     }
 }

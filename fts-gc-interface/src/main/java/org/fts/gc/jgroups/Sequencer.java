@@ -127,17 +127,19 @@ final class Sequencer {
                 return;
             }
             Recovery.Plan plan = r.plan(self);
-            MemberId h = plan.holder();
-            plan.lagging().forEach((m, from) -> actions.add(h.equals(self)
-                    ? () -> member.onSendRepair(viewId, m, from, plan.start() - 1)
-                    : () -> net.control(h, Wire.sendRepair(viewId, m, from, plan.start() - 1))));
-            for (MemberId m : r.members()) {
-                actions.add(m.equals(self)
-                        ? () -> member.onEpoch(self, viewId, viewId, plan.start())
-                        : () -> net.control(m, Wire.longs(Wire.EPOCH, viewId, viewId, plan.start())));
+            for (Recovery.Repair rp : plan.repairs()) {
+                actions.add(rp.holder().equals(self)
+                        ? () -> member.onSendRepair(viewId, rp.target(), rp.from(), rp.upTo())
+                        : () -> net.control(rp.holder(), Wire.sendRepair(viewId, rp.target(), rp.from(), rp.upTo())));
             }
-            LOG.debug("{}: recovery of view {}: epoch opens at {}, {} repairs {}", self, viewId, plan.start(), h,
-                    plan.lagging().keySet());
+            for (MemberId m : r.members()) {
+                long catchUp = plan.catchUp().get(m);
+                actions.add(m.equals(self)
+                        ? () -> member.onEpoch(self, viewId, viewId, plan.start(), catchUp)
+                        : () -> net.control(m, Wire.longs(Wire.EPOCH, viewId, viewId, plan.start(), catchUp)));
+            }
+            LOG.debug("{}: recovery of view {}: epoch opens at {}, repairs {}", self, viewId, plan.start(),
+                    plan.repairs());
             seqEpoch = viewId;
             seqStart = plan.start();
             nextGseq = plan.start();
@@ -194,7 +196,7 @@ final class Sequencer {
         } else if (startRecovery) {
             sequencing = false;
             awaitingOpen = -1;
-            recovery = new Recovery(v.id(), v.members());
+            recovery = new Recovery(v.id(), v.members(), v.subgroups());
         }
         return startRecovery;
     }

@@ -85,6 +85,7 @@ final class TotalOrder {
     private long frozenFor = -1;
     private long pendingEpoch = -1;
     private long pendingStart;
+    private long pendingCatchUp;
     private long[] stashedStateReq;   // {viewId} of a STATE_REQ that arrived before its view
     private MemberId stashedStateReqFrom;
     private final TreeMap<Long, Entry> log = new TreeMap<>();
@@ -201,7 +202,7 @@ final class TotalOrder {
                 case Wire.STATE -> sequencer.onState(src, b.getLong(), b.getLong(), b.getLong());
                 case Wire.SEND_REPAIR -> onSendRepair(b.getLong(), Wire.readName(b), b.getLong(), b.getLong());
                 case Wire.REPAIR -> onRepair(b.getLong(), Wire.readRepair(b));
-                case Wire.EPOCH -> onEpoch(src, b.getLong(), b.getLong(), b.getLong());
+                case Wire.EPOCH -> onEpoch(src, b.getLong(), b.getLong(), b.getLong(), b.getLong());
                 case Wire.DIRECT -> pump.direct(src, Wire.rest(b));
                 default -> LOG.warn("{}: dropped a message of unknown type {} from {}", self, msg[0], src);
             }
@@ -337,7 +338,12 @@ final class TotalOrder {
         actions.forEach(Runnable::run);
     }
 
-    void onEpoch(MemberId src, long viewId, long newEpoch, long start) {
+    /**
+     * The new epoch opens at {@code start} once this member holds everything up to {@code catchUp}; after a
+     * merge, a member of a side that ordered less skips to {@code start - 1} (the numbers between were the
+     * other side's: never delivered here, and the application learns of the merge from the view).
+     */
+    void onEpoch(MemberId src, long viewId, long newEpoch, long start, long catchUp) {
         List<Runnable> actions;
         synchronized (this) {
             if (frozenFor != viewId || view == null || !src.equals(view.coordinator())) {
@@ -345,6 +351,7 @@ final class TotalOrder {
             }
             pendingEpoch = newEpoch;
             pendingStart = start;
+            pendingCatchUp = catchUp;
             if (fresh) {
                 fresh = false;
                 last = start - 1;
@@ -356,6 +363,11 @@ final class TotalOrder {
 
     /** Opens the pending epoch once this member holds everything before it; returns what to do after. */
     private List<Runnable> tryActivateLocked() {
+        if (pendingEpoch >= 0 && last == pendingCatchUp && last < pendingStart - 1) {
+            LOG.info("{}: skips to {} after a merge (the other side ordered {} .. {})", self, pendingStart - 1,
+                    last + 1, pendingStart - 1);
+            last = pendingStart - 1;
+        }
         if (pendingEpoch < 0 || last != pendingStart - 1) {
             if (pendingEpoch >= 0 && last > pendingStart - 1) {
                 LOG.error("{}: delivered up to {} but epoch {} starts at {}", self, last, pendingEpoch, pendingStart);

@@ -1,0 +1,175 @@
+package org.fts.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import fts_samples.Counter;
+import fts_samples.CounterHelper;
+import org.fts.testing.Waits;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.TRANSIENT;
+
+/**
+ * Membership with real parts: three replica JVMs on JGroups, FT clients, {@code kill -9}, a partition
+ * injected at run time (JGroups DISCARD inside one replica process). Every process is reaped by
+ * {@link ReplicaCluster#close()}, also when a test fails.
+ */
+class MembershipProcessTest {
+    private ReplicaCluster cluster;
+    private ORB ft;
+    private ORB plain;
+
+    private void start(List<String> extra) throws Exception {
+        cluster = new ReplicaCluster("mb-" + UUID.randomUUID().toString().substring(0, 6), 3, false, extra,
+                Path.of("target", "child-logs"));
+        ft = ORB.init(new String[0], Clients.ftDefaults());
+        Properties p = Clients.orbDefaults();
+        p.setProperty("jacorb.retries", "0");
+        plain = ORB.init(new String[0], p);
+    }
+
+    @AfterEach
+    void stop() {
+        for (ORB o : new ORB[] {ft, plain}) {
+            if (o != null) {
+                o.shutdown(false);
+            }
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** The counter through replica {@code i} only (a plain client: no redirection). */
+    private Counter at(int i) {
+        return CounterHelper.narrow(plain.string_to_object(
+                Clients.corbaloc("127.0.0.1", cluster.ports().get(i), cluster.group(), "counter")));
+    }
+
+    /** FT clients incrementing the group's counter until stopped; every value they were answered. */
+    private final class Load {
+        final List<Integer> values = Collections.synchronizedList(new ArrayList<>());
+        final List<Throwable> errors = Collections.synchronizedList(new ArrayList<>());
+        final AtomicBoolean stop = new AtomicBoolean();
+        final List<Thread> threads = new ArrayList<>();
+
+        Load(int clients) {
+            String ref = cluster.reference("counter");
+            for (int c = 0; c < clients; c++) {
+                Counter mine = CounterHelper.narrow(ft.string_to_object(ref));
+                Thread t = new Thread(() -> {
+                    try {
+                        while (!stop.get()) {
+                            values.add(mine.increment());
+                        }
+                    } catch (Throwable e) {
+                        errors.add(e);
+                    }
+                }, "membership-client-" + c);
+                threads.add(t);
+                t.start();
+            }
+        }
+
+        void awaitMore(int calls, String what) {
+            int target = values.size() + calls;
+            Waits.await(() -> values.size() >= target || !errors.isEmpty(), Duration.ofSeconds(60),
+                    () -> what + ": " + values.size() + " of " + target + " calls");
+            assertEquals(List.of(), errors);
+        }
+
+        int finish() throws InterruptedException {
+            stop.set(true);
+            for (Thread t : threads) {
+                t.join(60_000);
+                assertTrue(!t.isAlive(), t.getName() + " still running");
+            }
+            assertEquals(List.of(), errors);
+            Set<Integer> unique = new HashSet<>(values);
+            assertEquals(values.size(), unique.size(), "a value was returned twice");
+            assertEquals(values.size(), (int) Collections.max(values), "values are exactly 1..acknowledged");
+            return values.size();
+        }
+    }
+
+    private void assertConverged(List<Integer> replicas, int acked) throws Exception {
+        for (int i : replicas) {
+            assertEquals(acked, at(i).value(), "r" + i + "'s counter = acknowledged increments");
+        }
+        List<String> digests = new ArrayList<>();
+        for (int i : replicas) {
+            digests.add(cluster.digest(i));
+        }
+        assertEquals(1, new HashSet<>(digests).size(), "state digests " + digests);
+    }
+
+    @Test
+    void rollingRestartUnderLoadKeepsEveryAcknowledgedIncrementOnEveryReplica() throws Exception {
+        start(List.of());
+        Load load = new Load(6);
+        load.awaitMore(300, "traffic started");
+        for (int victim : new int[] {1, 2, 0}) {   // r0, the sequencer, last
+            cluster.kill(victim);
+            load.awaitMore(100, "traffic after killing r" + victim);
+            cluster.restart(victim, List.of());   // returns once it serves the group's state
+            load.awaitMore(100, "traffic after restarting r" + victim);
+        }
+        int acked = load.finish();
+        assertConverged(List.of(0, 1, 2), acked);
+    }
+
+    @Test
+    void aPartitionedReplicaRefusesTheMajorityServesAndAfterHealAllConverge() throws Exception {
+        start(List.of());
+        Load load = new Load(4);
+        load.awaitMore(200, "traffic started");
+        cluster.command(2, "isolate");
+        Waits.await(() -> refuses(2), Duration.ofSeconds(30), () -> "r2 still serves while cut off");
+        int atSplit = load.values.size();
+        load.awaitMore(200, "the majority serving");
+        cluster.command(2, "heal");
+        Waits.await(() -> !refuses(2), Duration.ofSeconds(60), () -> "r2 does not serve again after the heal");
+        load.awaitMore(100, "traffic after the heal");
+        int acked = load.finish();
+        assertTrue(acked > atSplit + 200);
+        assertConverged(List.of(0, 1, 2), acked);
+    }
+
+    private boolean refuses(int i) {
+        try {
+            at(i).value();
+            return false;
+        } catch (TRANSIENT e) {
+            return true;
+        }
+    }
+
+    @Test
+    void uniformRepliesSurviveTheSequencersCrashRightAfterTheyAreSeen() throws Exception {
+        start(List.of("-Dfts.delivery=uniform"));
+        Counter viaSequencer = at(0);   // r0 started first: the coordinator, FTS's sequencer
+        int last = 0;
+        for (int k = 0; k < 200; k++) {
+            last = viaSequencer.increment();
+        }
+        cluster.kill(0);   // right after the 200th reply reached the client
+        assertEquals(200, last);
+        for (int i : List.of(1, 2)) {
+            assertEquals(200, at(i).value(), "r" + i + " holds every increment r0 answered");
+        }
+        assertEquals(List.of(cluster.digest(1)), List.of(cluster.digest(2)));
+    }
+}
