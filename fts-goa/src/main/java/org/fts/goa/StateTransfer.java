@@ -205,12 +205,17 @@ final class StateTransfer {
         String theNonce = f[0];
         MemberId named = new MemberId(f[1]);
         MemberId requester = new MemberId(f[2]);
+        boolean mine;
         synchronized (this) {
-            if (requester.equals(host.member()) && theNonce.equals(nonce) && phase == Phase.REQUESTED) {
+            mine = requester.equals(host.member()) && theNonce.equals(nonce) && phase == Phase.REQUESTED;
+            if (mine) {
                 phase = Phase.AWAITING;   // the cut: from here on, deliveries are buffered
                 buffer = new ArrayList<>();
                 lastProgress = System.nanoTime();
             }
+        }
+        if (mine) {
+            tryInstall(named);   // the chunks may have overtaken the marker: they are not ordered with it
         }
         if (named.equals(host.member())) {
             provide(requester, theNonce);
@@ -265,8 +270,6 @@ final class StateTransfer {
 
     /** A point-to-point state message (chunk or refusal) from {@code from}. */
     void onDirect(MemberId from, Direct.Message m) {
-        byte[] whole = null;
-        List<Request> replay = null;
         synchronized (this) {
             if (!m.nonce().equals(nonce)) {
                 return;   // an abandoned attempt's
@@ -278,11 +281,14 @@ final class StateTransfer {
                 maybeRequest();
                 return;
             }
-            if (phase != Phase.AWAITING) {
-                return;   // cannot happen: the marker precedes the provider's snapshot in the order
+            if (phase == Phase.IDLE) {
+                return;
             }
+            // Point-to-point messages are not ordered with broadcasts: chunks can arrive before this replica
+            // delivers its own marker. They are kept; the install waits for the marker (the cut).
             if (chunks == null) {
                 chunks = new byte[m.total()][];
+                received = 0;
             }
             if (m.total() != chunks.length || chunks[m.index()] != null) {
                 return;
@@ -290,7 +296,16 @@ final class StateTransfer {
             chunks[m.index()] = m.data();
             received++;
             lastProgress = System.nanoTime();
-            if (received < chunks.length) {
+        }
+        tryInstall(from);
+    }
+
+    /** Installs once both the marker was delivered and every chunk arrived (delivery thread). */
+    private void tryInstall(MemberId from) {
+        byte[] whole;
+        List<Request> replay;
+        synchronized (this) {
+            if (phase != Phase.AWAITING || chunks == null || received < chunks.length) {
                 return;
             }
             whole = concat(chunks);

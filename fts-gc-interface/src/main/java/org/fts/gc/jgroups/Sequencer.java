@@ -55,8 +55,12 @@ final class Sequencer {
 
     void onFwd(MemberId origin, long oseq, long firstUnacked, byte[] payload) {
         synchronized (this) {
-            if (!self.equals(coordinator)) {
-                return;   // stale: the origin resends to the right sequencer when it resumes
+            if (!self.equals(coordinator) || !seqMembers.contains(origin)) {
+                // Stale (this member is no longer the sequencer), or early (the origin is in a view this
+                // member has not installed yet): ordered now, it would be ordered in an epoch nobody follows.
+                // The origin resends to the right sequencer when it resumes in the new epoch.
+                LOG.debug("{}: FWD {} of {} dropped: not the sequencer of a view with it", self, oseq, origin);
+                return;
             }
             Fwd f = new Fwd(origin, oseq, firstUnacked, payload);
             if (!sequencing) {
@@ -78,6 +82,8 @@ final class Sequencer {
         long base = Math.max(sequencedOseq.getOrDefault(o, 0L), f.firstUnacked() - 1);
         TreeMap<Long, Fwd> waiting = parked.get(o);
         if (f.oseq() > base + 1) {
+            LOG.debug("{}: parked FWD {} of {} (ordered up to {}, first unacked {})", self, f.oseq(), o,
+                    sequencedOseq.get(o), f.firstUnacked());
             parked.computeIfAbsent(o, k -> new TreeMap<>()).put(f.oseq(), f);
             return;
         }
@@ -146,7 +152,7 @@ final class Sequencer {
             awaitingOpen = viewId;
             recovery = null;
         }
-        actions.forEach(Runnable::run);
+        TotalOrder.runAll(actions);
     }
 
     /** Called once this member, as sequencer, has caught up to the epoch it opened. */
@@ -156,8 +162,13 @@ final class Sequencer {
                 return;   // superseded by a newer view
             }
             awaitingOpen = -1;
-            member.deliveredOseq().forEach((o, s) -> sequencedOseq.merge(o, s, Math::max));
+            // What counts as ordered is what was delivered up to this epoch's start, and nothing more: a
+            // forward ordered in an epoch nobody delivered (a race with a view change) must be ordered again.
+            sequencedOseq.clear();
+            sequencedOseq.putAll(member.deliveredOseq());
             sequencing = true;
+            LOG.debug("{}: sequencing epoch {} from {}; {} forwards queued; ordered so far {}", self, epochId,
+                    nextGseq, queued.size(), sequencedOseq);
             List<Fwd> waiting = new ArrayList<>(queued);
             queued.clear();
             waiting.forEach(this::sequence);

@@ -123,9 +123,13 @@ final class TotalOrder {
         }
     }
 
-    /** Called under originLock: {@code unacked} holds at least this broadcast. */
+    /**
+     * Called under originLock. Deliveries remove from {@code unacked} without that lock, so it may already
+     * have lost this very broadcast (then the sequencer drops the forward as already ordered).
+     */
     private void forward(MemberId to, long oseq, byte[] payload) {
-        long firstUnacked = unacked.firstKey();
+        Map.Entry<Long, byte[]> first = unacked.firstEntry();
+        long firstUnacked = first == null ? oseq : Math.min(first.getKey(), oseq);
         if (to.equals(self)) {
             sequencer.onFwd(self, oseq, firstUnacked, payload);
         } else {
@@ -144,6 +148,10 @@ final class TotalOrder {
 
     private void resendLocked(MemberId c) {
         resendPending = false;
+        if (LOG.isDebugEnabled() && !unacked.isEmpty()) {
+            LOG.debug("{}: resends {} unacked broadcasts ({} .. {}) to {}", self, unacked.size(), unacked.firstKey(),
+                    unacked.lastKey(), c);
+        }
         unacked.forEach((oseq, payload) -> forward(c, oseq, payload));
     }
 
@@ -222,6 +230,7 @@ final class TotalOrder {
         long ack = 0;
         synchronized (this) {
             if (view == null || !src.equals(view.coordinator())) {
+                LOG.debug("{}: ORD {} of epoch {} from {}, not the coordinator of {}", self, gseq, ep, src, view);
                 return;   // only the current sequencer orders; recovery brings what a dead one left
             }
             if (fresh && frozenFor < 0 && pendingEpoch < 0) {
@@ -335,7 +344,7 @@ final class TotalOrder {
             }
             actions = tryActivateLocked();
         }
-        actions.forEach(Runnable::run);
+        runAll(actions);
     }
 
     /**
@@ -349,6 +358,8 @@ final class TotalOrder {
             if (frozenFor != viewId || view == null || !src.equals(view.coordinator())) {
                 return;
             }
+            LOG.debug("{}: EPOCH {} of view {} opens at {} (catch up to {}; delivered up to {})", self, newEpoch,
+                    viewId, start, catchUp, last);
             pendingEpoch = newEpoch;
             pendingStart = start;
             pendingCatchUp = catchUp;
@@ -358,7 +369,7 @@ final class TotalOrder {
             }
             actions = tryActivateLocked();
         }
-        actions.forEach(Runnable::run);
+        runAll(actions);
     }
 
     /** Opens the pending epoch once this member holds everything before it; returns what to do after. */
@@ -375,6 +386,7 @@ final class TotalOrder {
             return List.of();
         }
         long opened = pendingEpoch;
+        LOG.debug("{}: epoch {} open at {}", self, opened, last + 1);
         epoch = opened;
         frozenFor = -1;
         pendingEpoch = -1;
@@ -406,22 +418,39 @@ final class TotalOrder {
         return actions;
     }
 
+    /**
+     * Runs every action even if one fails: the actions after a recovery step (open the epoch, acknowledge,
+     * resend, tell the other members) must not be cut short by an unrelated failure of one of them.
+     */
+    static void runAll(List<Runnable> actions) {
+        for (Runnable a : actions) {
+            try {
+                a.run();
+            } catch (RuntimeException e) {
+                LOG.error("recovery step failed; the others go on", e);
+            }
+        }
+    }
+
     // ================================ views ================================
 
     void viewChanged(View v) {
+        boolean startRecovery;
         synchronized (originLock) {
+            MemberId oldCoord = coord;   // the previous view's coordinator
             if (!v.coordinator().equals(coord)) {
                 // Forwards sent to the old sequencer may be lost with it: the next forward to the new one
                 // resends every unacked broadcast first, so that none is overtaken (and then dropped as old).
                 resendPending = true;
             }
             coord = v.coordinator();
+            // The sequencer follows the view before this member casts anything more or the application hears
+            // of it: a broadcast ordered in the old epoch from here on would be ordered for nobody.
+            startRecovery = sequencer.viewChanged(v, oldCoord);
         }
-        MemberId oldCoord;
         long[] stashedReply = null;
         MemberId stashedFrom = null;
         synchronized (this) {
-            oldCoord = view == null ? null : view.coordinator();
             view = v;
             pump.view(v);
             if (stashedStateReq != null && stashedStateReq[0] == v.id() && v.coordinator().equals(stashedStateReqFrom)) {
@@ -435,7 +464,6 @@ final class TotalOrder {
         if (stashedReply != null) {
             sendState(stashedFrom, v.id(), stashedReply);
         }
-        boolean startRecovery = sequencer.viewChanged(v, oldCoord);
         replayPreView();
         if (startRecovery) {
             LOG.debug("{}: sequencer for view {}: recovering", self, v);

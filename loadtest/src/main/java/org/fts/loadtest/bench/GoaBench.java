@@ -21,7 +21,8 @@ import org.omg.CORBA.ORB;
  * {@code goa-bench server=fts replicas=3 threads=50 ops_per_s=... mean_us=...}.
  *
  * <p>Options: {@code --seconds S} per case (default 5), {@code --threads 1,50}, {@code --policies nb,tab}
- * (batching policies of the replicas, default nb), {@code --no-plain} (skip the plain server).
+ * (batching policies of the replicas, default nb), {@code --delivery agreed,uniform} (fts.delivery, default
+ * agreed), {@code --no-plain} (skip the plain server).
  */
 public final class GoaBench {
     private GoaBench() {
@@ -31,31 +32,42 @@ public final class GoaBench {
         int seconds = 5;
         List<Integer> threadCounts = List.of(1, 50);
         List<String> policies = List.of("nb");
+        List<String> deliveries = List.of("agreed");
         boolean plainToo = true;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--policies" -> policies = List.of(args[++i].split(","));
                 case "--no-plain" -> plainToo = false;
+                case "--delivery" -> deliveries = List.of(args[++i].split(","));
                 case "--threads" -> threadCounts = java.util.Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (use --seconds S, --threads 1,50, --policies nb,tab,natural, --no-plain)");
+                        + " (use --seconds S, --threads 1,50, --policies nb,tab,natural, --delivery agreed,uniform,"
+                        + " --no-plain)");
             }
         }
         Path logs = Path.of("target", "bench-logs");
-        List<String> cases = new ArrayList<>(policies);
+        List<String> cases = new ArrayList<>();
+        for (String p : policies) {
+            for (String d : deliveries) {
+                cases.add(p + "/" + d);
+            }
+        }
         if (plainToo) {
             cases.add(0, "plain");
         }
         for (String c : cases) {
             boolean plain = c.equals("plain");
             String group = "bench-" + UUID.randomUUID().toString().substring(0, 6);
-            List<String> opts = plain ? List.of() : List.of("-Dfts.batching=" + c);
+            String policy = c.split("/")[0];
+            String delivery = plain ? "-" : c.split("/")[1];
+            List<String> opts = plain ? List.of() : List.of("-Dfts.batching=" + policy, "-Dfts.delivery=" + delivery);
             try (ReplicaCluster cluster = new ReplicaCluster(group, 3, plain, opts, logs)) {
                 for (int t : threadCounts) {
                     double[] r = run(cluster, t, seconds);
-                    System.out.printf(Locale.ROOT, "goa-bench server=%s policy=%s replicas=%d threads=%d ops_per_s=%.0f mean_us=%.0f%n",
-                            plain ? "plain-poa" : "fts", plain ? "-" : c, plain ? 1 : 3, t, r[0], r[1]);
+                    System.out.printf(Locale.ROOT, "goa-bench server=%s policy=%s delivery=%s replicas=%d threads=%d "
+                            + "ops_per_s=%.0f mean_us=%.0f%n", plain ? "plain-poa" : "fts", plain ? "-" : policy, delivery,
+                            plain ? 1 : 3, t, r[0], r[1]);
                 }
             }
         }
