@@ -50,6 +50,12 @@ public abstract class GroupChannelConformance {
     /** Makes {@code member} vanish abruptly, without a graceful leave. */
     protected abstract void crash(GroupChannel member);
 
+    /** Cuts {@code member} off from the others (a partition), until {@link #heal}. */
+    protected abstract void isolate(GroupChannel member);
+
+    /** Ends {@link #isolate}: the partition merges. */
+    protected abstract void heal(GroupChannel member);
+
     @BeforeEach
     void uniqueGroup() {
         group = "conf-" + UUID.randomUUID().toString().substring(0, 8);
@@ -269,6 +275,59 @@ public abstract class GroupChannelConformance {
         View v1 = r1.lastView();
         assertEquals(v0.id(), v1.id(), "survivors report the same view");
         assertEquals(v0.members(), v1.members(), "survivors report the same view");
+    }
+
+    /** Broadcasts {@code prefix + i} for i in [0, n) from {@code m}, on the calling thread. */
+    private static void broadcast(Member m, String prefix, int n) {
+        for (int i = 0; i < n; i++) {
+            m.channel().abcast(bytes(prefix + i));
+        }
+    }
+
+    private static List<String> texts(Recorder r, String prefix) {
+        return r.delivered().stream().map(Delivery::text).filter(t -> t.startsWith(prefix)).toList();
+    }
+
+    @Test
+    void afterAPartitionMergesEveryMemberDeliversOneSequenceAgain() {
+        List<Member> m = joinAll("a", "b", "c");
+        Member a = m.get(0);
+        Member b = m.get(1);
+        Member c = m.get(2);
+        for (Member x : m) {
+            broadcast(x, "p1-" + x.id() + ":", 200);
+        }
+        for (Member x : m) {
+            x.recorder().awaitDelivered(600, WAIT);
+        }
+        isolate(c.channel());
+        for (Member x : List.of(a, b)) {
+            x.recorder().awaitView(v -> v.size() == 2 && !v.contains(c.id()), WAIT, x.id() + " excludes " + c.id());
+        }
+        c.recorder().awaitView(v -> v.size() == 1, WAIT, c.id() + " is alone");
+        for (Member x : m) {   // each side orders its own broadcasts while apart
+            broadcast(x, "p2-" + x.id() + ":", 200);
+        }
+        a.recorder().awaitState(r -> texts(r, "p2-").size() == 400, WAIT, () -> "a delivers its side's 400");
+        c.recorder().awaitState(r -> texts(r, "p2-").size() == 200, WAIT, () -> "c delivers its own 200");
+        heal(c.channel());
+        for (Member x : m) {
+            x.recorder().awaitView(v -> v.size() == 3 && v.isMerge(), WAIT, x.id() + " installs the merge view");
+        }
+        for (Member x : m) {
+            broadcast(x, "p3-" + x.id() + ":", 200);
+        }
+        for (Member x : m) {
+            x.recorder().awaitState(r -> texts(r, "p3-").size() == 600, WAIT,
+                    () -> x.id() + " delivers all 600 broadcasts made after the merge");
+        }
+        assertEquals(texts(a.recorder(), "p3-"), texts(b.recorder(), "p3-"), "one order after the merge (a, b)");
+        assertEquals(texts(a.recorder(), "p3-"), texts(c.recorder(), "p3-"), "one order after the merge (a, c)");
+        assertEquals(texts(a.recorder(), "p2-"), texts(b.recorder(), "p2-"), "the majority side agreed while apart");
+        assertTrue(texts(c.recorder(), "p2-").stream().allMatch(t -> t.startsWith("p2-c:")),
+                "nothing crossed from the other side");
+        assertTrue(texts(a.recorder(), "p2-").stream().noneMatch(t -> t.startsWith("p2-c:")),
+                "nothing crossed from the other side");
     }
 
     @Test

@@ -22,4 +22,14 @@ class JGroupsUdpConformanceTest extends GroupChannelConformance {
     protected void crash(GroupChannel member) {
         JGroupsFaults.crash(member);
     }
+
+    @Override
+    protected void isolate(GroupChannel member) {
+        JGroupsFaults.isolate(member);
+    }
+
+    @Override
+    protected void heal(GroupChannel member) {
+        JGroupsFaults.heal(member);
+    }
 }

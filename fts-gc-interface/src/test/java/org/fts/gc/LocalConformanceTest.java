@@ -15,4 +15,14 @@ class LocalConformanceTest extends GroupChannelConformance {
     protected void crash(GroupChannel member) {
         network.crash(group, member.self());
     }
+
+    @Override
+    protected void isolate(GroupChannel member) {
+        network.partition(group, java.util.List.of(java.util.Set.of(member.self())));
+    }
+
+    @Override
+    protected void heal(GroupChannel member) {
+        network.heal(group);
+    }
 }
