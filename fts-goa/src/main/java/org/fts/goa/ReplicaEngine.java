@@ -2,11 +2,7 @@ package org.fts.goa;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -60,8 +56,6 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
     private final UniformReplies uniform;
     private final StateTransfer transfer;
     private final AtomicLong castSeq = new AtomicLong();
-    /** Per origin, the highest batch number delivered and not yet acknowledged (uniform mode). */
-    private final Map<MemberId, Long> toAck = new HashMap<>();
 
     /** A request this replica cast and waits for, and how many foreground threads wait (retries join). */
     private static final class Pending {
@@ -236,7 +230,7 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
             if (own) {
                 uniform.delivered(seq);
             } else {
-                toAck.put(sender, seq);
+                uniform.deliveredFrom(sender, seq);
             }
         }
         boolean execute = primary.primary() && primary.current();
@@ -253,13 +247,9 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
         flushAcksIfIdle();
     }
 
-    /**
-     * One HELD per origin per burst: sent when the delivery queue is empty. Every callback ends with this, so
-     * the last event of a burst, whatever its kind, sends what the burst delivered.
-     */
     private void flushAcksIfIdle() {
-        if (!toAck.isEmpty() && channel.pendingDeliveries() <= 0) {
-            flushAcks();
+        if (uniform != null) {
+            uniform.flushIfIdle(channel);
         }
     }
 
@@ -284,17 +274,6 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
                 p.reply.completeExceptionally(new IllegalStateException("replica " + self + " " + notServing));
             }
         }
-    }
-
-    private void flushAcks() {
-        for (Map.Entry<MemberId, Long> e : toAck.entrySet()) {
-            try {
-                channel.send(e.getKey(), Direct.held(e.getValue()));
-            } catch (RuntimeException ex) {
-                LOG.debug("{}: HELD to {} not sent: {}", self, e.getKey(), ex.toString());
-            }
-        }
-        toAck.clear();
     }
 
     /** Requests to no object are the GOA's own, applied in delivery order. */
@@ -472,9 +451,8 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
         CompletableFuture<String> digest = new CompletableFuture<>();
         atCut(() -> {
             try {
-                byte[] snap = Snapshot.take(objects, cache, membership);
-                digest.complete(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(snap)));
-            } catch (Snapshot.StateException | NoSuchAlgorithmException | RuntimeException e) {
+                digest.complete(Snapshot.digest(Snapshot.take(objects, cache, membership)));
+            } catch (Snapshot.StateException | RuntimeException e) {
                 digest.completeExceptionally(e);
             }
         });

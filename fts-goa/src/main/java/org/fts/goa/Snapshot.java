@@ -164,6 +164,15 @@ final class Snapshot {
         return l;
     }
 
+    /** SHA-256 of a snapshot, in hex: equal for replicas at the same position of the order. */
+    static String digest(byte[] snapshot) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256").digest(snapshot));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
     /** An object id as text when it is printable, else hex. */
     static String name(ObjectKey k) {
         String s = new String(k.id(), java.nio.charset.StandardCharsets.UTF_8);

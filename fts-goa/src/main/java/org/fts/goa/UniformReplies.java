@@ -23,6 +23,8 @@ final class UniformReplies {
     private final Map<String, Long> held = new HashMap<>();   // replica id -> highest batch number it holds
     private final TreeMap<Long, CompletableFuture<Void>> waiting = new TreeMap<>();
     private long heldUpTo;
+    /** Receiver side, delivery thread only: per origin, the highest batch delivered and not yet acknowledged. */
+    private final Map<org.fts.gc.MemberId, Long> toAck = new HashMap<>();
 
     /** @param needed replicas that must hold a batch, this one included: the majority of N */
     UniformReplies(String self, int needed) {
@@ -77,5 +79,31 @@ final class UniformReplies {
 
     synchronized int waiting() {
         return waiting.size();
+    }
+
+    // ------------------------------------------------------------------ receiver side (delivery thread)
+
+    /** This replica delivered batch {@code seq} of another origin; acknowledged at the end of the burst. */
+    void deliveredFrom(org.fts.gc.MemberId origin, long seq) {
+        toAck.put(origin, seq);
+    }
+
+    /**
+     * Sends one HELD per origin for what this replica delivered, once its delivery queue is empty: every
+     * callback ends with this, so the last event of a burst, whatever its kind, sends what the burst delivered.
+     */
+    void flushIfIdle(org.fts.gc.GroupChannel channel) {
+        if (toAck.isEmpty() || channel.pendingDeliveries() > 0) {
+            return;
+        }
+        for (Map.Entry<org.fts.gc.MemberId, Long> e : toAck.entrySet()) {
+            try {
+                channel.send(e.getKey(), Direct.held(e.getValue()));
+            } catch (RuntimeException ex) {
+                org.slf4j.LoggerFactory.getLogger(UniformReplies.class).debug("{}: HELD to {} not sent: {}", self,
+                        e.getKey(), ex.toString());
+            }
+        }
+        toAck.clear();
     }
 }

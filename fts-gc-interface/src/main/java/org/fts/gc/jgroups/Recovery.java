@@ -7,12 +7,15 @@ import java.util.List;
 import java.util.Map;
 
 import org.fts.gc.MemberId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One recovery run by a new sequencer ({@link TotalOrder}): the STATE reports of the view's members, and the
- * plan once all are in. Pure bookkeeping: no locks, no sending.
+ * plan once all are in, and how the steps that follow one run. No locks, no sending.
  */
 final class Recovery {
+    private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
     /** {@code holder} sends {@code target} its entries in ({@code from}, {@code upTo}]. */
     record Repair(MemberId holder, MemberId target, long from, long upTo) {
     }
@@ -92,5 +95,19 @@ final class Recovery {
             max = Math.max(max, sideMax);
         }
         return new Plan(max + 1, repairs, catchUp);
+    }
+
+    /**
+     * Runs every action even if one fails: the actions after a recovery step (open the epoch, acknowledge,
+     * resend, tell the other members) must not be cut short by an unrelated failure of one of them.
+     */
+    static void runAll(List<Runnable> actions) {
+        for (Runnable a : actions) {
+            try {
+                a.run();
+            } catch (RuntimeException e) {
+                LOG.error("recovery step failed; the others go on", e);
+            }
+        }
     }
 }

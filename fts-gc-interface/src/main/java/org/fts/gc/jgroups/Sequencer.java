@@ -152,7 +152,7 @@ final class Sequencer {
             awaitingOpen = viewId;
             recovery = null;
         }
-        TotalOrder.runAll(actions);
+        Recovery.runAll(actions);
     }
 
     /** Called once this member, as sequencer, has caught up to the epoch it opened. */

@@ -148,10 +148,7 @@ final class TotalOrder {
 
     private void resendLocked(MemberId c) {
         resendPending = false;
-        if (LOG.isDebugEnabled() && !unacked.isEmpty()) {
-            LOG.debug("{}: resends {} unacked broadcasts ({} .. {}) to {}", self, unacked.size(), unacked.firstKey(),
-                    unacked.lastKey(), c);
-        }
+        LOG.debug("{}: resends {} unacked broadcasts to {}", self, unacked.size(), c);
         unacked.forEach((oseq, payload) -> forward(c, oseq, payload));
     }
 
@@ -344,7 +341,7 @@ final class TotalOrder {
             }
             actions = tryActivateLocked();
         }
-        runAll(actions);
+        Recovery.runAll(actions);
     }
 
     /**
@@ -369,7 +366,7 @@ final class TotalOrder {
             }
             actions = tryActivateLocked();
         }
-        runAll(actions);
+        Recovery.runAll(actions);
     }
 
     /** Opens the pending epoch once this member holds everything before it; returns what to do after. */
@@ -416,20 +413,6 @@ final class TotalOrder {
         actions.add(() -> sendAck(seqMember, confirmed));   // tells the sequencer this member caught up
         actions.add(this::resendUnacked);
         return actions;
-    }
-
-    /**
-     * Runs every action even if one fails: the actions after a recovery step (open the epoch, acknowledge,
-     * resend, tell the other members) must not be cut short by an unrelated failure of one of them.
-     */
-    static void runAll(List<Runnable> actions) {
-        for (Runnable a : actions) {
-            try {
-                a.run();
-            } catch (RuntimeException e) {
-                LOG.error("recovery step failed; the others go on", e);
-            }
-        }
     }
 
     // ================================ views ================================
