@@ -237,7 +237,7 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
         long ownSeq = own ? seq : -1;
         for (Request r : requests) {
             if (r.objectId().length == 0 && StateTransfer.MARKER.equals(r.operation())) {
-                transfer.onMarker(r);   // markers count in any standing: they change no state
+                marker(r);
             } else if (execute) {
                 dispatch(r, ownSeq);
             } else if (!transfer.buffered(r)) {
@@ -250,6 +250,15 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
     private void flushAcksIfIdle() {
         if (uniform != null) {
             uniform.flushIfIdle(channel);
+        }
+    }
+
+    /** Markers count in any standing: they change no state. */
+    private void marker(Request r) {
+        try {
+            transfer.onMarker(r);
+        } catch (RuntimeException e) {   // the same bytes everywhere: every replica skips it alike
+            LOG.error("{}: dropped a malformed state request from {}: {}", self, r.origin(), e.getMessage());
         }
     }
 
@@ -340,7 +349,7 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
         if (notServing != null) {
             IllegalStateException why = new IllegalStateException("replica " + self + " " + notServing);
             if (uniform != null) {
-                uniform.fail(why);
+                uniform.fail(why, castSeq.get());
             }
             List<Pending> waiting = new ArrayList<>(pending.values());
             pending.clear();

@@ -23,6 +23,8 @@ final class UniformReplies {
     private final Map<String, Long> held = new HashMap<>();   // replica id -> highest batch number it holds
     private final TreeMap<Long, CompletableFuture<Void>> waiting = new TreeMap<>();
     private long heldUpTo;
+    private long failedUpTo;
+    private RuntimeException failure;
     /** Receiver side, delivery thread only: per origin, the highest batch delivered and not yet acknowledged. */
     private final Map<org.fts.gc.MemberId, Long> toAck = new HashMap<>();
 
@@ -36,6 +38,9 @@ final class UniformReplies {
     synchronized CompletableFuture<Void> whenHeld(long seq) {
         if (seq <= heldUpTo) {
             return DONE;
+        }
+        if (seq <= failedUpTo) {
+            return CompletableFuture.failedFuture(failure);   // cast before the majority was lost
         }
         return waiting.computeIfAbsent(seq, s -> new CompletableFuture<>());
     }
@@ -67,10 +72,15 @@ final class UniformReplies {
         done.forEach(f -> f.complete(null));
     }
 
-    /** The majority is gone (minority view, or the adaptor stops): replies still held back fail. */
-    void fail(RuntimeException why) {
+    /**
+     * The majority is gone (minority view, or the adaptor stops): replies still held back fail, and so do
+     * those of batches up to {@code castUpTo} that ask later (their execution may still be queued).
+     */
+    void fail(RuntimeException why, long castUpTo) {
         List<CompletableFuture<Void>> all;
         synchronized (this) {
+            failedUpTo = Math.max(failedUpTo, castUpTo);
+            failure = why;
             all = new ArrayList<>(waiting.values());
             waiting.clear();
         }

@@ -188,4 +188,25 @@ class MembershipProcessTest {
         }
         assertConverged(List.of(1, 2), 200);
     }
+
+    @Test
+    void uniformRepliesASequencerCutOffFromTheOthersAnswersNothing() throws Exception {
+        start(List.of("-Dfts.delivery=uniform"));
+        Counter viaSequencer = at(0);
+        for (int k = 0; k < 50; k++) {
+            viaSequencer.increment();
+        }
+        // Cut off, r0 still believes its view primary until failure detection, and still orders and executes
+        // its own clients' requests. No other replica holds them, so in uniform mode it must not answer (in
+        // agreed mode it does, and that answer is lost: this test fails with fts.delivery=agreed).
+        cluster.command(0, "isolate");
+        org.omg.CORBA.SystemException e = org.junit.jupiter.api.Assertions.assertThrows(
+                org.omg.CORBA.SystemException.class, viaSequencer::increment);
+        assertTrue(e instanceof TRANSIENT, e.toString());
+        Waits.await(() -> !refuses(1), Duration.ofSeconds(30), () -> "the majority does not serve");
+        assertEquals(50, at(1).value(), "the majority never saw the cut-off sequencer's request");
+        cluster.command(0, "heal");
+        Waits.await(() -> !refuses(0), Duration.ofSeconds(60), () -> "r0 does not serve again after the heal");
+        assertConverged(List.of(0, 1, 2), 50);   // r0 discarded its own execution and took the group's state
+    }
 }
