@@ -127,9 +127,9 @@ final class StateTransfer {
             return;
         }
         if (phase != Phase.IDLE && (!primary || !v.contains(provider))) {
-            LOG.info("{}: state transfer from {} abandoned: {}", host.member(), provider,
-                    primary ? "it left the view" : "this replica's view is no longer primary");
-            lastRefusal = provider + " left the view";
+            String why = primary ? provider + " left the view" : "this replica's view is no longer primary";
+            LOG.info("{}: state transfer from {} abandoned: {}", host.member(), provider, why);
+            lastRefusal = why;
             reset();
         }
         if (primary) {
