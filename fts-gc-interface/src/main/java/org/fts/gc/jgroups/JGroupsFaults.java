@@ -20,15 +20,7 @@ public final class JGroupsFaults {
      * failure detection, as after a real crash.
      */
     public static void crash(GroupChannel member) {
-        JChannel ch = jchannel(member);
-        DISCARD discard = new DISCARD().discardAll(true);
-        discard.setAddress(ch.getAddress());
-        try {
-            ch.getProtocolStack().insertProtocol(discard, ProtocolStack.Position.ABOVE,
-                    ch.getProtocolStack().getTransport().getClass());
-        } catch (Exception e) {
-            throw new GroupException("cannot inject DISCARD into " + member.self(), e);
-        }
+        isolate(member);
         member.close();
     }
 
@@ -40,7 +32,7 @@ public final class JGroupsFaults {
     public static void isolate(GroupChannel member) {
         JChannel ch = jchannel(member);
         if (ch.getProtocolStack().findProtocol(DISCARD.class) != null) {
-            return;
+            return;   // already cut off
         }
         DISCARD discard = new DISCARD().discardAll(true);
         discard.setAddress(ch.getAddress());
