@@ -1,41 +1,47 @@
 package org.fts.gc;
 
 /**
- * Membership of one process in one named group, with totally-ordered broadcast. This is the whole contract
- * the rest of FTS relies on; every binding ({@code jgroups}, {@code local}) passes the same conformance suite
- * ({@code GroupChannelConformance} in this module's tests).
+ * Membership of one process in one named group, with totally-ordered broadcast in a primary component. This
+ * is the whole contract the rest of FTS relies on; every binding ({@code jgroups}, {@code local}) passes the
+ * same conformance suite ({@code GroupChannelConformance} in this module's tests). The protocol and the
+ * argument for each guarantee are in docs/group-communication.md.
+ *
+ * <h2>Epochs and the primary component</h2>
+ * Every view change opens a recovery. It establishes a new <em>epoch</em> only if the view can continue the
+ * group's one history: with {@code fts.group.size} N &gt; 0, its members must hold a majority of the N
+ * replicas ({@link MemberId#replica()}), a majority of them must hold the history (a replica restarted after
+ * a crash has lost its own until it resynchronises), and one member of the latest epoch must hold a synced
+ * state. Otherwise the view is not primary ({@link GroupListener#notPrimary}) and delivers nothing. With
+ * N = 0 every view is primary (tests and benchmarks of plain group messaging).
  *
  * <h2>Guaranteed</h2>
  * <ul>
- *   <li><b>Total order.</b> Any two members that deliver two broadcasts {@code m1}, {@code m2} deliver them in
- *       the same order; the sequences delivered by members that stay in the group are identical (prefixes of
- *       one another while traffic is in flight).</li>
- *   <li><b>Delivery to self.</b> The sender delivers its own broadcast, in its place in the total order.</li>
- *   <li><b>FIFO per sender.</b> Broadcasts of one member are delivered in the order it called
- *       {@link #abcast}.</li>
- *   <li><b>Reliability among survivors.</b> Every broadcast of a member that does not crash is delivered
- *       exactly once by every member that stays in the group, including across crashes of the coordinator
- *       (the sequencer); and a broadcast that any survivor delivered, whoever sent it, is delivered by every
- *       survivor.</li>
- *   <li><b>Joiners.</b> A joining member delivers every broadcast ordered after the view that contains it,
- *       and none ordered before it.</li>
+ *   <li><b>One history.</b> Every broadcast any member delivers is part of one sequence, the group's history,
+ *       and members deliver it in that order. A member's deliveries are a contiguous stretch of the history
+ *       from its last synchronisation on; where it misses a stretch (it was cut off while a primary went on,
+ *       it joined late, or it restarted), the next epoch tells it ({@link Epoch#gap()}).</li>
+ *   <li><b>Uniform delivery</b> ({@code fts.delivery=uniform}, the default). A member delivers a broadcast only
+ *       once a majority of the N replicas hold it; every later primary epoch then includes it, whichever
+ *       members crash or are cut off (at most a minority at a time). With {@code agreed} a member delivers as
+ *       soon as it has a broadcast, one network hop earlier: a broadcast that only a minority had can then be
+ *       delivered and later left out of the history (that member is told of a gap).</li>
+ *   <li><b>Delivery to self</b> and <b>FIFO per sender</b>: the sender delivers its own broadcast, in its
+ *       place; broadcasts of one member are delivered in the order it called {@link #abcast}.</li>
+ *   <li><b>Reliability.</b> A broadcast of a member that stays in primary views is delivered exactly once, by
+ *       every member of the epochs it belongs to, including across crashes of the sequencer.</li>
  *   <li><b>One delivery thread.</b> {@link GroupListener} callbacks run on one thread per channel, in order;
  *       a blocked callback cannot stall the group layer (see {@link GroupListener}).</li>
  * </ul>
  *
  * <h2>Not guaranteed</h2>
  * <ul>
- *   <li><b>Uniformity beyond the survivors.</b> A member delivers a broadcast as soon as it has it; if every
- *       member that had it crashes, it is lost, and a reply sent on the strength of that delivery was sent for
- *       nothing. FTS offers a uniform mode for replies (see docs).</li>
- *   <li><b>Virtual synchrony.</b> Views are delivered on the same thread as broadcasts, in the order the
- *       member learns of them, but two members need not deliver the same set of broadcasts between the same
- *       two views. Protocols that need a cut (state transfer) must put a marker into the total order.</li>
- *   <li><b>Agreement across a partition.</b> Each side of a partition orders its own broadcasts; after the
- *       merge (a view with {@link View#subgroups()}) every member delivers the same sequence again, but what the
- *       sides delivered while apart differs, and nothing is exchanged between them. The application decides
- *       which side's state stands (FTS: the side that held a majority; docs/primary-view.md).</li>
+ *   <li><b>Virtual synchrony.</b> Views are delivered on the same thread as broadcasts, but two members need
+ *       not deliver the same broadcasts between the same two views. A cut (state transfer) needs a marker in
+ *       the total order.</li>
  *   <li><b>Ordering of point-to-point messages</b> relative to broadcasts.</li>
+ *   <li><b>Durability beyond the fault model.</b> The history lives in the members' memory. If a majority of
+ *       the replicas lose it at once (crash before a restarted one resynchronised), the group does not guess:
+ *       it stays not primary until enough of them are back.</li>
  * </ul>
  *
  * <p>Life cycle: create through {@link GroupChannels#create}, then {@link #join} once, then {@link #close}
@@ -68,6 +74,15 @@ public interface GroupChannel extends AutoCloseable {
      * @throws GroupException if {@code to} is not in the current view, or the channel is not joined
      */
     void send(MemberId to, byte[] payload);
+
+    /**
+     * This member's application state holds the group's history up to its latest delivery again: after an
+     * epoch with a {@link Epoch#gap() gap}, it installed a state taken at a position of the order (and queued
+     * what it delivered after that position). Call it on the delivery thread, from the callback that
+     * completes the install. Ignored if a later gap is already queued for this member. Until then the member
+     * does not count as holding the group's state, and cannot be a state provider.
+     */
+    void synced();
 
     /** This member's identity; available once created. */
     MemberId self();

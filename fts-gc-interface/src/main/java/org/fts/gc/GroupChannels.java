@@ -34,6 +34,7 @@ public final class GroupChannels {
         GroupBinding binding = binding(BINDING.get(config));
         List<ConfigKey<?>> keys = new ArrayList<>();
         keys.add(BINDING);
+        keys.addAll(GroupConfig.KEYS);
         keys.addAll(binding.keys());
         ConfigKeys.validateAndLog(LOG, "group communication", config, keys);
         String name = memberName != null ? memberName : "m-" + UUID.randomUUID().toString().substring(0, 8);

@@ -3,15 +3,21 @@ package org.fts.gc;
 /**
  * What a {@link GroupChannel} delivers to its application.
  *
- * <p>All three callbacks of one channel run on that channel's single delivery thread, one at a time, in the
- * order the channel delivers them; never on a group-communication protocol thread. A callback may call
- * {@link GroupChannel#abcast}, {@link GroupChannel#send} and {@link GroupChannel#close} on its own channel.
+ * <p>All callbacks of one channel run on that channel's single delivery thread, one at a time, in the order
+ * the channel delivers them; never on a group-communication protocol thread. A callback may call
+ * {@link GroupChannel#abcast}, {@link GroupChannel#send}, {@link GroupChannel#synced} and
+ * {@link GroupChannel#close} on its own channel.
  *
  * <p>A callback that blocks delays only this member's later callbacks: the group keeps running, the other
  * members keep delivering, this member keeps taking part in the protocol (acknowledging, sequencing, failure
  * detection), and its pending deliveries accumulate in memory until the callback returns (see
- * {@link GroupChannel#pendingDeliveries()}). A callback that throws is logged and skipped; later deliveries
- * continue.
+ * {@link GroupChannel#pendingDeliveries()}). A callback that throws a {@link RuntimeException} is logged and
+ * skipped; later deliveries continue. An {@link Error} stops the process ({@link FailStop}).
+ *
+ * <p>The order of callbacks after a view change: {@link #viewAccepted} at once; then, while the recovery
+ * runs, possibly the last committed broadcasts of the previous epoch; then either {@link #epochOpened} (the
+ * view is primary: deliveries of the new epoch follow) or {@link #notPrimary} (nothing is delivered until
+ * the next view).
  */
 public interface GroupListener {
 
@@ -33,7 +39,25 @@ public interface GroupListener {
 
     /**
      * A new view has been installed at this member. The first callback after a join is always the view
-     * that contains the joiner.
+     * that contains the joiner. Deliveries pause until the view's epoch opens.
      */
     void viewAccepted(View view);
+
+    /**
+     * The view's recovery established a primary epoch: this member delivers again, from the epoch's first
+     * broadcast. If {@link Epoch#gap()} is true, this member's state misses part of the group's history and
+     * must be replaced (a state transfer at a position of the order) before the member serves. The default
+     * ignores it.
+     */
+    default void epochOpened(Epoch epoch) {
+    }
+
+    /**
+     * The view's recovery found that the view cannot continue the group's history (too few replicas, or none
+     * holding the latest state): this member delivers nothing until the next view. The default ignores it.
+     *
+     * @param reason why, for operators and for the errors clients see
+     */
+    default void notPrimary(View view, String reason) {
+    }
 }

@@ -44,8 +44,13 @@ public abstract class GroupChannelConformance {
     private final List<Thread> threads = new ArrayList<>();
     protected String group;
 
-    /** A new, unjoined channel of the binding under test. */
-    protected abstract GroupChannel create(String memberName);
+    /** A new, unjoined channel of the binding under test, with no quorum (every view is primary). */
+    protected GroupChannel create(String memberName) {
+        return create(memberName, 0);
+    }
+
+    /** A new, unjoined channel of the binding under test, for a group of {@code groupSize} replicas. */
+    protected abstract GroupChannel create(String memberName, int groupSize);
 
     /** Makes {@code member} vanish abruptly, without a graceful leave. */
     protected abstract void crash(GroupChannel member);
@@ -77,7 +82,11 @@ public abstract class GroupChannelConformance {
     }
 
     protected Member join(String name, Recorder recorder) {
-        GroupChannel ch = create(name);
+        return join(name, recorder, 0);
+    }
+
+    protected Member join(String name, Recorder recorder, int groupSize) {
+        GroupChannel ch = create(name, groupSize);
         opened.add(ch);
         ch.join(group, recorder);
         return new Member(ch, recorder);
@@ -285,7 +294,8 @@ public abstract class GroupChannelConformance {
     }
 
     private static List<String> texts(Recorder r, String prefix) {
-        return r.delivered().stream().map(Delivery::text).filter(t -> t.startsWith(prefix)).toList();
+        List<Delivery> all = Thread.holdsLock(r) ? r.deliveredUnsafe() : r.delivered();
+        return all.stream().map(Delivery::text).filter(t -> t.startsWith(prefix)).toList();
     }
 
     @Test
@@ -328,6 +338,73 @@ public abstract class GroupChannelConformance {
                 "nothing crossed from the other side");
         assertTrue(texts(a.recorder(), "p2-").stream().noneMatch(t -> t.startsWith("p2-c:")),
                 "nothing crossed from the other side");
+    }
+
+    /** Joins members of a group of {@code n} replicas in order, each once the previous ones see it. */
+    private List<Member> joinGroupOf(int n, String... names) {
+        List<Member> members = new ArrayList<>();
+        for (String name : names) {
+            members.add(join(name, new Recorder(), n));
+            for (Member m : members) {
+                m.recorder().awaitView(v -> v.size() == members.size(), WAIT, m.id() + " sees " + members.size());
+            }
+        }
+        return members;
+    }
+
+    private static Epoch awaitEpoch(Member m, java.util.function.Predicate<Epoch> p, String what) {
+        m.recorder().awaitState(r -> !r.epochsUnsafe().isEmpty() && p.test(r.epochsUnsafe().get(r.epochsUnsafe().size() - 1)),
+                WAIT, () -> m.id() + ": " + what + " (epochs " + m.recorder().epochs() + ", not primary "
+                        + m.recorder().notPrimaryReasons() + ")");
+        return m.recorder().lastEpoch();
+    }
+
+    @Test
+    void aGroupIsFoundedByAMajorityAndAJoinerIsToldItsStateMustBeFetched() {
+        Member a = join("a", new Recorder(), 3);
+        a.recorder().awaitState(r -> !r.notPrimaryUnsafe().isEmpty(), WAIT, () -> "a alone is not primary");
+        assertTrue(a.recorder().epochs().isEmpty(), "a alone opens no epoch: " + a.recorder().epochs());
+        Member b = join("b", new Recorder(), 3);
+        Epoch founded = awaitEpoch(b, e -> e.members().size() == 2, "a and b found the group");
+        assertFalse(founded.gap(), "the founders hold the initial state");
+        assertFalse(awaitEpoch(a, e -> e.members().size() == 2, "a founds").gap());
+        a.channel().abcast(bytes("a:0"));
+        b.recorder().awaitDelivered(1, WAIT);
+        Member c = join("c", new Recorder(), 3);
+        Epoch joined = awaitEpoch(c, e -> e.members().size() == 3, "c joins");
+        assertTrue(joined.gap(), "a joiner fetches the state");
+        assertTrue(List.of(a.id(), b.id()).contains(joined.provider()), "from a founder: " + joined.provider());
+        a.channel().abcast(bytes("a:1"));
+        c.recorder().awaitDelivered(1, WAIT);
+        assertEquals(List.of("a:1"), c.recorder().delivered().stream().map(Delivery::text).toList());
+    }
+
+    @Test
+    void aMinorityDeliversNothingUntilTheHealThenResumesWithAGap() {
+        List<Member> m = joinGroupOf(3, "a", "b", "c");
+        Member a = m.get(0);
+        Member c = m.get(2);
+        awaitEpoch(c, e -> e.members().size() == 3, "c in the full epoch");
+        c.channel().synced();   // as if c installed the state it was told to fetch
+        broadcast(a, "p1-a:", 10);
+        c.recorder().awaitDelivered(10, WAIT);
+        isolate(c.channel());
+        c.recorder().awaitState(r -> !r.notPrimaryUnsafe().isEmpty(), WAIT, () -> "c, alone, is not primary");
+        for (Member x : List.of(a, m.get(1))) {
+            awaitEpoch(x, e -> e.members().size() == 2, x.id() + " goes on with a majority");
+        }
+        broadcast(a, "p2-a:", 20);
+        broadcast(c, "p2-c:", 5);   // held: no primary at c
+        m.get(1).recorder().awaitState(r -> texts(r, "p2-").size() == 20, WAIT, () -> "the majority delivers");
+        assertEquals(List.of(), texts(c.recorder(), "p2-"), "the minority delivered nothing");
+        heal(c.channel());
+        Epoch merged = awaitEpoch(c, e -> e.members().size() == 3, "c back in a primary epoch");
+        assertTrue(merged.gap(), "c missed what the majority delivered");
+        for (Member x : m) {
+            x.recorder().awaitState(r -> texts(r, "p2-c:").size() == 5, WAIT,
+                    () -> x.id() + " delivers c's 5 broadcasts held while apart, once");
+        }
+        assertEquals(texts(a.recorder(), "p2-c:"), texts(c.recorder(), "p2-c:"));
     }
 
     @Test

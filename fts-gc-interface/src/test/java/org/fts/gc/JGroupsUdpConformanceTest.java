@@ -14,8 +14,10 @@ class JGroupsUdpConformanceTest extends GroupChannelConformance {
     }
 
     @Override
-    protected GroupChannel create(String memberName) {
-        return GroupChannels.create(config(), memberName);
+    protected GroupChannel create(String memberName, int groupSize) {
+        Properties p = config();
+        p.setProperty("fts.group.size", String.valueOf(groupSize));
+        return GroupChannels.create(p, memberName);
     }
 
     @Override

@@ -7,8 +7,8 @@ class LocalConformanceTest extends GroupChannelConformance {
     private final LocalNetwork network = new LocalNetwork();
 
     @Override
-    protected GroupChannel create(String memberName) {
-        return network.channel(new MemberId(memberName));
+    protected GroupChannel create(String memberName, int groupSize) {
+        return network.channel(new MemberId(memberName), new GroupConfig(groupSize, true));
     }
 
     @Override

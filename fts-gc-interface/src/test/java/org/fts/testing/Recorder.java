@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 
+import org.fts.gc.Epoch;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
@@ -28,6 +29,8 @@ public final class Recorder implements GroupListener {
     private final List<Delivery> delivered = new ArrayList<>();
     private final List<Delivery> received = new ArrayList<>();
     private final List<View> views = new ArrayList<>();
+    private final List<Epoch> epochs = new ArrayList<>();
+    private final List<String> notPrimary = new ArrayList<>();
     private final BiConsumer<MemberId, String> onDeliver;
 
     public Recorder() {
@@ -58,6 +61,40 @@ public final class Recorder implements GroupListener {
     public synchronized void viewAccepted(View view) {
         views.add(view);
         notifyAll();
+    }
+
+    @Override
+    public synchronized void epochOpened(Epoch epoch) {
+        epochs.add(epoch);
+        notifyAll();
+    }
+
+    @Override
+    public synchronized void notPrimary(View view, String reason) {
+        notPrimary.add(view.id() + ": " + reason);
+        notifyAll();
+    }
+
+    public synchronized List<Epoch> epochs() {
+        return new ArrayList<>(epochs);
+    }
+
+    public synchronized Epoch lastEpoch() {
+        return epochs.isEmpty() ? null : epochs.get(epochs.size() - 1);
+    }
+
+    public synchronized List<String> notPrimaryReasons() {
+        return new ArrayList<>(notPrimary);
+    }
+
+    /** The recorded epochs; for predicates passed to {@link #awaitState}. */
+    public List<Epoch> epochsUnsafe() {
+        return epochs;
+    }
+
+    /** The recorded not-primary reasons; for predicates passed to {@link #awaitState}. */
+    public List<String> notPrimaryUnsafe() {
+        return notPrimary;
     }
 
     public synchronized List<Delivery> delivered() {

@@ -4,7 +4,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 
+import org.fts.gc.Epoch;
+import org.fts.gc.FailStop;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
@@ -15,7 +18,8 @@ import org.slf4j.LoggerFactory;
  * The single delivery thread of one channel. Protocol threads {@code offer} events without ever blocking;
  * the pump hands them to the {@link GroupListener} one at a time, in offer order. This is what keeps an
  * application that blocks in a callback from stalling the group layer: its events only queue up here.
- * Shared by every binding so that they all behave alike.
+ * Shared by every binding so that they all behave alike. An {@link Error} in a callback stops the process
+ * ({@link FailStop}): the listener's state can no longer be trusted.
  */
 public final class DeliveryPump {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryPump.class);
@@ -23,26 +27,44 @@ public final class DeliveryPump {
     private static final int[] WARN_DEPTHS = {10_000, 100_000, 1_000_000};
 
     /** What the pump hands over; {@code due} is the System.nanoTime() before which it is not delivered. */
-    private record Event(int kind, MemberId sender, byte[] payload, View view, long due) {
+    private sealed interface Event {
+        long due();
     }
 
-    private static final int BROADCAST = 0;
-    private static final int DIRECT = 1;
-    private static final int VIEW = 2;
-    private static final int STOP = 3;
+    private record Broadcast(MemberId sender, byte[] payload, long due) implements Event {
+    }
+
+    private record Direct(MemberId sender, byte[] payload, long due) implements Event {
+    }
+
+    private record ViewChange(View view, long due) implements Event {
+    }
+
+    private record Opened(Epoch epoch, long due) implements Event {
+    }
+
+    private record NotPrimary(View view, String reason, long due) implements Event {
+    }
+
+    private record Stop(long due) implements Event {
+    }
 
     private final LinkedBlockingQueue<Event> queue = new LinkedBlockingQueue<>();
     private final AtomicInteger depth = new AtomicInteger();
+    /** Events offered and not yet finished (the one being dispatched included). */
+    private final AtomicInteger unfinished = new AtomicInteger();
     private final GroupListener listener;
     private final Thread thread;
     private volatile boolean stopped;
     private volatile long delayNanos;
     private final AtomicInteger warnedLevel = new AtomicInteger();
+    /** Epochs with a gap offered, and handed to the listener: a sync call counts only when they are equal. */
+    private final AtomicLong gapsOffered = new AtomicLong();
+    private final AtomicLong gapsHanded = new AtomicLong();
 
     public DeliveryPump(String name, GroupListener listener) {
         this.listener = listener;
-        this.thread = new Thread(this::run, "fts-deliver-" + name);
-        this.thread.setDaemon(true);
+        this.thread = FailStop.threads("fts-deliver-" + name).newThread(this::run);
     }
 
     public void start() {
@@ -51,17 +73,38 @@ public final class DeliveryPump {
 
     /** Queues a totally-ordered broadcast. Never blocks. */
     public void broadcast(MemberId sender, byte[] payload) {
-        offer(BROADCAST, sender, payload, null);
+        offer(new Broadcast(sender, payload, due()));
     }
 
     /** Queues a point-to-point message. Never blocks. */
     public void direct(MemberId sender, byte[] payload) {
-        offer(DIRECT, sender, payload, null);
+        offer(new Direct(sender, payload, due()));
     }
 
     /** Queues a view. Never blocks. */
     public void view(View view) {
-        offer(VIEW, null, null, view);
+        offer(new ViewChange(view, due()));
+    }
+
+    /** Queues the opening of an epoch. Never blocks. */
+    public void epoch(Epoch epoch) {
+        if (epoch.gap()) {
+            gapsOffered.incrementAndGet();
+        }
+        offer(new Opened(epoch, due()));
+    }
+
+    /** Queues the news that a view is not primary. Never blocks. */
+    public void notPrimary(View view, String reason) {
+        offer(new NotPrimary(view, reason, due()));
+    }
+
+    /**
+     * Whether every epoch with a gap offered so far has reached the listener: an application's "synced" refers
+     * to the latest gap only then (a later gap, still queued, makes its freshly installed state stale again).
+     */
+    public boolean noGapPending() {
+        return gapsOffered.get() == gapsHanded.get();
     }
 
     /**
@@ -74,6 +117,11 @@ public final class DeliveryPump {
 
     public int pending() {
         return depth.get();
+    }
+
+    /** Whether every event offered so far has been handed over and its callback has returned. */
+    public boolean idle() {
+        return unfinished.get() == 0;
     }
 
     /** Whether the caller is this pump's delivery thread. */
@@ -89,7 +137,7 @@ public final class DeliveryPump {
     public void stop(long waitMillis) {
         stopped = true;
         queue.clear();
-        queue.offer(new Event(STOP, null, null, null, 0));
+        queue.offer(new Stop(0));
         if (waitMillis > 0 && !isDeliveryThread() && thread.isAlive()) {
             try {
                 thread.join(waitMillis);
@@ -99,13 +147,18 @@ public final class DeliveryPump {
         }
     }
 
-    private void offer(int kind, MemberId sender, byte[] payload, View view) {
+    private long due() {
+        long delay = delayNanos;
+        return delay == 0 ? 0 : System.nanoTime() + delay;
+    }
+
+    private void offer(Event e) {
         if (stopped) {
             return;
         }
-        long delay = delayNanos;
+        unfinished.incrementAndGet();
         int d = depth.incrementAndGet();   // before the offer: the pump never sees an event it has not counted
-        queue.offer(new Event(kind, sender, payload, view, delay == 0 ? 0 : System.nanoTime() + delay));
+        queue.offer(e);
         int level = warnedLevel.get();
         if (level < WARN_DEPTHS.length && d >= WARN_DEPTHS[level] && warnedLevel.compareAndSet(level, level + 1)) {
             LOG.warn("{}: {} deliveries queued behind a slow or blocked listener", thread.getName(), d);
@@ -119,12 +172,16 @@ public final class DeliveryPump {
                 batch.add(queue.take());
                 queue.drainTo(batch, 255);
                 for (Event e : batch) {
-                    if (stopped || e.kind() == STOP) {
+                    if (stopped || e instanceof Stop) {
                         return;
                     }
                     waitUntilDue(e.due());
                     depth.decrementAndGet();
-                    dispatch(e);
+                    try {
+                        dispatch(e);
+                    } finally {
+                        unfinished.decrementAndGet();
+                    }
                 }
                 batch.clear();
                 if (depth.get() < WARN_DEPTHS[0] / 2) {
@@ -150,11 +207,19 @@ public final class DeliveryPump {
 
     private void dispatch(Event e) {
         try {
-            switch (e.kind()) {
-                case BROADCAST -> listener.deliver(e.sender(), e.payload());
-                case DIRECT -> listener.receive(e.sender(), e.payload());
-                case VIEW -> listener.viewAccepted(e.view());
-                default -> { }
+            if (e instanceof Broadcast b) {
+                listener.deliver(b.sender(), b.payload());
+            } else if (e instanceof Direct d) {
+                listener.receive(d.sender(), d.payload());
+            } else if (e instanceof ViewChange v) {
+                listener.viewAccepted(v.view());
+            } else if (e instanceof Opened o) {
+                if (o.epoch().gap()) {
+                    gapsHanded.incrementAndGet();
+                }
+                listener.epochOpened(o.epoch());
+            } else if (e instanceof NotPrimary n) {
+                listener.notPrimary(n.view(), n.reason());
             }
         } catch (RuntimeException ex) {
             LOG.error("{}: listener threw; delivery continues", thread.getName(), ex);

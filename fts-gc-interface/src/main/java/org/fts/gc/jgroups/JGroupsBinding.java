@@ -58,7 +58,7 @@ public final class JGroupsBinding implements GroupBinding {
 
     @Override
     public GroupChannel create(Properties config, MemberId self) {
-        return new JGroupsChannel(stackXml(config), self);
+        return new JGroupsChannel(stackXml(config), org.fts.gc.GroupConfig.from(config), self);
     }
 
     /** The stack XML named by {@code fts.gc.jgroups.stack}, with FTS placeholders filled in. */

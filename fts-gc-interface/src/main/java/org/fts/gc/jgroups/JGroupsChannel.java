@@ -10,7 +10,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.fts.gc.FailStop;
 import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupConfig;
 import org.fts.gc.GroupException;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
@@ -22,6 +24,7 @@ import org.jgroups.JChannel;
 import org.jgroups.MergeView;
 import org.jgroups.Message;
 import org.jgroups.Receiver;
+import org.jgroups.util.MessageBatch;
 import org.jgroups.util.NameCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +41,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private static final long ACK_INTERVAL_MS = 100;
 
     private final String stackXml;
+    private final GroupConfig config;
     private final MemberId self;
     private volatile JChannel channel;
     private volatile DeliveryPump pump;
@@ -47,8 +51,9 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private volatile Map<MemberId, Address> addresses = Map.of();
     private volatile boolean closed;
 
-    JGroupsChannel(String stackXml, MemberId self) {
+    JGroupsChannel(String stackXml, GroupConfig config, MemberId self) {
         this.stackXml = stackXml;
+        this.config = config;
         this.self = self;
     }
 
@@ -60,7 +65,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         DeliveryPump p = new DeliveryPump(self.name(), listener);
         p.start();
         pump = p;
-        order = new TotalOrder(self, this, p);
+        order = new TotalOrder(self, config, this, p);
         try {
             JChannel ch = new JChannel(new ByteArrayInputStream(stackXml.getBytes(StandardCharsets.UTF_8)));
             ch.setName(self.name());
@@ -76,11 +81,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             close();
             throw new GroupException("member " + self + " is already in group " + group);
         }
-        ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(r -> {
-            Thread th = new Thread(r, "fts-ack-" + self);
-            th.setDaemon(true);
-            return th;
-        });
+        ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(FailStop.threads("fts-ack-" + self));
         t.scheduleWithFixedDelay(this::ack, ACK_INTERVAL_MS, ACK_INTERVAL_MS, TimeUnit.MILLISECONDS);
         timer = t;
     }
@@ -108,7 +109,15 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         if (a == null) {
             throw new GroupException(to + " is not in the current view of " + self);
         }
-        send(a, Wire.direct(payload), "send to " + to);
+        send(a, Wire.encode(new Wire.Direct(payload)), "send to " + to);
+    }
+
+    @Override
+    public void synced() {
+        TotalOrder o = order;
+        if (o != null) {
+            o.synced();
+        }
     }
 
     // --- TotalOrder.Transport ---
@@ -121,6 +130,11 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     @Override
     public void control(MemberId to, byte[] msg) {
         unicast(to, new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC));
+    }
+
+    @Override
+    public void urgent(MemberId to, byte[] msg) {
+        unicast(to, new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC, Message.Flag.OOB));
     }
 
     private void unicast(MemberId to, Message msg) {
@@ -137,8 +151,20 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
 
     @Override
     public void multicast(byte[] msg) {
+        multicast(new BytesMessage(null, msg));
+    }
+
+    @Override
+    public void multicastUrgent(byte[] msg) {
+        multicast(new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC, Message.Flag.OOB));
+    }
+
+    private void multicast(Message msg) {
+        if (closed) {
+            return;
+        }
         try {
-            channel.send(new BytesMessage(null, msg));
+            channel.send(msg.setFlag(Message.TransientFlag.DONT_LOOPBACK));
         } catch (Exception e) {
             LOG.debug("{}: multicast failed: {}", self, e.toString());
         }
@@ -204,7 +230,22 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         TotalOrder o = order;
         if (o != null && !closed) {
             o.receive(name(msg.getSrc()), copy(msg));
+            o.afterBatch();
         }
+    }
+
+    /** A batch (JGroups bundles messages of one sender): one acknowledgement for all of it. */
+    @Override
+    public void receive(MessageBatch batch) {
+        TotalOrder o = order;
+        if (o == null || closed) {
+            return;
+        }
+        MemberId src = name(batch.sender());
+        for (Message msg : batch) {
+            o.receive(src, copy(msg));
+        }
+        o.afterBatch();
     }
 
     @Override

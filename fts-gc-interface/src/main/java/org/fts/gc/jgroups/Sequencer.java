@@ -2,72 +2,161 @@ package org.fts.gc.jgroups;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
+import org.fts.gc.GroupConfig;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
+import org.fts.gc.internal.EpochId;
+import org.fts.gc.internal.EpochPlan;
 import org.fts.gc.jgroups.Wire.Entry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sequencer role of {@link TotalOrder}, active on the view's coordinator: orders forwards (FWD) into
- * ORD multicasts, tracks acknowledgements for the stability point, and runs the recovery that opens each new
- * epoch. Guarded by its own monitor, which is taken after the origin lock and before the member's monitor.
+ * The sequencer role of {@link TotalOrder}, active on the view's coordinator: runs the recovery of every
+ * view (collects the members' reports, decides with {@link EpochPlan}, sends repairs and the epoch), then
+ * orders forwards (FWD) into ORD multicasts, and tracks acknowledgements for the commit point (held by a
+ * majority) and the stability point (held by all). Guarded by its own monitor, taken after the origin lock
+ * and before the member's monitor; acknowledgements have their own lock (see {@link Acks}).
  */
 final class Sequencer {
+    /** What the sequencer sends. */
+    interface Net {
+        void toMember(MemberId to, Wire.Msg m);
+
+        void ordToOthers(Wire.Ord o);
+
+        void commitToOthers(Wire.Commit c);
+
+        /** Asks {@code source} (possibly this member) to send {@code target} its entries in (from, upTo]. */
+        void repair(MemberId source, long view, MemberId target, long from, long upTo);
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(Sequencer.class);
 
     private final MemberId self;
-    private final TotalOrder.Transport net;
-    private final TotalOrder member;
-    private MemberId coordinator;
+    private final GroupConfig config;
+    private final Net net;
+    private final Member member;
+    private final Acks acks;
+
+    private long recovering = -1;
+    private List<MemberId> recoveryMembers = List.of();
+    private final Map<MemberId, EpochPlan.Report> reports = new HashMap<>();
+    private final Map<MemberId, Map<MemberId, Long>> reportedMarks = new HashMap<>();
+    private EpochId pending;
+    private List<MemberId> pendingMembers = List.of();
+    private EpochId epoch;
+    private List<MemberId> members = List.of();
     private boolean sequencing;
-    private long seqEpoch;
     private long nextGseq;
-    private long seqStart;
-    private long awaitingOpen = -1;
-    private List<MemberId> seqMembers = List.of();
     private final Map<MemberId, Long> sequencedOseq = new HashMap<>();
-    /**
-     * Acknowledgements have their own lock, never the monitor: the monitor's holder can block in a multicast
-     * waiting for flow-control credits, and JGroups returns a credit only after the up-call that received
-     * the message completes; an ACK handled on such a thread (the sequencer's own loopback) must not wait.
-     */
-    private final Map<MemberId, Long> acked = new HashMap<>();
-    private List<MemberId> ackMembers = List.of();
-    private volatile long stable;
-    private final List<Fwd> queued = new ArrayList<>();
-    private final Map<MemberId, TreeMap<Long, Fwd>> parked = new HashMap<>();
-    private Recovery recovery;
+    private final Map<MemberId, TreeMap<Long, Wire.Fwd>> parked = new HashMap<>();
+    private final List<Object[]> queued = new ArrayList<>();   // {origin, Fwd}
 
-    /** A forward as the sequencer received it. */
-    private record Fwd(MemberId origin, long oseq, long firstUnacked, byte[] payload) {
-    }
-
-    Sequencer(MemberId self, TotalOrder.Transport net, TotalOrder member) {
+    Sequencer(MemberId self, GroupConfig config, Net net, Member member) {
         this.self = self;
+        this.config = config;
         this.net = net;
         this.member = member;
+        this.acks = new Acks(self, config, net, member);
     }
 
-    void onFwd(MemberId origin, long oseq, long firstUnacked, byte[] payload) {
-        synchronized (this) {
-            if (!self.equals(coordinator) || !seqMembers.contains(origin)) {
-                // Stale (this member is no longer the sequencer), or early (the origin is in a view this
-                // member has not installed yet): ordered now, it would be ordered in an epoch nobody follows.
-                // The origin resends to the right sequencer when it resumes in the new epoch.
-                LOG.debug("{}: FWD {} of {} dropped: not the sequencer of a view with it", self, oseq, origin);
-                return;
+    Acks acks() {
+        return acks;
+    }
+
+    /**
+     * Follows a view change: every view opens a recovery, run by its coordinator. Returns whether this
+     * member runs it (the caller then asks every member for its state).
+     */
+    synchronized boolean viewChanged(View v) {
+        sequencing = false;
+        epoch = null;
+        pending = null;
+        queued.clear();
+        parked.clear();
+        reports.clear();
+        reportedMarks.clear();
+        if (!self.equals(v.coordinator())) {
+            recovering = -1;
+            return false;
+        }
+        recovering = v.id();
+        recoveryMembers = v.members();
+        return true;
+    }
+
+    synchronized void onState(MemberId src, Wire.State s) {
+        if (s.view() != recovering || !recoveryMembers.contains(src)) {
+            return;
+        }
+        EpochId reported = s.epochSeq() == null ? null : new EpochId(s.epochView(), s.epochSeq());
+        reports.put(src, new EpochPlan.Report(s.fresh(), s.synced(), reported, s.last()));
+        reportedMarks.put(src, s.marks());
+        if (reports.size() < recoveryMembers.size()) {
+            return;
+        }
+        long view = recovering;
+        recovering = -1;
+        EpochPlan.Decision d = EpochPlan.decide(config, recoveryMembers, reports, self);
+        LOG.debug("{}: recovery of view {}: {} from reports {}", self, view, d, reports);
+        if (!d.established()) {
+            LOG.info("{}: view {} is not primary: {}", self, view, d.reason());
+            for (MemberId m : recoveryMembers) {
+                net.toMember(m, new Wire.NotPrimary(view, d.reason()));
             }
-            Fwd f = new Fwd(origin, oseq, firstUnacked, payload);
-            if (!sequencing) {
-                queued.add(f);
-                return;
-            }
-            sequence(f);
+            return;
+        }
+        Map<MemberId, Long> marks = d.founding() ? Map.of() : reportedMarks.get(d.source());
+        for (EpochPlan.Repair r : d.repairs()) {
+            net.repair(r.source(), view, r.target(), r.from(), r.upTo());
+        }
+        pending = new EpochId(view, self);
+        pendingMembers = recoveryMembers;
+        LOG.info("{}: view {} establishes epoch {} at {} (source {}{})", self, view, pending, d.start(), d.source(),
+                d.founding() ? ", founding the group" : "");
+        for (Map.Entry<MemberId, EpochPlan.Assignment> a : d.assignments().entrySet()) {
+            net.toMember(a.getKey(), new Wire.EpochMsg(view, d.start(), a.getValue().gap(), a.getValue().provider(),
+                    a.getValue().gap() ? marks : Map.of()));
+        }
+    }
+
+    /** This member opened the epoch it established: ordering starts at {@code start}. */
+    synchronized void open(EpochId e, long start) {
+        if (!e.equals(pending)) {
+            return;   // superseded by a newer view
+        }
+        epoch = e;
+        members = pendingMembers;
+        pending = null;
+        nextGseq = start;
+        sequencedOseq.clear();
+        sequencedOseq.putAll(member.marks());   // what the history already holds, per origin
+        acks.open(e, members, start - 1);
+        sequencing = true;
+        LOG.debug("{}: sequencing epoch {} from {}; {} forwards queued", self, e, start, queued.size());
+        List<Object[]> waiting = new ArrayList<>(queued);
+        queued.clear();
+        for (Object[] q : waiting) {
+            onFwd((MemberId) q[0], (Wire.Fwd) q[1]);
+        }
+    }
+
+    synchronized void onFwd(MemberId origin, Wire.Fwd f) {
+        if (sequencing && members.contains(origin)) {
+            sequence(origin, f);
+        } else if ((recovering >= 0 && recoveryMembers.contains(origin))
+                || (pending != null && pendingMembers.contains(origin))) {
+            queued.add(new Object[] {origin, f});   // ordered once this member's epoch opens
+        } else {
+            // Stale (no longer the sequencer) or early (a view this member has not installed): the origin
+            // resends when it opens its next epoch.
+            LOG.debug("{}: FWD {} of {} dropped: not sequencing an epoch with it", self, f.oseq(), origin);
         }
     }
 
@@ -77,24 +166,25 @@ final class Sequencer {
      * was lost with a dead sequencer, or dropped before this member knew its role) is parked until the
      * origin's resend fills the gap, rather than ordered first and the older ones then dropped as old.
      */
-    private void sequence(Fwd f) {
-        MemberId o = f.origin();
+    private void sequence(MemberId o, Wire.Fwd f) {
         long base = Math.max(sequencedOseq.getOrDefault(o, 0L), f.firstUnacked() - 1);
-        TreeMap<Long, Fwd> waiting = parked.get(o);
+        TreeMap<Long, Wire.Fwd> waiting = parked.get(o);
         if (f.oseq() > base + 1) {
-            LOG.debug("{}: parked FWD {} of {} (ordered up to {}, first unacked {})", self, f.oseq(), o,
-                    sequencedOseq.get(o), f.firstUnacked());
             parked.computeIfAbsent(o, k -> new TreeMap<>()).put(f.oseq(), f);
             return;
         }
         if (f.oseq() > base) {
-            emit(f);
+            if (!emit(o, f)) {
+                return;
+            }
             base = f.oseq();
         }
         if (waiting != null) {
             waiting.headMap(base, true).clear();
-            for (Fwd next = waiting.remove(base + 1); next != null; next = waiting.remove(base + 1)) {
-                emit(next);
+            for (Wire.Fwd next = waiting.remove(base + 1); next != null; next = waiting.remove(base + 1)) {
+                if (!emit(o, next)) {
+                    return;
+                }
                 base = next.oseq();
             }
             if (waiting.isEmpty()) {
@@ -104,111 +194,117 @@ final class Sequencer {
         sequencedOseq.put(o, base);
     }
 
-    private void emit(Fwd f) {
-        net.multicast(Wire.ord(seqEpoch, stable, new Entry(nextGseq++, f.origin(), f.oseq(), f.payload())));
-    }
-
-    void onAck(MemberId src, long gseq) {
-        synchronized (acked) {
-            acked.merge(src, gseq, Math::max);
-            long min = Long.MAX_VALUE;
-            for (MemberId m : ackMembers) {
-                min = Math.min(min, acked.getOrDefault(m, 0L));
-            }
-            stable = Math.max(stable, min == Long.MAX_VALUE ? 0 : min);
-        }
-    }
-
-    private long acked(MemberId m) {
-        synchronized (acked) {
-            return acked.getOrDefault(m, 0L);
-        }
-    }
-
-    void onState(MemberId src, long viewId, long isFresh, long theirLast) {
-        List<Runnable> actions = new ArrayList<>();
-        synchronized (this) {
-            Recovery r = recovery;
-            if (r == null || r.viewId() != viewId || !r.report(src, isFresh == 1, theirLast)) {
-                return;
-            }
-            Recovery.Plan plan = r.plan(self);
-            for (Recovery.Repair rp : plan.repairs()) {
-                actions.add(rp.holder().equals(self)
-                        ? () -> member.onSendRepair(viewId, rp.target(), rp.from(), rp.upTo())
-                        : () -> net.control(rp.holder(), Wire.sendRepair(viewId, rp.target(), rp.from(), rp.upTo())));
-            }
-            for (MemberId m : r.members()) {
-                long catchUp = plan.catchUp().get(m);
-                actions.add(m.equals(self)
-                        ? () -> member.onEpoch(self, viewId, viewId, plan.start(), catchUp)
-                        : () -> net.control(m, Wire.longs(Wire.EPOCH, viewId, viewId, plan.start(), catchUp)));
-            }
-            LOG.debug("{}: recovery of view {}: epoch opens at {}, repairs {}", self, viewId, plan.start(),
-                    plan.repairs());
-            seqEpoch = viewId;
-            seqStart = plan.start();
-            nextGseq = plan.start();
-            awaitingOpen = viewId;
-            recovery = null;
-        }
-        Recovery.runAll(actions);
-    }
-
-    /** Called once this member, as sequencer, has caught up to the epoch it opened. */
-    void openEpoch(long epochId) {
-        synchronized (this) {
-            if (awaitingOpen != epochId || !self.equals(coordinator)) {
-                return;   // superseded by a newer view
-            }
-            awaitingOpen = -1;
-            // What counts as ordered is what was delivered up to this epoch's start, and nothing more: a
-            // forward ordered in an epoch nobody delivered (a race with a view change) must be ordered again.
-            sequencedOseq.clear();
-            sequencedOseq.putAll(member.deliveredOseq());
-            sequencing = true;
-            LOG.debug("{}: sequencing epoch {} from {}; {} forwards queued; ordered so far {}", self, epochId,
-                    nextGseq, queued.size(), sequencedOseq);
-            List<Fwd> waiting = new ArrayList<>(queued);
-            queued.clear();
-            waiting.forEach(this::sequence);
-        }
-    }
-
-    /**
-     * Follows a view change; returns whether this member, as the view's sequencer, starts a recovery (the
-     * caller then asks every member for its state).
-     */
-    synchronized boolean viewChanged(View v, MemberId oldCoord) {
-        coordinator = v.coordinator();
-        boolean isCoord = self.equals(v.coordinator());
-        // Recover when this member becomes sequencer, on a merge, and when a departure may have taken away
-        // the member that was repairing a survivor not yet caught up (its ACK confirms it caught up).
-        boolean someoneLeft = !v.members().containsAll(seqMembers);
-        boolean unconfirmed = false;
-        for (MemberId m : seqMembers) {
-            unconfirmed |= v.contains(m) && acked(m) < seqStart - 1;
-        }
-        unconfirmed &= someoneLeft;
-        seqMembers = v.members();
-        synchronized (acked) {
-            ackMembers = v.members();
-            acked.keySet().retainAll(v.members());
-        }
-        parked.keySet().retainAll(v.members());   // a departed origin's parked forwards die with it
-        boolean startRecovery = isCoord && (!self.equals(oldCoord) || v.isMerge() || recovery != null
-                || awaitingOpen >= 0 || unconfirmed);
-        if (!isCoord) {
+    /** Holds the entry here first (so the sequencer always holds what it ordered), then multicasts it. */
+    private boolean emit(MemberId o, Wire.Fwd f) {
+        Entry e = new Entry(nextGseq, o, f.oseq(), f.payload());
+        if (!member.holdLocal(epoch, e)) {
+            LOG.debug("{}: stops sequencing {}: its member left that epoch", self, epoch);
             sequencing = false;
-            recovery = null;
-            awaitingOpen = -1;
-            queued.clear();
-            parked.clear();
-        } else if (startRecovery) {
-            sequencing = false;
-            awaitingOpen = -1;
-            recovery = new Recovery(v.id(), v.members(), v.subgroups());
+            return false;
         }
-        return startRecovery;
+        nextGseq++;
+        net.ordToOthers(new Wire.Ord(epoch.view(), acks.stable(), acks.committed(), e));
+        acks.emitted(epoch, e.gseq());
+        return true;
+    }
+
+    /** The acknowledgement book of the open epoch: commit and stability points. */
+    static final class Acks {
+        private final MemberId self;
+        private final GroupConfig config;
+        private final Net net;
+        private final Member member;
+        /**
+         * Its own lock, never the sequencer's monitor: the monitor's holder can block in a multicast waiting
+         * for flow-control credits, which JGroups returns only after the up-call that received a message
+         * completes; an ACK handled on such a thread must not wait.
+         */
+        private final Object lock = new Object();
+        private EpochId epoch;
+        private List<MemberId> members = List.of();
+        private int majority;
+        private final Map<MemberId, Long> acked = new HashMap<>();
+        private long emitted;
+        private volatile long stable;
+        private volatile long committed;
+
+        Acks(MemberId self, GroupConfig config, Net net, Member member) {
+            this.self = self;
+            this.config = config;
+            this.net = net;
+            this.member = member;
+        }
+
+        long stable() {
+            return stable;
+        }
+
+        long committed() {
+            return committed;
+        }
+
+        void open(EpochId e, List<MemberId> m, long held) {
+            synchronized (lock) {
+                epoch = e;
+                members = m;
+                majority = config.majority(m);
+                acked.clear();
+                emitted = held;
+                stable = 0;
+                committed = held;
+            }
+        }
+
+        void emitted(EpochId e, long gseq) {
+            update(e, self, gseq);
+        }
+
+        void onAck(MemberId src, long epochView, long held) {
+            EpochId e;
+            synchronized (lock) {
+                e = epoch;
+            }
+            if (e != null && e.view() == epochView) {
+                update(e, src, held);
+            }
+        }
+
+        private void update(EpochId e, MemberId src, long held) {
+            long c;
+            long s;
+            boolean advanced;
+            synchronized (lock) {
+                if (!e.equals(epoch)) {
+                    return;
+                }
+                if (src.equals(self)) {
+                    emitted = Math.max(emitted, held);
+                } else {
+                    acked.merge(src, held, Math::max);
+                }
+                Map<String, Long> perReplica = new LinkedHashMap<>();
+                long min = Long.MAX_VALUE;
+                for (MemberId m : members) {
+                    long h = m.equals(self) ? emitted : acked.getOrDefault(m, 0L);
+                    perReplica.merge(m.replica(), h, Math::max);
+                    min = Math.min(min, h);
+                }
+                List<Long> marks = new ArrayList<>(perReplica.values());
+                marks.sort(java.util.Comparator.reverseOrder());
+                c = marks.size() >= majority ? marks.get(majority - 1) : committed;
+                advanced = c > committed;
+                if (advanced) {
+                    committed = c;
+                }
+                s = Math.max(stable, min == Long.MAX_VALUE ? 0 : min);
+                stable = s;
+            }
+            if (advanced) {
+                member.commit(e, c, s);
+                if (config.uniform() && majority > 2) {
+                    net.commitToOthers(new Wire.Commit(e.view(), c));   // others cannot count on sequencer + self
+                }
+            }
+        }
     }
 }

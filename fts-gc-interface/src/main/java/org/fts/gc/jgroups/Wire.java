@@ -3,66 +3,203 @@ package org.fts.gc.jgroups;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.fts.gc.GroupException;
 import org.fts.gc.MemberId;
 
 /**
- * The messages of {@link TotalOrder}, as bytes. Every message starts with its type byte. Numbers are
- * big-endian longs; a member name is a length byte and UTF-8.
+ * The messages of {@link TotalOrder}, one record per type, and their bytes. Every message starts with its
+ * type byte; numbers are big-endian; a member name is a length byte and UTF-8; an absent name is length 0.
+ * The sender of a message is JGroups' (never in the bytes), so an epoch is sent as its view id only: its
+ * sequencer is the sender of the ORD or the coordinator the member follows.
  */
 final class Wire {
-    static final byte FWD = 1;         // origin -> sequencer: oseq, lowest unacked oseq, payload
-    static final byte ORD = 2;         // sequencer -> all: epoch, gseq, stable, origin, oseq, payload
-    static final byte ACK = 3;         // member -> sequencer: highest gseq ordered here
-    static final byte STATE_REQ = 4;   // new sequencer -> member: viewId (freeze and report)
-    static final byte STATE = 5;       // member -> sequencer: viewId, fresh?, last
-    static final byte SEND_REPAIR = 6; // sequencer -> most advanced member: viewId, target, from, to
-    static final byte REPAIR = 7;      // most advanced member -> lagging member: viewId, entries
-    static final byte EPOCH = 8;       // sequencer -> member: viewId, epoch, first gseq of the epoch
-    static final byte DIRECT = 9;      // point-to-point application message: payload
-
-    /** One ordered broadcast: its place in the order, its origin and the origin's own number for it. */
+    /** One ordered broadcast: its place in the history, its origin and the origin's own number for it. */
     record Entry(long gseq, MemberId origin, long oseq, byte[] payload) {
     }
+
+    /** A message of the protocol. */
+    sealed interface Msg permits Fwd, Ord, Ack, Commit, StateReq, State, SendRepair, Repair, EpochMsg, NotPrimary,
+            Direct {
+    }
+
+    /** Origin to sequencer: broadcast {@code oseq}; every oseq below {@code firstUnacked} was delivered. */
+    record Fwd(long oseq, long firstUnacked, byte[] payload) implements Msg {
+    }
+
+    /** Sequencer to the other members: entry {@code e} of epoch {@code epochView}, and the sequencer's marks. */
+    record Ord(long epochView, long stable, long committed, Entry e) implements Msg {
+    }
+
+    /** Member to its epoch's sequencer: it holds every entry up to {@code held}. */
+    record Ack(long epochView, long held) implements Msg {
+    }
+
+    /** Sequencer to the other members: every entry up to {@code committed} is held by a majority. */
+    record Commit(long epochView, long committed) implements Msg {
+    }
+
+    /** A view's coordinator to each member: freeze your epoch and report (the recovery of view {@code view}). */
+    record StateReq(long view) implements Msg {
+    }
+
+    /**
+     * Member to coordinator: what it holds. {@code epochView}/{@code epochSeq} name the last epoch it opened
+     * (absent when fresh); {@code marks} is, per origin, the highest oseq in its history up to {@code last}.
+     */
+    record State(long view, boolean fresh, boolean synced, long epochView, MemberId epochSeq, long last,
+                 Map<MemberId, Long> marks) implements Msg {
+    }
+
+    /** Coordinator to the source: send {@code target} your entries in ({@code from}, {@code upTo}]. */
+    record SendRepair(long view, MemberId target, long from, long upTo) implements Msg {
+    }
+
+    /** Source to a lagging member: entries of the history it misses. */
+    record Repair(long view, List<Entry> entries) implements Msg {
+    }
+
+    /**
+     * Coordinator to member: the epoch of view {@code view} opens at {@code start}. With {@code gap} the member
+     * skips to it (its state must be replaced; {@code provider} holds one) and takes {@code marks} as its
+     * per-origin marks; otherwise it first holds everything before {@code start}.
+     */
+    record EpochMsg(long view, long start, boolean gap, MemberId provider, Map<MemberId, Long> marks)
+            implements Msg {
+    }
+
+    /** Coordinator to member: view {@code view} is not primary, and why. */
+    record NotPrimary(long view, String reason) implements Msg {
+    }
+
+    /** A point-to-point application message. */
+    record Direct(byte[] payload) implements Msg {
+    }
+
+    private static final byte FWD = 1;
+    private static final byte ORD = 2;
+    private static final byte ACK = 3;
+    private static final byte STATE_REQ = 4;
+    private static final byte STATE = 5;
+    private static final byte SEND_REPAIR = 6;
+    private static final byte REPAIR = 7;
+    private static final byte EPOCH = 8;
+    private static final byte DIRECT = 9;
+    private static final byte COMMIT = 10;
+    private static final byte NOT_PRIMARY = 11;
 
     private Wire() {
     }
 
-    static byte[] fwd(long oseq, long firstUnacked, byte[] payload) {
-        return ByteBuffer.allocate(1 + 16 + payload.length).put(FWD).putLong(oseq).putLong(firstUnacked)
-                .put(payload).array();
+    /** Whether {@code msg} is an ORD (for fault injection in tests). */
+    static boolean isOrd(byte[] msg) {
+        return msg.length > 0 && msg[0] == ORD;
     }
 
-    static byte[] ord(long epoch, long stable, Entry e) {
-        byte[] origin = name(e.origin());
-        return ByteBuffer.allocate(1 + 8 + 8 + 8 + 1 + origin.length + 8 + e.payload().length)
-                .put(ORD).putLong(epoch).putLong(e.gseq()).putLong(stable)
-                .put((byte) origin.length).put(origin).putLong(e.oseq()).put(e.payload()).array();
-    }
-
-    static byte[] longs(byte type, long... values) {
-        ByteBuffer b = ByteBuffer.allocate(1 + 8 * values.length).put(type);
-        for (long v : values) {
-            b.putLong(v);
+    static byte[] encode(Msg m) {
+        if (m instanceof Fwd f) {
+            return ByteBuffer.allocate(1 + 16 + f.payload().length).put(FWD).putLong(f.oseq())
+                    .putLong(f.firstUnacked()).put(f.payload()).array();
+        } else if (m instanceof Ord o) {
+            byte[] origin = name(o.e().origin());
+            return ByteBuffer.allocate(1 + 8 * 4 + 1 + origin.length + 8 + o.e().payload().length).put(ORD)
+                    .putLong(o.epochView()).putLong(o.e().gseq()).putLong(o.stable()).putLong(o.committed())
+                    .put((byte) origin.length).put(origin).putLong(o.e().oseq()).put(o.e().payload()).array();
+        } else if (m instanceof Ack a) {
+            return ByteBuffer.allocate(17).put(ACK).putLong(a.epochView()).putLong(a.held()).array();
+        } else if (m instanceof Commit c) {
+            return ByteBuffer.allocate(17).put(COMMIT).putLong(c.epochView()).putLong(c.committed()).array();
+        } else if (m instanceof StateReq r) {
+            return ByteBuffer.allocate(9).put(STATE_REQ).putLong(r.view()).array();
+        } else if (m instanceof State s) {
+            byte[] seq = s.epochSeq() == null ? new byte[0] : name(s.epochSeq());
+            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 2 + 8 + 1 + seq.length + 8 + marksSize(s.marks()))
+                    .put(STATE).putLong(s.view()).put((byte) (s.fresh() ? 1 : 0)).put((byte) (s.synced() ? 1 : 0))
+                    .putLong(s.epochView()).put((byte) seq.length).put(seq).putLong(s.last());
+            return putMarks(b, s.marks()).array();
+        } else if (m instanceof SendRepair r) {
+            byte[] t = name(r.target());
+            return ByteBuffer.allocate(1 + 8 + 1 + t.length + 16).put(SEND_REPAIR).putLong(r.view())
+                    .put((byte) t.length).put(t).putLong(r.from()).putLong(r.upTo()).array();
+        } else if (m instanceof Repair r) {
+            return repair(r);
+        } else if (m instanceof EpochMsg e) {
+            byte[] p = e.provider() == null ? new byte[0] : name(e.provider());
+            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 1 + 1 + p.length + marksSize(e.marks())).put(EPOCH)
+                    .putLong(e.view()).putLong(e.start()).put((byte) (e.gap() ? 1 : 0)).put((byte) p.length).put(p);
+            return putMarks(b, e.marks()).array();
+        } else if (m instanceof NotPrimary n) {
+            byte[] r = n.reason().getBytes(StandardCharsets.UTF_8);
+            return ByteBuffer.allocate(1 + 8 + 4 + r.length).put(NOT_PRIMARY).putLong(n.view()).putInt(r.length)
+                    .put(r).array();
+        } else {
+            byte[] p = ((Direct) m).payload();
+            return ByteBuffer.allocate(1 + p.length).put(DIRECT).put(p).array();
         }
-        return b.array();
     }
 
-    static byte[] sendRepair(long viewId, MemberId target, long fromExclusive, long toInclusive) {
-        byte[] t = name(target);
-        return ByteBuffer.allocate(1 + 8 + 1 + t.length + 16).put(SEND_REPAIR).putLong(viewId)
-                .put((byte) t.length).put(t).putLong(fromExclusive).putLong(toInclusive).array();
+    /** Parses a message; {@link RuntimeException} (e.g. BufferUnderflowException) if malformed. */
+    static Msg decode(byte[] msg) {
+        ByteBuffer b = ByteBuffer.wrap(msg, 1, msg.length - 1);
+        switch (msg[0]) {
+            case FWD:
+                return new Fwd(b.getLong(), b.getLong(), rest(b));
+            case ORD: {
+                long epoch = b.getLong();
+                long gseq = b.getLong();
+                long stable = b.getLong();
+                long committed = b.getLong();
+                MemberId origin = readName(b);
+                return new Ord(epoch, stable, committed, new Entry(gseq, origin, b.getLong(), rest(b)));
+            }
+            case ACK:
+                return new Ack(b.getLong(), b.getLong());
+            case COMMIT:
+                return new Commit(b.getLong(), b.getLong());
+            case STATE_REQ:
+                return new StateReq(b.getLong());
+            case STATE: {
+                long view = b.getLong();
+                boolean fresh = b.get() == 1;
+                boolean synced = b.get() == 1;
+                long epochView = b.getLong();
+                MemberId seq = readNameOrNull(b);
+                return new State(view, fresh, synced, epochView, seq, b.getLong(), readMarks(b));
+            }
+            case SEND_REPAIR:
+                return new SendRepair(b.getLong(), readName(b), b.getLong(), b.getLong());
+            case REPAIR:
+                return readRepair(b);
+            case EPOCH: {
+                long view = b.getLong();
+                long start = b.getLong();
+                boolean gap = b.get() == 1;
+                MemberId provider = readNameOrNull(b);
+                return new EpochMsg(view, start, gap, provider, readMarks(b));
+            }
+            case NOT_PRIMARY: {
+                long view = b.getLong();
+                byte[] r = new byte[b.getInt()];
+                b.get(r);
+                return new NotPrimary(view, new String(r, StandardCharsets.UTF_8));
+            }
+            case DIRECT:
+                return new Direct(rest(b));
+            default:
+                throw new IllegalArgumentException("unknown message type " + msg[0]);
+        }
     }
 
-    static byte[] repair(long viewId, List<Entry> entries) {
+    private static byte[] repair(Repair r) {
         int size = 1 + 8 + 4;
-        for (Entry e : entries) {
+        for (Entry e : r.entries()) {
             size += 8 + 1 + name(e.origin()).length + 8 + 4 + e.payload().length;
         }
-        ByteBuffer b = ByteBuffer.allocate(size).put(REPAIR).putLong(viewId).putInt(entries.size());
-        for (Entry e : entries) {
+        ByteBuffer b = ByteBuffer.allocate(size).put(REPAIR).putLong(r.view()).putInt(r.entries().size());
+        for (Entry e : r.entries()) {
             byte[] o = name(e.origin());
             b.putLong(e.gseq()).put((byte) o.length).put(o).putLong(e.oseq()).putInt(e.payload().length)
                     .put(e.payload());
@@ -70,36 +207,12 @@ final class Wire {
         return b.array();
     }
 
-    static byte[] direct(byte[] payload) {
-        return ByteBuffer.allocate(1 + payload.length).put(DIRECT).put(payload).array();
-    }
-
-    // --- reading ---
-
-    static ByteBuffer read(byte[] msg) {
-        return ByteBuffer.wrap(msg, 1, msg.length - 1);
-    }
-
-    static MemberId readName(ByteBuffer b) {
-        byte[] n = new byte[b.get() & 0xff];
-        b.get(n);
-        return new MemberId(new String(n, StandardCharsets.UTF_8));
-    }
-
-    static byte[] rest(ByteBuffer b) {
-        byte[] out = new byte[b.remaining()];
-        b.get(out);
-        return out;
-    }
-
-    static Entry readOrdEntry(ByteBuffer b, long gseq) {
-        MemberId origin = readName(b);
-        long oseq = b.getLong();
-        return new Entry(gseq, origin, oseq, rest(b));
-    }
-
-    static List<Entry> readRepair(ByteBuffer b) {
+    private static Repair readRepair(ByteBuffer b) {
+        long view = b.getLong();
         int n = b.getInt();
+        if (n < 0 || n > b.remaining()) {
+            throw new IllegalArgumentException("repair of " + n + " entries in " + b.remaining() + " bytes");
+        }
         List<Entry> out = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             long gseq = b.getLong();
@@ -109,6 +222,56 @@ final class Wire {
             b.get(p);
             out.add(new Entry(gseq, origin, oseq, p));
         }
+        return new Repair(view, out);
+    }
+
+    private static int marksSize(Map<MemberId, Long> marks) {
+        int size = 4;
+        for (MemberId m : marks.keySet()) {
+            size += 1 + name(m).length + 8;
+        }
+        return size;
+    }
+
+    private static ByteBuffer putMarks(ByteBuffer b, Map<MemberId, Long> marks) {
+        b.putInt(marks.size());
+        marks.forEach((m, v) -> {
+            byte[] n = name(m);
+            b.put((byte) n.length).put(n).putLong(v);
+        });
+        return b;
+    }
+
+    private static Map<MemberId, Long> readMarks(ByteBuffer b) {
+        int n = b.getInt();
+        if (n < 0 || n > b.remaining()) {
+            throw new IllegalArgumentException(n + " marks in " + b.remaining() + " bytes");
+        }
+        Map<MemberId, Long> marks = new LinkedHashMap<>();
+        for (int i = 0; i < n; i++) {
+            MemberId m = readName(b);
+            marks.put(m, b.getLong());
+        }
+        return marks;
+    }
+
+    private static MemberId readName(ByteBuffer b) {
+        MemberId m = readNameOrNull(b);
+        if (m == null) {
+            throw new IllegalArgumentException("empty member name");
+        }
+        return m;
+    }
+
+    private static MemberId readNameOrNull(ByteBuffer b) {
+        byte[] n = new byte[b.get() & 0xff];
+        b.get(n);
+        return n.length == 0 ? null : new MemberId(new String(n, StandardCharsets.UTF_8));
+    }
+
+    private static byte[] rest(ByteBuffer b) {
+        byte[] out = new byte[b.remaining()];
+        b.get(out);
         return out;
     }
 

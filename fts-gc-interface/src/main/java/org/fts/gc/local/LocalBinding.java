@@ -33,6 +33,6 @@ public final class LocalBinding implements GroupBinding {
         if (!delay.isZero()) {
             network.setDeliveryDelay(delay);
         }
-        return network.channel(self);
+        return network.channel(self, org.fts.gc.GroupConfig.from(config));
     }
 }

@@ -1,24 +1,42 @@
 package org.fts.gc.local;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fts.gc.Epoch;
 import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupConfig;
 import org.fts.gc.GroupException;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
 import org.fts.gc.internal.DeliveryPump;
+import org.fts.gc.internal.EpochId;
+import org.fts.gc.internal.EpochPlan;
 
-/** A member of a group on a {@link LocalNetwork}: the {@code local} binding's {@link GroupChannel}. */
+/**
+ * A member of a group on a {@link LocalNetwork}: the {@code local} binding's {@link GroupChannel}. Its
+ * history bookkeeping (fresh, synced, last epoch, last entry) is guarded by its group's monitor.
+ */
 public final class LocalChannel implements GroupChannel {
     private final LocalNetwork network;
     private final MemberId self;
+    private final GroupConfig config;
     private volatile LocalGroup group;
     private volatile DeliveryPump pump;
     private volatile View view;
     private volatile boolean closed;
+    // guarded by the group's monitor
+    private boolean fresh = true;
+    private boolean synced;
+    private EpochId epoch;
+    private long last;
+    private final List<byte[]> held = new ArrayList<>();
 
-    LocalChannel(LocalNetwork network, MemberId self) {
+    LocalChannel(LocalNetwork network, MemberId self, GroupConfig config) {
         this.network = network;
         this.self = self;
+        this.config = config;
     }
 
     @Override
@@ -48,6 +66,14 @@ public final class LocalChannel implements GroupChannel {
     @Override
     public void send(MemberId to, byte[] payload) {
         joined().send(this, to, payload);
+    }
+
+    @Override
+    public void synced() {
+        LocalGroup g = group;
+        if (g != null) {
+            g.synced(this);
+        }
     }
 
     @Override
@@ -90,7 +116,13 @@ public final class LocalChannel implements GroupChannel {
         return g;
     }
 
-    /** Called by the group, under its lock, when this member leaves or crashes: no further callbacks. */
+    GroupConfig config() {
+        return config;
+    }
+
+    // --- called by the group, under its monitor ---
+
+    /** Called when this member leaves or crashes: no further callbacks. */
     void detach() {
         closed = true;
         DeliveryPump p = pump;
@@ -99,7 +131,42 @@ public final class LocalChannel implements GroupChannel {
         }
     }
 
-    void enqueueBroadcast(MemberId sender, byte[] payload) {
+    EpochPlan.Report report() {
+        return new EpochPlan.Report(fresh, synced, epoch, last);
+    }
+
+    /** The partition opened {@code e}; this member continues from {@code upTo} (with {@code opened.gap()}: skips). */
+    void open(Epoch opened, EpochId e, long upTo, boolean founding) {
+        if (opened.gap()) {
+            synced = false;
+        } else if (founding) {
+            synced = true;
+        }
+        fresh = false;
+        epoch = e;
+        last = upTo;
+        pump.setDelayNanos(network.delayNanos());
+        pump.epoch(opened);
+    }
+
+    void markSynced() {
+        if (!fresh && pump.noGapPending()) {
+            synced = true;
+        }
+    }
+
+    void hold(byte[] payload) {
+        held.add(payload);
+    }
+
+    List<byte[]> takeHeld() {
+        List<byte[]> out = new ArrayList<>(held);
+        held.clear();
+        return out;
+    }
+
+    void enqueueBroadcast(MemberId sender, byte[] payload, long gseq) {
+        last = gseq;
         pump.setDelayNanos(network.delayNanos());
         pump.broadcast(sender, payload);
     }
@@ -113,6 +180,11 @@ public final class LocalChannel implements GroupChannel {
         view = v;
         pump.setDelayNanos(network.delayNanos());
         pump.view(v);
+    }
+
+    void enqueueNotPrimary(String reason) {
+        pump.setDelayNanos(network.delayNanos());
+        pump.notPrimary(view, reason);
     }
 
     @Override

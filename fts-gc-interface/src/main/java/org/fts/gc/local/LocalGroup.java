@@ -3,24 +3,33 @@ package org.fts.gc.local;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
+import org.fts.gc.Epoch;
+import org.fts.gc.GroupConfig;
 import org.fts.gc.GroupException;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
+import org.fts.gc.internal.EpochId;
+import org.fts.gc.internal.EpochPlan;
 
 /**
  * One group on a {@link LocalNetwork}: its partitions and their sequencers. Every state change and every
  * broadcast happens under this object's monitor, which is what makes the order total within a partition:
- * a broadcast is appended to all members' queues (non-blocking) before the next one is.
+ * a broadcast is appended to all members' queues (non-blocking) before the next one is. Every view change
+ * runs the same recovery decision as the JGroups binding ({@link EpochPlan}); a partition whose view is not
+ * primary holds its members' broadcasts until a primary epoch opens for them.
  */
 final class LocalGroup {
-    /** One connected component: members in view order (coordinator first) and its latest view id. */
+    /** One connected component: members in view order (coordinator first), its view, its open epoch. */
     private static final class Partition {
         final List<LocalChannel> members = new ArrayList<>();
         long viewId;
-        long seqno;
+        EpochId epoch;   // null while the view is not primary
+        long gseq;
 
         List<MemberId> ids() {
             return members.stream().map(LocalChannel::self).toList();
@@ -30,12 +39,19 @@ final class LocalGroup {
     private final String name;
     private final List<Partition> partitions = new ArrayList<>();
     private long lastViewId;
+    private GroupConfig config;
 
     LocalGroup(String name) {
         this.name = name;
     }
 
     synchronized void join(LocalChannel joiner) {
+        if (config == null) {
+            config = joiner.config();
+        } else if (!config.equals(joiner.config())) {
+            throw new GroupException(joiner.self() + " is configured with " + joiner.config() + " but group " + name
+                    + " with " + config);
+        }
         for (Partition p : partitions) {
             for (LocalChannel m : p.members) {
                 if (m.self().equals(joiner.self())) {
@@ -72,12 +88,20 @@ final class LocalGroup {
         }
     }
 
-    /** The sequencer: orders {@code payload} for every member of the sender's partition. */
+    /** The sequencer: orders {@code payload} for every member of the sender's partition, or holds it. */
     synchronized void abcast(LocalChannel sender, byte[] payload) {
         Partition p = partitionOf(sender);
-        p.seqno++;
+        if (p.epoch == null) {
+            sender.hold(payload);   // no primary epoch: ordered once one opens for this member
+            return;
+        }
+        order(p, sender.self(), payload);
+    }
+
+    private void order(Partition p, MemberId sender, byte[] payload) {
+        p.gseq++;
         for (LocalChannel m : p.members) {
-            m.enqueueBroadcast(sender.self(), payload.clone());
+            m.enqueueBroadcast(sender, payload.clone(), p.gseq);
         }
     }
 
@@ -90,6 +114,10 @@ final class LocalGroup {
             }
         }
         throw new GroupException(to + " is not in the current view of " + sender.self());
+    }
+
+    synchronized void synced(LocalChannel member) {
+        member.markSynced();
     }
 
     synchronized void partition(List<Set<MemberId>> sides) {
@@ -145,11 +173,39 @@ final class LocalGroup {
         throw new GroupException(member.self() + " is not a member of group " + name);
     }
 
+    /** A new view, then at once its recovery: every member reports, and the same decision as JGroups'. */
     private void installView(Partition p, List<List<MemberId>> subgroups) {
         p.viewId = ++lastViewId;
         List<MemberId> ids = p.ids();
         for (LocalChannel m : p.members) {
             m.enqueueView(new View(p.viewId, ids, m.self(), subgroups));
+        }
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        for (LocalChannel m : p.members) {
+            reports.put(m.self(), m.report());
+        }
+        EpochPlan.Decision d = EpochPlan.decide(config, ids, reports, ids.get(0));
+        if (!d.established()) {
+            p.epoch = null;
+            for (LocalChannel m : p.members) {
+                m.enqueueNotPrimary(d.reason());
+            }
+            return;
+        }
+        p.epoch = new EpochId(p.viewId, ids.get(0));
+        p.gseq = d.start() - 1;
+        for (LocalChannel m : p.members) {
+            EpochPlan.Assignment a = d.assignments().get(m.self());
+            // Members of one partition deliver alike: a member of the source's epoch never lags behind it here.
+            boolean gap = a.gap() || m.report().last() != d.start() - 1;
+            boolean synced = !gap && (d.founding() || m.report().synced());
+            m.open(new Epoch(p.viewId, ids.get(0), ids, gap, synced ? null : a.provider()), p.epoch, d.start() - 1,
+                    d.founding());
+        }
+        for (LocalChannel m : p.members) {
+            for (byte[] payload : m.takeHeld()) {
+                order(p, m.self(), payload);
+            }
         }
     }
 }

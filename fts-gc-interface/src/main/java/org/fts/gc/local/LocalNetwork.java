@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import org.fts.gc.GroupConfig;
 import org.fts.gc.GroupException;
 import org.fts.gc.MemberId;
 
@@ -15,10 +16,11 @@ import org.fts.gc.MemberId;
  * own sequencer, which orders every broadcast and every view change of that component under one lock and
  * hands each to every member's delivery queue in that order.
  *
- * <p>What it guarantees beyond {@link org.fts.gc.GroupChannel}: delivery is uniform and virtually
- * synchronous (a broadcast is ordered for all members of its component at once, and views are ordered with
- * broadcasts), so a crash never leaves a broadcast at some survivors only. Tests that need JGroups'
- * weaker behaviour run on JGroups.
+ * <p>What it guarantees beyond {@link org.fts.gc.GroupChannel}: delivery is uniform (whatever
+ * {@code fts.delivery} says) and virtually synchronous (a broadcast is ordered for all members of its
+ * component at once, and views are ordered with broadcasts), so a crash never leaves a broadcast at some
+ * survivors only. Its recoveries are instantaneous and use the same decision as the JGroups binding
+ * ({@link org.fts.gc.internal.EpochPlan}). Tests that need JGroups' weaker timing run on JGroups.
  *
  * <p>Fault injection ({@link #crash}, {@link #partition}, {@link #heal}, {@link #setDeliveryDelay}) acts at
  * once, from any thread. Channels of one network find each other by group name; distinct networks never
@@ -46,9 +48,14 @@ public final class LocalNetwork {
         return NAMED.computeIfAbsent(name, LocalNetwork::new);
     }
 
-    /** A new unjoined channel on this network for member {@code self}. */
+    /** A new unjoined channel on this network for member {@code self}, with no quorum (every view primary). */
     public LocalChannel channel(MemberId self) {
-        return new LocalChannel(this, self);
+        return channel(self, new GroupConfig(0, true));
+    }
+
+    /** A new unjoined channel on this network for member {@code self}; every member of a group uses one config. */
+    public LocalChannel channel(MemberId self, GroupConfig config) {
+        return new LocalChannel(this, self, config);
     }
 
     /**

@@ -1,0 +1,86 @@
+package org.fts.gc;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fail-stop on local failure. An {@link Error} (OutOfMemoryError, StackOverflowError, ...) on a thread that
+ * delivers, orders or executes leaves the process with a dead thread or a state that may differ from the
+ * other replicas'. Neither may go on: the process logs the cause and halts with {@link #EXIT_CODE}, so that
+ * a supervisor restarts it and it fetches the group's state like any restarted replica.
+ *
+ * <p>Every FTS thread that runs protocol, delivery or execution code is made by {@link #threads} (or wraps
+ * its work in {@link #guard}); threads owned by other libraries (JGroups) call {@link #guard} around FTS code.
+ */
+public final class FailStop {
+    /** The exit status of a replica stopped by a local failure (70: internal software error, sysexits.h). */
+    public static final int EXIT_CODE = 70;
+    private static final Logger LOG = LoggerFactory.getLogger(FailStop.class);
+    private static volatile Action action = FailStop::halt;
+
+    /** What to do on a fatal local failure. Tests of the fail-stop path replace the halt. */
+    @FunctionalInterface
+    public interface Action {
+        void fail(Thread thread, Throwable cause);
+    }
+
+    private FailStop() {
+    }
+
+    /** Replaces the action (the default halts the JVM); returns the previous one. For tests only. */
+    public static Action setAction(Action a) {
+        Action old = action;
+        action = a;
+        return old;
+    }
+
+    /** Logs {@code cause} and stops the process; called from the failing thread. */
+    public static void fatal(Throwable cause) {
+        action.fail(Thread.currentThread(), cause);
+    }
+
+    /** Runs {@code body}; an {@link Error} stops the process, exceptions propagate as they are. */
+    public static void guard(Runnable body) {
+        try {
+            body.run();
+        } catch (Error e) {
+            fatal(e);
+            throw e;
+        }
+    }
+
+    /**
+     * A factory of daemon threads named {@code name}, {@code name-1}, ... whose uncaught {@link Error}s stop
+     * the process (uncaught exceptions are logged; the executor that owns the thread replaces it).
+     */
+    public static java.util.concurrent.ThreadFactory threads(String name) {
+        java.util.concurrent.atomic.AtomicInteger count = new java.util.concurrent.atomic.AtomicInteger();
+        return r -> {
+            int n = count.getAndIncrement();
+            Thread t = new Thread(r, n == 0 ? name : name + "-" + n);
+            t.setDaemon(true);
+            t.setUncaughtExceptionHandler(FailStop::uncaught);
+            return t;
+        };
+    }
+
+    /** The handler FTS threads carry: an {@link Error} stops the process. */
+    public static void uncaught(Thread t, Throwable e) {
+        if (e instanceof Error) {
+            action.fail(t, e);
+        } else {
+            LOG.error("{}: uncaught exception", t.getName(), e);
+        }
+    }
+
+    private static void halt(Thread thread, Throwable cause) {
+        try {
+            LOG.error("FATAL: {} on thread {}; this replica stops (exit {}) rather than run on with a dead thread "
+                    + "or diverging state; restarted, it fetches the group's state", cause, thread.getName(), EXIT_CODE,
+                    cause);
+        } catch (Throwable ignored) {
+            // logging may itself fail under OutOfMemoryError: halt anyway
+        }
+        Runtime.getRuntime().halt(EXIT_CODE);
+    }
+}

@@ -1,0 +1,148 @@
+package org.fts.gc.internal;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import org.fts.gc.GroupConfig;
+import org.fts.gc.MemberId;
+
+/**
+ * The decision a recovery takes once every member of a view reported (docs/group-communication.md,
+ * "Epochs"): whether the view establishes a new epoch of the group's history, from which member's history it
+ * continues, and what each member must do. Pure: the same reports give the same plan, in every binding.
+ *
+ * <p>The rules, in the style of Viewstamped Replication's view change:
+ * <ol>
+ *   <li><b>Exclusive</b> (N &gt; 0): the view's members hold a majority of the N replicas. Two disjoint views
+ *       cannot both hold one.</li>
+ *   <li><b>Durable</b> (N &gt; 0): the members that hold a history (not {@code fresh}: they opened an epoch in
+ *       this incarnation) hold a majority of the N replicas. Every broadcast delivered under uniform delivery
+ *       was held by a majority, so one of them is here. A replica restarted after a crash is fresh: it lost
+ *       what its predecessor held. Exception: when every member is fresh, they <em>found</em> the group.</li>
+ *   <li><b>Continued</b>: the new epoch continues the most advanced history, the highest (epoch, last) among
+ *       the members that hold one (the <em>source</em>). Members of the source's epoch hold a prefix of it
+ *       (one sequencer per epoch, FIFO) and are repaired up to it; every other member has a gap.</li>
+ *   <li><b>Served</b> (N &gt; 0): some member of the source's epoch holds a synced state, so that members with
+ *       a gap can fetch one. Without it the group would be primary yet unable to serve, waiting for ever.</li>
+ * </ol>
+ */
+public final class EpochPlan {
+    /** What one member told the recovery. {@code epoch} is null for a fresh member. */
+    public record Report(boolean fresh, boolean synced, EpochId epoch, long last) {
+        boolean holdsHistory() {
+            return !fresh && epoch != null;
+        }
+    }
+
+    /**
+     * What one member does in the new epoch: skip to it ({@code gap}), or continue; {@code provider} names a
+     * member with a synced state for one whose state is not (null if it is, or if there is none but itself).
+     */
+    public record Assignment(boolean gap, MemberId provider) {
+    }
+
+    /** A member of the source's epoch that lags: {@code source} sends it entries in ({@code from}, {@code upTo}]. */
+    public record Repair(MemberId source, MemberId target, long from, long upTo) {
+    }
+
+    /** The outcome: {@code reason} is non-null when the view is not primary. */
+    public record Decision(String reason, MemberId source, boolean founding, long start,
+                           Map<MemberId, Assignment> assignments, List<Repair> repairs) {
+        public boolean established() {
+            return reason == null;
+        }
+
+        static Decision notPrimary(String reason) {
+            return new Decision(reason, null, false, 0, Map.of(), List.of());
+        }
+    }
+
+    private EpochPlan() {
+    }
+
+    /**
+     * @param members the view, coordinator first (every one of them reported)
+     * @param self    the deciding member (preferred as source among equals: it repairs without a hop)
+     */
+    public static Decision decide(GroupConfig config, List<MemberId> members, Map<MemberId, Report> reports,
+                                  MemberId self) {
+        int n = config.groupSize();
+        int majority = n / 2 + 1;
+        if (n > 0 && GroupConfig.replicas(members) < majority) {
+            return Decision.notPrimary("the view holds " + GroupConfig.replicas(members) + " of the " + n
+                    + " replicas (fts.group.size); a primary needs " + majority);
+        }
+        List<MemberId> holders = new ArrayList<>();
+        for (MemberId m : members) {
+            if (reports.get(m).holdsHistory()) {
+                holders.add(m);
+            }
+        }
+        if (holders.isEmpty()) {
+            Map<MemberId, Assignment> all = new LinkedHashMap<>();
+            members.forEach(m -> all.put(m, new Assignment(false, null)));
+            return new Decision(null, null, true, 1, all, List.of());
+        }
+        if (n > 0 && GroupConfig.replicas(holders) < majority) {
+            return Decision.notPrimary("only " + GroupConfig.replicas(holders) + " of the " + n + " replicas here hold "
+                    + "the group's history (restarted replicas lost theirs); a primary needs " + majority);
+        }
+        MemberId source = null;
+        for (MemberId m : holders) {
+            if (source == null || better(reports.get(m), m, reports.get(source), source, self)) {
+                source = m;
+            }
+        }
+        Report top = reports.get(source);
+        List<MemberId> continuing = new ArrayList<>();
+        boolean anySynced = false;
+        for (MemberId m : holders) {
+            Report r = reports.get(m);
+            if (r.epoch().equals(top.epoch())) {
+                continuing.add(m);
+                anySynced |= r.synced();
+            }
+        }
+        if (n > 0 && !anySynced) {
+            return Decision.notPrimary("no member of the latest epoch " + top.epoch() + " here holds a synced state "
+                    + "(those here are still fetching it)");
+        }
+        Map<MemberId, Assignment> assignments = new LinkedHashMap<>();
+        List<Repair> repairs = new ArrayList<>();
+        Set<MemberId> cont = new HashSet<>(continuing);
+        for (MemberId m : members) {
+            boolean gap = !cont.contains(m);
+            if (!gap) {
+                long last = reports.get(m).last();
+                if (last < top.last()) {
+                    repairs.add(new Repair(source, m, last, top.last()));
+                }
+            }
+            MemberId p = null;
+            if (gap || !reports.get(m).synced()) {   // it needs a state: name a member that has one
+                p = continuing.stream().filter(c -> !c.equals(m) && reports.get(c).synced()).findFirst().orElse(null);
+            }
+            assignments.put(m, new Assignment(gap, p));
+        }
+        return new Decision(null, source, false, top.last() + 1, assignments, repairs);
+    }
+
+    /** Whether {@code a} continues a more advanced history than {@code b}: (epoch, last), then synced, then self. */
+    private static boolean better(Report a, MemberId am, Report b, MemberId bm, MemberId self) {
+        int c = a.epoch().compareTo(b.epoch());
+        if (c != 0) {
+            return c > 0;
+        }
+        if (a.last() != b.last()) {
+            return a.last() > b.last();
+        }
+        if (a.synced() != b.synced()) {
+            return a.synced();
+        }
+        return am.equals(self) && !bm.equals(self);
+    }
+}

@@ -1,0 +1,361 @@
+package org.fts.gc.jgroups;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.fts.gc.Epoch;
+import org.fts.gc.GroupConfig;
+import org.fts.gc.MemberId;
+import org.fts.gc.View;
+import org.fts.gc.internal.DeliveryPump;
+import org.fts.gc.internal.EpochId;
+import org.fts.gc.jgroups.Wire.Entry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The member role of {@link TotalOrder}: holds the entries of the epoch it follows, delivers them once
+ * committed, and takes part in recoveries. Its {@link Phase} says where it stands; each message moves it by
+ * one method. Guarded by this object's monitor, the last in {@link TotalOrder}'s lock order: methods return
+ * what to send, and the caller sends it after leaving the monitor.
+ *
+ * <p>Numbers: {@code held} is the last entry of the history this member holds (contiguously), {@code
+ * delivered} the last it handed to the application, {@code commitKnown} the last its sequencer said a majority
+ * holds. Entries are numbered along the whole history (gseq); an epoch opens at the number after the last
+ * entry of the history it continues.
+ */
+final class Member {
+    /** What the member sends; {@link TotalOrder} implements it. */
+    interface Net {
+        void state(MemberId to, Wire.State s);
+
+        void ack(EpochId epoch, long held);
+
+        /** This member opened {@code epoch} as its sequencer: start ordering at {@code start}. */
+        void sequencerOpen(EpochId epoch, long start);
+    }
+
+    private static final Logger LOG = LoggerFactory.getLogger(Member.class);
+    private static final int ACK_EVERY = 512;
+
+    private final MemberId self;
+    private final GroupConfig config;
+    private final DeliveryPump pump;
+    private final Origin origin;
+    private final Net net;
+
+    private View view;
+    private Phase phase = new Phase.Joining();
+    private boolean fresh = true;
+    private boolean synced;
+    private EpochId epoch;
+    private boolean shortcut;
+    private long held;
+    private long delivered;
+    private long commitKnown;
+    private long lastAcked;
+    private final TreeMap<Long, Entry> log = new TreeMap<>();
+    /** Entries beyond {@code held + 1}: repairs arriving out of order. */
+    private final TreeMap<Long, Entry> ahead = new TreeMap<>();
+    /** ORDs of the epoch this member is about to open, overtaking its EPOCH. */
+    private final TreeMap<Long, Entry> early = new TreeMap<>();
+    private long earlyCommitted;
+    /** Per origin, the highest oseq in the history up to {@code held}. */
+    private final Map<MemberId, Long> marks = new HashMap<>();
+    private long stashedRequest = -1;
+    private MemberId stashedFrom;
+    /** Counts freezes and openings, so that the origin applies them in order ({@link Origin#resume}). */
+    private long step;
+
+    Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net) {
+        this.self = self;
+        this.config = config;
+        this.pump = pump;
+        this.origin = origin;
+        this.net = net;
+    }
+
+    // ================================ views and recoveries ================================
+
+    /** A view was installed here; answers a recovery request that arrived before it. */
+    synchronized List<Runnable> viewChanged(View v) {
+        view = v;
+        pump.view(v);
+        if (stashedRequest == v.id() && v.coordinator().equals(stashedFrom)) {
+            stashedRequest = -1;
+            return freeze(v.id(), stashedFrom);
+        }
+        if (stashedRequest >= 0 && stashedRequest <= v.id()) {
+            stashedRequest = -1;
+        }
+        return List.of();
+    }
+
+    /** The coordinator of view {@code viewId} opens its recovery. */
+    synchronized List<Runnable> onStateReq(MemberId src, long viewId) {
+        if (view == null || viewId > view.id()) {
+            stashedRequest = viewId;   // answered once that view is installed here
+            stashedFrom = src;
+            return List.of();
+        }
+        if (viewId != view.id() || !src.equals(view.coordinator())) {
+            return List.of();   // a recovery of a view this member has left
+        }
+        return freeze(viewId, src);
+    }
+
+    private List<Runnable> freeze(long viewId, MemberId coordinator) {
+        if (phase instanceof Phase.Frozen f && f.view() == viewId) {
+            return List.of();
+        }
+        phase = new Phase.Frozen(viewId);
+        early.clear();
+        earlyCommitted = 0;
+        ahead.clear();
+        Wire.State report = new Wire.State(viewId, fresh, synced, epoch == null ? 0 : epoch.view(),
+                epoch == null ? null : epoch.sequencer(), held, new HashMap<>(marks));
+        LOG.debug("{}: frozen for view {}: {}", self, viewId, report);
+        long at = ++step;
+        return List.of(() -> origin.suspend(at), () -> net.state(coordinator, report));
+    }
+
+    /** The recovery of {@code viewId} found the view not primary. */
+    synchronized void onNotPrimary(MemberId src, long viewId, String reason) {
+        if (!(phase instanceof Phase.Frozen f) || f.view() != viewId || !src.equals(view.coordinator())) {
+            return;
+        }
+        phase = new Phase.Blocked(viewId, reason);
+        LOG.info("{}: view {} is not primary: {}", self, viewId, reason);
+        pump.notPrimary(view, reason);
+    }
+
+    /** The recovery of {@code m.view()} established an epoch, sequenced by {@code src}. */
+    synchronized List<Runnable> onEpoch(MemberId src, Wire.EpochMsg m) {
+        if (!(phase instanceof Phase.Frozen f) || f.view() != m.view() || !src.equals(view.coordinator())) {
+            return List.of();
+        }
+        phase = new Phase.Catching(m.view(), new EpochId(m.view(), src), view.members(), m.start(), m.gap(),
+                m.provider(), m.marks());
+        return tryOpen();
+    }
+
+    /** Entries of the history this member misses, from the recovery's source. */
+    synchronized List<Runnable> onRepair(long viewId, List<Entry> entries) {
+        long recovering = phase instanceof Phase.Frozen f ? f.view()
+                : phase instanceof Phase.Catching c ? c.view() : -1;
+        if (recovering != viewId) {
+            return List.of();
+        }
+        for (Entry e : entries) {
+            if (e.gseq() > held) {
+                ahead.put(e.gseq(), e);
+            }
+        }
+        holdAhead();
+        return phase instanceof Phase.Catching ? tryOpen() : List.of();
+    }
+
+    /** As the recovery's source: the entries in ({@code from}, {@code upTo}] of this member's log. */
+    synchronized List<Entry> entries(long from, long upTo) {
+        List<Entry> out = new ArrayList<>(log.subMap(from, false, upTo, true).values());
+        if (out.size() != upTo - from) {
+            LOG.error("{}: asked to repair ({}, {}] but holds only {} of those entries", self, from, upTo, out.size());
+        }
+        return out;
+    }
+
+    /** Opens the pending epoch once this member holds everything before it. */
+    private List<Runnable> tryOpen() {
+        Phase.Catching c = (Phase.Catching) phase;
+        boolean gap = c.gap();
+        if (!gap && held < c.start() - 1) {
+            return List.of();   // repairs to come
+        }
+        if (!gap && held > c.start() - 1) {
+            LOG.error("{}: holds up to {} but epoch {} opens at {}: treated as a gap", self, held, c.epoch(), c.start());
+            gap = true;
+        }
+        if (gap) {
+            log.clear();
+            held = c.start() - 1;
+            delivered = held;
+            marks.clear();
+            marks.putAll(c.marks());
+            synced = false;
+        } else {
+            commitKnown = Math.max(commitKnown, held);   // establishing the epoch committed the whole history
+            deliverCommitted();
+            if (fresh) {
+                synced = true;   // founding: the initial state is the group's
+            }
+        }
+        fresh = false;
+        epoch = c.epoch();
+        commitKnown = held;
+        lastAcked = held;
+        phase = new Phase.Open(c.epoch(), c.members());
+        shortcut = !config.uniform() || (!self.equals(epoch.sequencer())
+                && GroupConfig.replicas(List.of(self, epoch.sequencer())) >= config.majority(c.members()));
+        LOG.info("{}: opened epoch {} at {}{} ({} members)", self, epoch, c.start(),
+                gap ? " with a gap (its state must be fetched)" : "", c.members().size());
+        pump.epoch(new Epoch(epoch.view(), epoch.sequencer(), c.members(), gap, synced ? null : c.provider()));
+        Long own = marks.get(self);
+        long mine = own == null ? 0 : own;
+        for (Entry e : early.values()) {
+            if (e.gseq() == held + 1) {
+                hold(e);
+            }
+        }
+        early.clear();
+        commitKnown = Math.max(commitKnown, earlyCommitted);
+        deliverCommitted();
+        EpochId opened = epoch;
+        long start = c.start();
+        long confirmed = held;
+        List<Runnable> after = new ArrayList<>();
+        if (gap) {
+            after.add(() -> origin.delivered(mine));   // those are in the history, delivered or not here
+        }
+        if (self.equals(opened.sequencer())) {
+            after.add(() -> net.sequencerOpen(opened, start));
+        }
+        after.add(() -> net.ack(opened, confirmed));
+        long at = ++step;
+        after.add(() -> origin.resume(at, opened.sequencer()));
+        return after;
+    }
+
+    // ================================ ordered entries ================================
+
+    /** An ORD from {@code src}. Returns whether it advanced what this member holds (an ACK is due). */
+    synchronized boolean onOrd(MemberId src, Wire.Ord o) {
+        EpochId e = new EpochId(o.epochView(), src);
+        if (phase instanceof Phase.Open open && open.epoch().equals(e)) {
+            long before = held;
+            accept(o.e());
+            commitKnown = Math.max(commitKnown, o.committed());
+            deliverCommitted();
+            trim(o.stable());
+            return held > before;
+        }
+        if ((phase instanceof Phase.Catching c && c.epoch().equals(e))
+                || (phase instanceof Phase.Frozen f && f.view() == o.epochView() && src.equals(view.coordinator()))) {
+            early.put(o.e().gseq(), o.e());   // the epoch this member is about to open
+            earlyCommitted = Math.max(earlyCommitted, o.committed());
+            return false;
+        }
+        LOG.debug("{}: dropped ORD {} of epoch {} in phase {}", self, o.e().gseq(), e, phase);
+        return false;
+    }
+
+    /** The sequencer's own entry, held here before it is multicast; false if this member left that epoch. */
+    synchronized boolean holdLocal(EpochId e, Entry entry) {
+        if (!(phase instanceof Phase.Open open) || !open.epoch().equals(e) || entry.gseq() != held + 1) {
+            return false;
+        }
+        hold(entry);
+        deliverCommitted();
+        return true;
+    }
+
+    /**
+     * Everything up to {@code upTo} of epoch {@code e} is held by a majority; everything up to {@code stable}
+     * by every member (this member's log keeps only what may still be needed for a repair).
+     */
+    synchronized void commit(EpochId e, long upTo, long stable) {
+        if (phase instanceof Phase.Open open && open.epoch().equals(e)) {
+            if (upTo > commitKnown) {
+                commitKnown = upTo;
+                deliverCommitted();
+            }
+            trim(stable);
+        }
+    }
+
+    private void accept(Entry entry) {
+        if (entry.gseq() <= held) {
+            return;   // a duplicate
+        }
+        if (entry.gseq() != held + 1) {
+            // Cannot happen over FIFO channels; held back rather than held out of order.
+            LOG.error("{}: ORD {} after {}: FIFO from the sequencer was broken", self, entry.gseq(), held);
+            ahead.put(entry.gseq(), entry);
+            return;
+        }
+        hold(entry);
+        holdAhead();
+    }
+
+    private void holdAhead() {
+        for (Entry next = ahead.remove(held + 1); next != null; next = ahead.remove(held + 1)) {
+            hold(next);
+        }
+        ahead.headMap(held, true).clear();
+    }
+
+    private void hold(Entry e) {
+        held = e.gseq();
+        log.put(e.gseq(), e);
+        marks.merge(e.origin(), e.oseq(), Math::max);
+    }
+
+    private void deliverCommitted() {
+        long limit = shortcut || !(phase instanceof Phase.Open) ? held : Math.min(held, commitKnown);
+        while (delivered < limit) {
+            Entry e = log.get(delivered + 1);
+            if (e == null) {
+                LOG.error("{}: entry {} missing from the log (held {}, delivered {})", self, delivered + 1, held,
+                        delivered);
+                return;
+            }
+            delivered = e.gseq();
+            if (e.origin().equals(self)) {
+                origin.delivered(e.oseq());
+            }
+            pump.broadcast(e.origin(), e.payload().clone());   // the log keeps the original for repairs
+        }
+    }
+
+    private void trim(long stable) {
+        long upTo = Math.min(stable, delivered);
+        if (upTo > 0 && !log.isEmpty() && log.firstKey() <= upTo) {
+            log.headMap(upTo, true).clear();
+        }
+    }
+
+    /** The ACK this member owes its sequencer, or null: every batch under uniform delivery, else every 512. */
+    synchronized long[] ackDue(boolean always) {
+        if (!(phase instanceof Phase.Open) || held <= lastAcked
+                || !(always || config.uniform() || held - lastAcked >= ACK_EVERY)) {
+            return null;
+        }
+        lastAcked = held;
+        return new long[] {epoch.view(), held};
+    }
+
+    synchronized EpochId epoch() {
+        return phase instanceof Phase.Open open ? open.epoch() : null;
+    }
+
+    /** The application installed a state: this member holds the history again (unless a gap is queued). */
+    synchronized void synced() {
+        if (pump.noGapPending() && !fresh) {
+            synced = true;
+        }
+    }
+
+    synchronized Map<MemberId, Long> marks() {
+        return new HashMap<>(marks);
+    }
+
+    synchronized int logSize() {
+        return log.size();
+    }
+
+    synchronized Phase phase() {
+        return phase;
+    }
+}
