@@ -291,6 +291,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
 
     @Override
     public String toString() {
-        return "JGroupsChannel[" + self + "]";
+        TotalOrder o = order;
+        return "JGroupsChannel[" + self + (o == null ? "" : " " + o.describe()) + "]";
     }
 }

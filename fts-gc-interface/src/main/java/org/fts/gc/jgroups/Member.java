@@ -355,6 +355,12 @@ final class Member {
         return log.size();
     }
 
+    /** One line for diagnostics: where this member stands. */
+    synchronized String describe() {
+        return "phase=" + phase + " held=" + held + " delivered=" + delivered + " commitKnown=" + commitKnown
+                + " synced=" + synced + " shortcut=" + shortcut + " early=" + early.size() + " ahead=" + ahead.size();
+    }
+
     synchronized Phase phase() {
         return phase;
     }

@@ -32,13 +32,30 @@ final class Origin {
     private boolean resendPending;
     /** The member's step that last moved this origin: a late, older step is ignored. */
     private long step;
+    /** Locks later in the lock order (the sequencer's, the member's): never held when this one is taken. */
+    private Object[] later = new Object[0];
 
     Origin(MemberId self, Forwarder net) {
         this.self = self;
         this.net = net;
     }
 
+    /** Declares the locks that come after this one, for the lock-order assertions (tests run with -ea). */
+    void lockOrder(Object... laterLocks) {
+        this.later = laterLocks;
+    }
+
+    private boolean holdsNoLaterLock() {
+        for (Object l : later) {
+            if (Thread.holdsLock(l)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     void abcast(byte[] payload) {
+        assert holdsNoLaterLock() : "lock order: origin after sequencer or member";
         synchronized (lock) {
             long oseq = nextOseq++;
             unacked.put(oseq, payload);
@@ -58,6 +75,7 @@ final class Origin {
      * broadcasts until the next.
      */
     void suspend(long at) {
+        assert holdsNoLaterLock() : "lock order: origin after sequencer or member";
         synchronized (lock) {
             if (at < step) {
                 return;
@@ -72,6 +90,7 @@ final class Origin {
      * not yet delivered, then go on.
      */
     void resume(long at, MemberId seq) {
+        assert holdsNoLaterLock() : "lock order: origin after sequencer or member";
         synchronized (lock) {
             if (at < step) {
                 return;   // the member froze again meanwhile

@@ -75,6 +75,7 @@ final class Sequencer {
      * member runs it (the caller then asks every member for its state).
      */
     synchronized boolean viewChanged(View v) {
+        assert !Thread.holdsLock(member) : "lock order: sequencer after member";
         sequencing = false;
         epoch = null;
         pending = null;
@@ -91,7 +92,21 @@ final class Sequencer {
         return true;
     }
 
-    synchronized void onState(MemberId src, Wire.State s) {
+    /**
+     * A member's report to the recovery this member runs. Once every member reported, decides and sends the
+     * outcome; the sends run after this monitor is released (one of them may open this member's own epoch,
+     * which takes the origin's lock, first in the lock order).
+     */
+    void onState(MemberId src, Wire.State s) {
+        assert !Thread.holdsLock(member) : "lock order: sequencer after member";
+        List<Runnable> out = new ArrayList<>();
+        synchronized (this) {
+            decideIfComplete(src, s, out);
+        }
+        Recovery.runAll(out);
+    }
+
+    private void decideIfComplete(MemberId src, Wire.State s, List<Runnable> out) {
         if (s.view() != recovering || !recoveryMembers.contains(src)) {
             return;
         }
@@ -108,26 +123,29 @@ final class Sequencer {
         if (!d.established()) {
             LOG.info("{}: view {} is not primary: {}", self, view, d.reason());
             for (MemberId m : recoveryMembers) {
-                net.toMember(m, new Wire.NotPrimary(view, d.reason()));
+                Wire.NotPrimary np = new Wire.NotPrimary(view, d.reason());
+                out.add(() -> net.toMember(m, np));
             }
             return;
         }
         Map<MemberId, Long> marks = d.founding() ? Map.of() : reportedMarks.get(d.source());
         for (EpochPlan.Repair r : d.repairs()) {
-            net.repair(r.source(), view, r.target(), r.from(), r.upTo());
+            out.add(() -> net.repair(r.source(), view, r.target(), r.from(), r.upTo()));
         }
         pending = new EpochId(view, self);
         pendingMembers = recoveryMembers;
         LOG.info("{}: view {} establishes epoch {} at {} (source {}{})", self, view, pending, d.start(), d.source(),
                 d.founding() ? ", founding the group" : "");
         for (Map.Entry<MemberId, EpochPlan.Assignment> a : d.assignments().entrySet()) {
-            net.toMember(a.getKey(), new Wire.EpochMsg(view, d.start(), a.getValue().gap(), a.getValue().provider(),
-                    a.getValue().gap() ? marks : Map.of()));
+            Wire.EpochMsg e = new Wire.EpochMsg(view, d.start(), a.getValue().gap(), a.getValue().provider(),
+                    a.getValue().gap() ? marks : Map.of());
+            out.add(() -> net.toMember(a.getKey(), e));
         }
     }
 
     /** This member opened the epoch it established: ordering starts at {@code start}. */
     synchronized void open(EpochId e, long start) {
+        assert !Thread.holdsLock(member) : "lock order: sequencer after member";
         if (!e.equals(pending)) {
             return;   // superseded by a newer view
         }
@@ -148,6 +166,7 @@ final class Sequencer {
     }
 
     synchronized void onFwd(MemberId origin, Wire.Fwd f) {
+        assert !Thread.holdsLock(member) : "lock order: sequencer after member";
         if (sequencing && members.contains(origin)) {
             sequence(origin, f);
         } else if ((recovering >= 0 && recoveryMembers.contains(origin))

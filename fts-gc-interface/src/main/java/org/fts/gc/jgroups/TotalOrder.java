@@ -78,6 +78,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         this.origin = new Origin(self, this);
         this.member = new Member(self, config, pump, origin, this);
         this.sequencer = new Sequencer(self, config, this, member);
+        origin.lockOrder(sequencer, member);
     }
 
     // ================================ application side ================================
@@ -271,6 +272,12 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
 
     int logSize() {
         return member.logSize();
+    }
+
+    /** One line for diagnostics: the member's standing, the sequencer's marks, this origin's backlog. */
+    String describe() {
+        return member.describe() + " seqCommitted=" + sequencer.acks().committed() + " seqStable="
+                + sequencer.acks().stable() + " unacked=" + origin.unackedCount();
     }
 
     Phase phase() {

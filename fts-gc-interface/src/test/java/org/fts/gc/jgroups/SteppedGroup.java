@@ -124,8 +124,12 @@ final class SteppedGroup implements AutoCloseable {
     BiPredicate<MemberId, MemberId> drop = (from, to) -> false;
     private long viewId;
 
+    private final org.fts.gc.FailStop.Action halt;
+
     SteppedGroup(GroupConfig config) {
         this.config = config;
+        // An Error here (a broken lock-order assertion) fails the test instead of halting the test JVM.
+        this.halt = org.fts.gc.FailStop.setAction((thread, cause) -> { });
     }
 
     Node node(String name) {
@@ -243,6 +247,7 @@ final class SteppedGroup implements AutoCloseable {
 
     @Override
     public void close() {
+        org.fts.gc.FailStop.setAction(halt);
         nodes.values().forEach(n -> n.pump.stop(1000));
     }
 }

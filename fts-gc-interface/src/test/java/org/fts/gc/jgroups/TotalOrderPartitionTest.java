@@ -101,6 +101,27 @@ class TotalOrderPartitionTest {
     }
 
     @Test
+    void aSequencerCutOffThatOrderedForItselfRejoinsWithAGapAndItsBroadcastsAreOrderedOnce() {
+        start(true, "a", "b", "c");   // a coordinates: the sequencer
+        g.send("b", 2);
+        g.partition(Set.of("a"));
+        g.send("a", 3);               // a orders these alone: held, never committed
+        g.view("a");                  // a learns it is alone
+        g.view("b", "c");
+        g.send("b", 2);
+        g.heal();
+        long merged = g.view("c", "b", "a");
+        assertTrue(g.node("a").epochOf(merged).gap());
+        g.send("a", 1);
+        List<String> c = g.node("c").delivered(8).stream().map(d -> d.text()).toList();
+        assertEquals(List.of("b:0", "b:1", "b:2", "b:3", "a:0", "a:1", "a:2", "a:3"), c);
+        g.node("a").delivered(4);
+        assertEquals(List.of("b:0", "b:1", "a:0", "a:1", "a:2", "a:3"), texts("a"),
+                "a delivers its own broadcasts, ordered once after the merge");
+        assertEquals(0, g.node("a").order.unackedCount());
+    }
+
+    @Test
     void agreedDeliveryLetsASequencerCutOffDeliverWhatTheGroupNeverKeeps() {
         g = new SteppedGroup(new GroupConfig(3, false)).add("c", "a", "b");
         g.view("c", "a");
