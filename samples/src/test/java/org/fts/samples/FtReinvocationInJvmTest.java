@@ -1,7 +1,7 @@
 package org.fts.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -201,9 +201,10 @@ class FtReinvocationInJvmTest {
         assertEquals(0, LOSE_REPLIES.get(), "the first reply was lost");
         assertEquals(before + 1, value, "the reinvocation gets the reply of the one execution");
         awaitEveryReplicaAt(before + 1);
-        assertEquals(2, SENT.size(), "one forward, one reinvocation: " + SENT);
-        assertEquals(SENT.get(0), SENT.get(1), "the reinvocation repeats the retention id");
+        assertOneRequest(SENT);
+        int sent = SENT.size();
         assertEquals(before + 2, counter.increment(), "and the next call is a new request");
+        assertFalse(SENT.subList(sent, SENT.size()).contains(SENT.get(0)), SENT.toString());
     }
 
     @Test
@@ -212,9 +213,20 @@ class FtReinvocationInJvmTest {
         replicas.stop(0);   // the reference's first profile: the next attempt fails to connect (TRANSIENT)
         SENT.clear();
         STALL_MS.set(1500);
+        long t0 = System.nanoTime();
         assertEquals(before + 1, counter.increment());
-        assertEquals(2, SENT.size(), "one failed send, one reinvocation: " + SENT);
-        assertEquals(SENT.get(0), SENT.get(1), "the reinvocation repeats the retention id");
+        assertTrue(System.nanoTime() - t0 >= 1_500_000_000L, "the reinvocation was stalled");
+        assertOneRequest(SENT);
+    }
+
+    /**
+     * The sends of one call: a first attempt and at least one reinvocation, all with the same retention id.
+     * (JacORB may send once more by itself within the call, e.g. when the connection it chose was closed under
+     * it: that is the same invocation, so the same request.)
+     */
+    private static void assertOneRequest(List<Integer> sent) {
+        assertTrue(sent.size() >= 2, "a first attempt and its reinvocation: " + sent);
+        assertEquals(1, sent.stream().distinct().count(), "every attempt repeats the retention id: " + sent);
     }
 
     @Test
@@ -224,11 +236,12 @@ class FtReinvocationInJvmTest {
         LOSE_REPLIES.set(1);
         FAIL_REINVOCATION.set(true);
         assertThrows(NO_PERMISSION.class, counter::increment, "the forwarded request ends before its reinvocation");
-        assertEquals(1, SENT.size(), "the reinvocation was never sent: " + SENT);
+        int first = SENT.size();
         awaitEveryReplicaAt(before + 1);   // it did execute once; only its reply was lost
         int value = counter.increment();   // at once, on the same thread, same object and operation
-        assertEquals(2, SENT.size(), SENT.toString());
-        assertNotEquals(SENT.get(0), SENT.get(1), "a new request has a new retention id");
+        assertTrue(SENT.size() > first, SENT.toString());
+        assertFalse(SENT.subList(first, SENT.size()).contains(SENT.get(0)), "a new request has a new retention id: "
+                + SENT);
         assertEquals(before + 2, value, "the new request executed: it did not get the earlier request's reply");
         awaitEveryReplicaAt(before + 2);
     }
