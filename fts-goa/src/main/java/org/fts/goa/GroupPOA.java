@@ -109,6 +109,7 @@ public final class GroupPOA extends LocalObject implements POA {
                 config.requestTimeout().toMillis(), BatchingConfig.longDoorway(props), membership, this::iogrString);
         ((org.omg.CORBA_2_3.ORB) orb).set_delegate(dispatcher);
         checkForeground(orb);
+        org.fts.goa.giop.GiopGuard.checkInstalled(orb);   // the GIOP message size guard is an ORB property
         // PERSISTENT + USER_ID with the same POA name and jacorb.implname give the same object key everywhere.
         this.groupPoa = root.create_POA("FTS-" + config.group(), root.the_POAManager(), new Policy[] {
             root.create_lifespan_policy(LifespanPolicyValue.PERSISTENT),

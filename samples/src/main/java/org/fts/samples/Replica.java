@@ -10,6 +10,7 @@ import java.util.Properties;
 import org.fts.batching.BatchStats;
 import org.fts.gc.jgroups.JGroupsFaults;
 import org.fts.goa.GroupPOA;
+import org.fts.goa.giop.GiopGuard;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
@@ -19,7 +20,9 @@ import org.omg.PortableServer.Servant;
  * A replica of the sample objects ({@code hello}, {@code counter}, {@code account}). Configured by system
  * properties ({@code -Dfts.replica.id=r0 -DOAPort=...}; see docs/configuration.md), which it passes to
  * ORB.init and to the adaptor. The only FTS line is where the adaptor comes from; with {@code --plain} it
- * uses JacORB's RootPOA instead (an unreplicated baseline serving the same objects).
+ * uses JacORB's RootPOA instead (an unreplicated baseline serving the same objects). Either way its ORB reads
+ * connections through the GIOP message size guard ({@code GiopGuard.orbProperties()}, {@code
+ * fts.giop.max_message_size}; a {@code -Djacorb.net.server_socket_factory=...} replaces it).
  *
  * <p>{@code --hello-objects N} also activates {@code hello-0} … {@code hello-<N-1>}: one HelloObj per load
  * client, as in the paper's experiment.
@@ -101,6 +104,8 @@ public final class Replica {
         // JacORB answers TRANSIENT beyond 100 queued requests by default; thousands of clients need more. The
         // pool stays at JacORB's 20 threads: 100 and 500 measured slower on 2 cores (docs/performance.md).
         props.setProperty("jacorb.poa.queue_max", "10000");
+        // A message larger than fts.giop.max_message_size closes its connection before JacORB allocates it.
+        props.putAll(GiopGuard.orbProperties());
         props.putAll(System.getProperties());
         ORB orb = ORB.init(new String[0], props);
         POA poa;

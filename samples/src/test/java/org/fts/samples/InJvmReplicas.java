@@ -81,6 +81,7 @@ final class InJvmReplicas implements AutoCloseable {
         p.setProperty("fts.group", "samples");
         p.setProperty("fts.replica.id", "r" + i);
         p.setProperty("fts.replicas", String.join(",", endpoints));
+        p.putAll(org.fts.goa.giop.GiopGuard.orbProperties());   // as the sample Replica
         p.putAll(extra);
         p.putAll(more);
         ORB orb = ORB.init(new String[0], p);

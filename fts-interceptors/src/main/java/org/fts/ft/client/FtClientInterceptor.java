@@ -40,8 +40,29 @@ import org.slf4j.LoggerFactory;
  * carries the new IOGR, which replaces the member list.
  * </ul>
  *
- * <p>Reinvocations are recognised on the calling thread: JacORB reinvokes a forwarded request on the thread
- * that received the exception, before any other request of that thread.
+ * <p><b>Reinvocations are recognised by the JacORB invocation they belong to, not by time.</b> The ORB does not
+ * mark a request as a reinvocation, and none of the request's attributes does either. After a
+ * {@code ForwardRequest} from {@code receive_exception} JacORB reinvokes on the same thread, with a new request
+ * id, a new {@code target} object (when the exception came with the reply) or the original one (when it came
+ * while sending), the same {@code effective_target} (the stub, as for any later request through it), and no
+ * {@code forward_reference}. What does carry over is JacORB's invocation context ({@link JacorbInvocation}):
+ * one object per invocation, kept across the {@code RemarshalException} that carries the forward back to the
+ * stub, and popped when the invocation returns or raises to its caller. So the rule is: a request is a
+ * reinvocation exactly when it belongs to the same invocation as this thread's previous attempt, for the same
+ * object group and operation. It holds in both directions:
+ * <ul>
+ * <li>every reinvocation of a forwarded request is recognised, however long a GC pause, a starved CPU or
+ * another interceptor delays it;
+ * <li>a new request never takes an earlier request's id, even when that earlier request was forwarded and then
+ * ended before its reinvocation was sent (a deadline, the ORB shut down, another interceptor's exception): its
+ * invocation is a new object.
+ * </ul>
+ * Reinvocations JacORB makes on its own within an invocation (its next-profile retry after {@code TRANSIENT},
+ * {@code jacorb.connection.client.retry_on_failure}, GIOP {@code LOCATION_FORWARD}) keep the id too, as FT-CORBA
+ * asks. JacORB leaves an invocation's context on the stack only if something other than a CORBA system
+ * exception escapes it (a bug in an interceptor or in JacORB), and then reuses it for the thread's next call,
+ * deadlines included; that next call, if to the same group and operation, would then count as a reinvocation
+ * (docs/failover.md, "How a reinvocation is recognised").
  */
 final class FtClientInterceptor extends LocalObject implements ClientRequestInterceptor {
     private static final Logger LOG = LoggerFactory.getLogger(FtClientInterceptor.class);
@@ -50,26 +71,32 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
             "IDL:omg.org/CORBA/TIMEOUT:1.0", "IDL:omg.org/CORBA/NO_RESPONSE:1.0");
     private static final long MAX_BACKOFF_MS = 1000;
 
-    /** A forwarded request is reinvoked at once; a later request on the thread is a new one. */
-    private static final long REINVOCATION_WINDOW_NANOS = 1_000_000_000L;
-
     /**
-     * One attempt of a logical request: its object group and operation, which replica it went to (-1: as the
-     * ORB chose), how many attempts went before, and when it was forwarded (System.nanoTime).
+     * One logical request: the JacORB invocation it is (compared by identity; null: unknown, never matched), its
+     * object group and operation, its FT_REQUEST identity, the replica its next attempt goes to (-1: as the ORB
+     * chooses), and how many redirects went before.
      */
-    private record Attempt(String group, String operation, int retentionId, long expirationTimeT, int member,
-                           int tries, long forwardedAt) {
-        boolean reinvokes(String g, String op) {
-            return group.equals(g) && operation.equals(op)
-                    && System.nanoTime() - forwardedAt < REINVOCATION_WINDOW_NANOS;
+    private record Attempt(Object invocation, String group, String operation, int retentionId, long expirationTimeT,
+                           int member, int tries) {
+        /** Whether a request of {@code inv} to {@code g}/{@code op} is another attempt of this one. */
+        boolean reinvokedBy(Object inv, String g, String op) {
+            return invocation != null && invocation == inv && group.equals(g) && operation.equals(op);
+        }
+
+        Attempt redirected(int next) {
+            return new Attempt(invocation, group, operation, retentionId, expirationTimeT, next, tries + 1);
         }
     }
 
     private final ClientConfig config;
     private final AtomicInteger retention = new AtomicInteger();
     private final Map<String, ObjectGroup> groups = new ConcurrentHashMap<>();
-    private final ThreadLocal<Attempt> current = new ThreadLocal<>();
-    private final ThreadLocal<Attempt> reinvocation = new ThreadLocal<>();
+    /**
+     * This thread's latest logical requests, newest first: more than one only when an interceptor makes calls
+     * of its own while a request is under way. Never cleared: only a request of the same invocation can match an
+     * entry, and a receive point does not end an invocation (another interceptor may still forward it).
+     */
+    private final ThreadLocal<Attempt[]> recent = ThreadLocal.withInitial(() -> new Attempt[4]);
 
     FtClientInterceptor(ClientConfig config) {
         this.config = config;
@@ -92,21 +119,17 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
             return;
         }
         ObjectGroup group = group(ri, tag);
-        Attempt next = reinvocation.get();
-        reinvocation.remove();
-        // The ORB does not say whether a request is a reinvocation (its target object is even a new one after a
-        // forward): one on this thread, for the same object group and operation, right after a forward is.
-        Attempt a = next != null && next.reinvokes(key(tag), ri.operation()) ? next
-                : new Attempt(key(tag), ri.operation(), retention.incrementAndGet(),
-                        FtRequestContext.timeT(System.currentTimeMillis() + config.requestDuration().toMillis()), -1, 0,
-                        0);
+        // The ORB does not say whether a request is a reinvocation: one of the same JacORB invocation is.
+        Object invocation = JacorbInvocation.current();
+        Attempt previous = find(invocation, key(tag), ri.operation());
+        Attempt a = previous != null ? previous
+                : new Attempt(invocation, key(tag), ri.operation(), retention.incrementAndGet(),
+                        FtRequestContext.timeT(System.currentTimeMillis() + config.requestDuration().toMillis()), -1, 0);
         ri.add_request_service_context(new ServiceContext(FtConstants.FT_REQUEST,
                 new FtRequestContext(config.clientId(), a.retentionId(), a.expirationTimeT()).encode()), true);
         ri.add_request_service_context(new ServiceContext(FtConstants.FT_GROUP_VERSION,
                 new FtGroupVersionContext(group.version()).encode()), true);
-        if (ri.response_expected()) {
-            current.set(a);
-        }
+        remember(a);
     }
 
     @Override
@@ -116,7 +139,6 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
 
     @Override
     public void receive_reply(ClientRequestInfo ri) {
-        current.remove();
         FtGroupComponent tag = groupTag(ri);
         if (tag != null) {
             refresh(ri, tag);
@@ -125,13 +147,11 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
 
     @Override
     public void receive_other(ClientRequestInfo ri) {
-        current.remove();
+        // a LOCATION_FORWARD (GIOP, or another interceptor's ForwardRequest) is reinvoked: the attempt stays
     }
 
     @Override
     public void receive_exception(ClientRequestInfo ri) throws ForwardRequest {
-        Attempt a = current.get();
-        current.remove();
         FtGroupComponent tag = groupTag(ri);
         if (tag == null) {
             return;
@@ -150,8 +170,10 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
         } catch (BAD_PARAM notSent) {
             return;   // failed before send_request tagged it: nothing to retry under an id
         }
-        if (a == null || a.retentionId() != sent.retentionId() || !a.group().equals(key(tag))) {
-            a = new Attempt(key(tag), ri.operation(), sent.retentionId(), sent.expirationTime(), -1, 0, 0);
+        Object invocation = JacorbInvocation.current();
+        Attempt a = find(invocation, key(tag), ri.operation());
+        if (a == null || a.retentionId() != sent.retentionId()) {
+            a = new Attempt(invocation, key(tag), ri.operation(), sent.retentionId(), sent.expirationTime(), -1, 0);
         }
         long leftMs = FtRequestContext.epochMillis(a.expirationTimeT()) - System.currentTimeMillis();
         if (leftMs <= 0) {
@@ -163,12 +185,11 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
         ObjectGroup group = group(ri, tag);
         int failed = a.member() >= 0 && a.member() < group.size() ? a.member() : group.indexOf(effectiveEndpoint(ri));
         int next = Math.floorMod(failed + 1, group.size());
-        int tries = a.tries() + 1;
-        if (tries % group.size() == 0) {
-            backoff(Math.min(Math.min(100L * (tries / group.size()), MAX_BACKOFF_MS), leftMs));
+        Attempt redirected = a.redirected(next);
+        if (redirected.tries() % group.size() == 0) {
+            backoff(Math.min(Math.min(100L * (redirected.tries() / group.size()), MAX_BACKOFF_MS), leftMs));
         }
-        reinvocation.set(new Attempt(a.group(), a.operation(), a.retentionId(), a.expirationTimeT(), next, tries,
-                System.nanoTime()));
+        remember(redirected);
         LOG.info("{} {}#{}: {} from {}, redirecting to {}", ri.operation(), config.clientId(), a.retentionId(),
                 shortName(exception), failed < 0 ? "?" : group.member(failed).endpoint(),
                 group.member(next).endpoint());
@@ -176,6 +197,27 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /** This thread's attempt of invocation {@code inv} to group {@code g}, operation {@code op}, or null. */
+    private Attempt find(Object inv, String g, String op) {
+        for (Attempt x : recent.get()) {
+            if (x != null && x.reinvokedBy(inv, g, op)) {
+                return x;
+            }
+        }
+        return null;
+    }
+
+    /** Makes {@code a} this thread's newest attempt, replacing its invocation's previous one or the oldest. */
+    private void remember(Attempt a) {
+        Attempt[] r = recent.get();
+        int i = 0;
+        while (i < r.length - 1 && r[i] != null && r[i].invocation() != a.invocation()) {
+            i++;
+        }
+        System.arraycopy(r, 0, r, 1, i);
+        r[0] = a;
+    }
 
     /** The request's TAG_FT_GROUP component, or null if the target is not an object group reference. */
     private static FtGroupComponent groupTag(ClientRequestInfo ri) {

@@ -1,0 +1,59 @@
+package org.fts.goa.giop;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.util.List;
+import java.util.Properties;
+
+import org.fts.config.ConfigKeys;
+import org.jacorb.config.Configurable;
+import org.jacorb.config.Configuration;
+import org.jacorb.orb.factory.ServerSocketFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * JacORB's server socket factory for a replica, with the GIOP message-size guard ({@link GiopGuard}):
+ * {@code jacorb.net.server_socket_factory=org.fts.goa.giop.GuardedServerSocketFactory}. It binds plain server
+ * sockets as JacORB's default factory does. JacORB's IIOP listener reads each accepted connection through the
+ * socket's {@code InputStream} ({@code ServerIIOPConnection}; JacORB 3.9 has no NIO server transport:
+ * {@code jacorb.connection.nonblocking} changes only the client side), so that stream is where the guard sits.
+ * Not covered: SSL listeners ({@code jacorb.ssl.server_socket_factory}), and in-process calls over JacORB's IIOP
+ * loopback.
+ *
+ * <p>JacORB creates it when the root POA's listener starts, and configures it with the ORB's properties:
+ * {@code fts.giop.max_message_size} is read and logged then. A bad value fails the root POA's creation with
+ * {@code INITIALIZE} naming the key.
+ */
+public final class GuardedServerSocketFactory implements ServerSocketFactory, Configurable {
+    private static final Logger LOG = LoggerFactory.getLogger(GuardedServerSocketFactory.class);
+
+    private long limit = GiopGuard.MAX_MESSAGE_SIZE.defaultValue();
+
+    @Override
+    public void configure(Configuration configuration) {
+        Properties props = new Properties();
+        String value = configuration.getAttribute(GiopGuard.MAX_MESSAGE_SIZE.name(), null);
+        if (value != null) {
+            props.setProperty(GiopGuard.MAX_MESSAGE_SIZE.name(), value);
+        }
+        ConfigKeys.validateAndLog(LOG, "GIOP guard", props, List.of(GiopGuard.MAX_MESSAGE_SIZE));
+        limit = GiopGuard.MAX_MESSAGE_SIZE.get(props);
+    }
+
+    @Override
+    public ServerSocket createServerSocket(int port) throws IOException {
+        return new GuardedServerSocket(port, 0, null, limit);
+    }
+
+    @Override
+    public ServerSocket createServerSocket(int port, int backlog) throws IOException {
+        return new GuardedServerSocket(port, backlog, null, limit);
+    }
+
+    @Override
+    public ServerSocket createServerSocket(int port, int backlog, InetAddress ifAddress) throws IOException {
+        return new GuardedServerSocket(port, backlog, ifAddress, limit);
+    }
+}
