@@ -16,9 +16,9 @@ import org.fts.loadtest.chaos.FaultPlan.Episode;
  *   <li>Episodes run one after another; an episode's faults end before the next gap starts, except a killed
  *       replica's restart, which is launched but not waited for (joining can take long during a partition).</li>
  *   <li>An episode that may change views ({@link Episode#changesViews()}: every kill, every fault longer than
- *       failure detection) starts only once every replica serves, so that a replica is killed only when no
- *       other is down or still restarting. If they do not all serve within {@link #ADMISSION_MILLIS}, the
- *       episode is skipped (and logged).</li>
+ *       failure detection) starts only once every replica serves, and has for {@link #SETTLE_MILLIS}, so that
+ *       a replica is killed only when no other is down or still restarting. If they do not all serve within
+ *       {@link #ADMISSION_MILLIS}, the episode is skipped (and logged).</li>
  *   <li>When the deadline passes, or the thread is interrupted, every isolated replica is healed, every paused
  *       one continued, and every replica not running restarted; {@link #lastFaultEnd()} is when the last fault
  *       ended.</li>
@@ -30,6 +30,12 @@ import org.fts.loadtest.chaos.FaultPlan.Episode;
 public final class Nemesis {
     /** How long a view-changing episode waits for every replica to serve before it is skipped. */
     public static final long ADMISSION_MILLIS = 60_000;
+    /**
+     * How long every replica must keep serving before a view-changing episode: a replica back from a long pause
+     * or isolation may answer for a moment from its old view (a stale sequencer in agreed mode) until the merge
+     * (MERGE3, 1-3 s) tells it otherwise; one probe would take that for health.
+     */
+    public static final long SETTLE_MILLIS = 3_000;
 
     /** What the nemesis acts on: the replicas (a {@code ReplicaCluster} in a run, a fake in tests). */
     public interface Target {
@@ -211,9 +217,13 @@ public final class Nemesis {
         lastFaultEnd = clock.nanos();
     }
 
-    /** Waits until every replica serves, at most ADMISSION_MILLIS and not past the deadline. */
+    /**
+     * Waits until every replica has served on every probe for {@link #SETTLE_MILLIS}, at most ADMISSION_MILLIS
+     * and not past the deadline.
+     */
     private boolean everyReplicaServes(long deadline) throws InterruptedException {
         long until = Math.min(deadline, after(ADMISSION_MILLIS));
+        long since = -1;   // when the current run of probes where all served began
         while (true) {
             boolean all = true;
             for (int r = 0; r < target.size() && all; r++) {
@@ -223,7 +233,8 @@ public final class Nemesis {
                 }
                 all = target.serves(r);
             }
-            if (all) {
+            since = all ? (since < 0 ? clock.nanos() : since) : -1;
+            if (all && clock.nanos() - since >= TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS)) {
                 return true;
             }
             if (clock.nanos() >= until) {

@@ -17,6 +17,7 @@ import org.omg.CORBA.ORB;
  */
 final class Probe implements AutoCloseable {
     private final ORB orb;
+    private final String[] corbalocs;
     private final Counter[] counters;
 
     Probe(ReplicaCluster cluster) {
@@ -25,18 +26,26 @@ final class Probe implements AutoCloseable {
         p.setProperty("jacorb.connection.client.pending_reply_timeout", "3000");
         p.setProperty("OAIAddr", "127.0.0.1");
         orb = ORB.init(new String[0], p);
-        counters = new Counter[cluster.ports().size()];
-        for (int i = 0; i < counters.length; i++) {
-            counters[i] = CounterHelper.narrow(orb.string_to_object(
-                    Clients.corbaloc("127.0.0.1", cluster.ports().get(i), cluster.group(), "counter")));
+        corbalocs = new String[cluster.ports().size()];
+        for (int i = 0; i < corbalocs.length; i++) {
+            corbalocs[i] = Clients.corbaloc("127.0.0.1", cluster.ports().get(i), cluster.group(), "counter");
         }
+        counters = new Counter[corbalocs.length];
     }
 
-    /** Replica {@code i}'s counter, or null if it does not answer (down, hung, in a minority, fetching state). */
-    Integer value(int i) {
+    /**
+     * Replica {@code i}'s counter, or null if it does not answer (down, hung, in a minority, fetching state).
+     * After a failure the reference is made again: the replica may be a new process on the same port.
+     */
+    synchronized Integer value(int i) {
         try {
+            if (counters[i] == null) {
+                // unchecked: a checked narrow would ask the replica, which may be down
+                counters[i] = CounterHelper.unchecked_narrow(orb.string_to_object(corbalocs[i]));
+            }
             return counters[i].value();
         } catch (RuntimeException e) {
+            counters[i] = null;
             return null;
         }
     }
@@ -47,7 +56,7 @@ final class Probe implements AutoCloseable {
 
     /** Waits until every replica serves; the {@code System.nanoTime()} they all did, or -1 past {@code bound}. */
     long awaitEveryReplicaServes(Duration bound) {
-        return Poll.until(() -> IntStream.range(0, counters.length).allMatch(this::serves), bound);
+        return Poll.until(() -> IntStream.range(0, corbalocs.length).allMatch(this::serves), bound);
     }
 
     @Override

@@ -96,6 +96,9 @@ class NemesisTest {
         final List<String> faults = new ArrayList<>();
         final List<Boolean> allServed = new ArrayList<>();
         int neverServes = -1;
+        /** Until this time, r1 serves only every other second (as a replica answering from a stale view). */
+        long flapsUntil;
+        long firstKill = -1;
 
         FakeReplicas(VirtualClock clock) {
             this.clock = clock;
@@ -122,6 +125,7 @@ class NemesisTest {
         public void kill(int i) {
             assertTrue(running[i] && !paused[i], "kill r" + i + " while it runs");
             fault("kill", i);
+            firstKill = firstKill < 0 ? clock.now : firstKill;
             running[i] = false;
         }
 
@@ -167,7 +171,8 @@ class NemesisTest {
 
         @Override
         public boolean serves(int i) {
-            return i != neverServes && running[i] && !paused[i] && !isolated[i] && clock.now >= servesFrom[i];
+            boolean flapping = i == 1 && clock.now < flapsUntil && (clock.now / 1_000_000_000L) % 2 == 1;
+            return i != neverServes && !flapping && running[i] && !paused[i] && !isolated[i] && clock.now >= servesFrom[i];
         }
     }
 
@@ -214,6 +219,19 @@ class NemesisTest {
         nemesis.run(clock.now + TimeUnit.SECONDS.toNanos(200));
         assertEquals(0, nemesis.faults(), log.lines()::toString);
         assertTrue(log.lines().stream().anyMatch(l -> l.contains("skipped, not every replica served")), log.lines()::toString);
+    }
+
+    @Test
+    void aViewChangingFaultWaitsUntilEveryReplicaHasServedForAWhile() {
+        VirtualClock clock = new VirtualClock();
+        FakeReplicas replicas = new FakeReplicas(clock);
+        long start = clock.now;
+        replicas.flapsUntil = start + TimeUnit.SECONDS.toNanos(30);   // r1 last refuses in the second before
+        new Nemesis(new FaultPlan(Kind.KILL, 3, 3), replicas, new FaultLog(start, null), clock)
+                .run(start + TimeUnit.SECONDS.toNanos(60));
+        long lastRefusal = replicas.flapsUntil - TimeUnit.SECONDS.toNanos(1);
+        assertTrue(replicas.firstKill >= lastRefusal + TimeUnit.MILLISECONDS.toNanos(Nemesis.SETTLE_MILLIS),
+                "first kill at " + (replicas.firstKill - start) / 1e9 + " s");
     }
 
     @Test
