@@ -177,6 +177,79 @@ class LinearizabilityTest {
         assertTrue(res.toString().contains("unknown (budget exceeded)"), res::toString);
     }
 
+    @Test
+    void smallRandomHistoriesGetTheSameVerdictAsTryingEveryOrder() {
+        Random rnd = new Random(2024);
+        int illegal = 0;
+        for (int round = 0; round < 3000; round++) {
+            List<Op> ops = new ArrayList<>();
+            int n = 1 + rnd.nextInt(7);
+            for (int i = 0; i < n; i++) {
+                long from = rnd.nextInt(10);
+                long to = from + rnd.nextInt(6);
+                int fate = rnd.nextInt(10);
+                Outcome outcome = fate < 2 ? Outcome.INFO : fate < 3 ? Outcome.FAIL : Outcome.OK;
+                if (rnd.nextBoolean()) {
+                    ops.add(op(i, Kind.WRITE, "v" + i, from, to, outcome));
+                } else {
+                    int v = rnd.nextInt(n + 1);   // a value some operation may write, or the initial one
+                    ops.add(op(i, Kind.READ, outcome == Outcome.OK ? (v == n ? "" : "v" + v) : null, from, to, outcome));
+                }
+            }
+            boolean expected = BruteForce.linearizable(ops);
+            illegal += expected ? 0 : 1;
+            Result res = checker.checkKey(K, ops);
+            assertEquals(expected, res.linearizable(), () -> ops + " -> " + res);
+            boolean wellFormed = ops.stream().noneMatch(o -> o.kind() == Kind.READ && o.outcome() == Outcome.OK
+                    && !o.value().isEmpty() && ops.stream().noneMatch(w -> w.kind() == Kind.WRITE
+                    && w.outcome() != Outcome.FAIL && w.value().equals(o.value())));
+            if (wellFormed) {   // the search alone needs every read's value to have a write
+                assertEquals(expected, search(ops, 1_000_000).linearizable(), ops::toString);
+            }
+        }
+        assertTrue(illegal > 300 && illegal < 2700, "both verdicts well represented: " + illegal + " illegal");
+    }
+
+    /** Linearizability by definition: some choice of INFO writes and some order of them all fits. */
+    private static final class BruteForce {
+        static boolean linearizable(List<Op> history) {
+            List<Op> ops = history.stream().filter(o -> o.outcome() != Outcome.FAIL
+                    && !(o.kind() == Kind.READ && o.outcome() == Outcome.INFO)).toList();
+            return order(ops, new boolean[ops.size()], 0, "");
+        }
+
+        /** Extends an order: {@code used} placed so far; an INFO write may also never be placed. */
+        private static boolean order(List<Op> ops, boolean[] used, int placed, String register) {
+            boolean mustRemain = false;
+            for (int i = 0; i < ops.size(); i++) {
+                mustRemain |= !used[i] && ops.get(i).outcome() == Outcome.OK;
+            }
+            if (!mustRemain) {
+                return true;   // the INFO writes left never happened
+            }
+            for (int i = 0; i < ops.size(); i++) {
+                Op o = ops.get(i);
+                if (used[i] || (o.kind() == Kind.READ && !o.value().equals(register))) {
+                    continue;
+                }
+                boolean minimal = true;   // nothing left completed before o was invoked
+                for (int j = 0; j < ops.size() && minimal; j++) {
+                    Op p = ops.get(j);
+                    boolean pEnds = p.outcome() == Outcome.OK;   // an INFO write never completes
+                    minimal = used[j] || j == i || !pEnds || p.complete() >= o.invoke();
+                }
+                if (minimal) {
+                    used[i] = true;
+                    if (order(ops, used, placed + 1, o.kind() == Kind.WRITE ? o.value() : register)) {
+                        return true;
+                    }
+                    used[i] = false;
+                }
+            }
+            return false;
+        }
+    }
+
     /**
      * A history of an atomic register: each client runs operations one after another, each with a random
      * duration and a random instant inside it where it takes effect on the register. Writes are unique; a few
