@@ -22,7 +22,9 @@ import org.fts.batching.BatchStats;
 /**
  * Starts sample replicas as separate JVMs on 127.0.0.1 (JGroups over loopback), waits until each serves, and
  * reaps them all on {@link #close()}, also when the launcher dies (a shutdown hook, and replicas exit when
- * their stdin closes). Used by the demo, the process tests and the benchmarks.
+ * their stdin closes). Once closed it starts nothing more. Faults: {@link #kill} (SIGKILL), {@link #pause} /
+ * {@link #resume} (SIGSTOP / SIGCONT), and {@code isolate} / {@code heal} through {@link #command}. Used by the
+ * demo, the process tests, the benchmarks and the chaos harness.
  */
 public final class ReplicaCluster implements AutoCloseable {
     private final List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -38,6 +40,7 @@ public final class ReplicaCluster implements AutoCloseable {
     private final Path logDir;
     private final String endpoints;
     private final Thread hook = new Thread(this::close, "reap-replicas");
+    private boolean closed;
 
     /**
      * @param n     replicas (0 with {@code plain}: one unreplicated RootPOA server)
@@ -85,6 +88,9 @@ public final class ReplicaCluster implements AutoCloseable {
     }
 
     private synchronized void launch(int i, List<String> more) throws IOException {
+        if (closed) {   // a fault schedule may still restart a replica while the run is being torn down
+            throw new IllegalStateException("the cluster is closed: r" + i + " is not started again");
+        }
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx512m", "-Djava.net.preferIPv4Stack=true",
                 "-DOAPort=" + ports.get(i), "-Dfts.group=" + group, "-Dfts.replica.id=r" + i,
@@ -114,12 +120,59 @@ public final class ReplicaCluster implements AutoCloseable {
      * killed, and waits until it serves: it has joined and installed the group's state.
      */
     public void restart(int i, List<String> more) throws Exception {
+        relaunch(i, more);
+        awaitReady(i);
+    }
+
+    /**
+     * Starts replica {@code i} again after it died, like {@link #restart}, but returns at once: joining and
+     * fetching the state can take long (e.g. during a partition), and a fault schedule must not wait on it.
+     * {@link #isReady} tells when it serves; {@link #close()} reaps it either way.
+     */
+    public void relaunch(int i, List<String> more) throws IOException {
         Process old = processes.get(i);
         if (old.isAlive()) {
             throw new IllegalStateException("r" + i + " is still running");
         }
         launch(i, more);
-        awaitReady(i);
+    }
+
+    /** Whether replica {@code i}'s current process runs and has said {@code READY} (joined, state installed). */
+    public synchronized boolean isReady(int i) {
+        return processes.get(i).isAlive() && ready.get(i).getCount() == 0;
+    }
+
+    /** Whether replica {@code i}'s current process runs (paused counts as running). */
+    public boolean isAlive(int i) {
+        return processes.get(i).isAlive();
+    }
+
+    /** The process id of replica {@code i}'s current process. */
+    public long pid(int i) {
+        return processes.get(i).pid();
+    }
+
+    /** Stops replica {@code i} with SIGSTOP: it holds its sockets open but answers nothing (a hang). */
+    public void pause(int i) throws IOException, InterruptedException {
+        signal(i, "STOP");
+    }
+
+    /** Continues replica {@code i} with SIGCONT after {@link #pause}. */
+    public void resume(int i) throws IOException, InterruptedException {
+        signal(i, "CONT");
+    }
+
+    private void signal(int i, String signal) throws IOException, InterruptedException {
+        long pid = pid(i);
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS)) {
+            kill.destroyForcibly();   // reaped either way: kill(1) never takes this long
+            throw new IOException("kill -" + signal + " " + pid + " did not finish within 10 s");
+        }
+        if (kill.exitValue() != 0) {
+            throw new IOException("kill -" + signal + " " + pid + " (r" + i + ") failed: "
+                    + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim());
+        }
     }
 
     /** Kills replica {@code i} with SIGKILL and waits until it is gone. */
@@ -229,9 +282,12 @@ public final class ReplicaCluster implements AutoCloseable {
         return List.copyOf(processes);
     }
 
-    /** Kills every replica still running (SIGKILL) and waits for each. Idempotent. */
+    /** Kills every replica still running (SIGKILL, paused ones too) and waits for each. Idempotent. */
     @Override
     public void close() {
+        synchronized (this) {
+            closed = true;
+        }
         for (Process p : processes) {
             if (p != null) {
                 p.destroyForcibly();

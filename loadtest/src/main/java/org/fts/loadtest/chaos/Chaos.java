@@ -1,0 +1,158 @@
+package org.fts.loadtest.chaos;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+import org.fts.loadtest.chaos.History.Op;
+import org.fts.loadtest.chaos.Linearizability.Result;
+import org.fts.samples.Clients;
+import org.fts.samples.ReplicaCluster;
+import org.omg.CORBA.ORB;
+
+/**
+ * {@code bin/fts chaos}: 3 replica JVMs, FT clients reading, writing and incrementing while a nemesis kills,
+ * pauses and partitions replicas on a seeded schedule; then every fault ends, and the run checks that the
+ * service recovered (every replica answers), converged (equal state digests), and behaved: every key's history
+ * linearizable, the counter exactly-once. Prints one verdict line ({@link Verdict}) and exits 0 on PASS, 1 on
+ * FAIL (2 on bad options). The history, the fault log, the report and every replica's log are kept under
+ * {@code target/chaos-logs/<run>}. Every replica is reaped, also on failure or Ctrl-C.
+ *
+ * <p>Order of the end: faults end; recovery is timed from the last fault's end until every replica answers a
+ * plain {@code counter.value()}; the clients stop; convergence is timed from the same instant until the
+ * digests agree. The clients stop first because each replica takes its digest at its own point of the order:
+ * under traffic, consistent replicas rarely agree at the instant they are asked.
+ */
+public final class Chaos {
+    /** How long recovery, and then convergence, may take before the run fails. */
+    static final Duration BOUND = Duration.ofSeconds(60);
+    /** The clients' fts.client.request_duration: a call retried across replicas gives up after this. */
+    static final String REQUEST_DURATION = "20s";
+    /** How long stopping the clients may take: their last call may be retried for the request duration. */
+    static final Duration STOP_BOUND = Duration.ofSeconds(35);
+
+    private Chaos() {
+    }
+
+    public static void main(String[] args) {
+        ChaosOptions options;
+        try {
+            options = ChaosOptions.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("fts chaos: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        int status;
+        try {
+            status = run(options, System.out, Path.of("target", "chaos-logs")).passed() ? 0 : 1;
+        } catch (Exception e) {
+            System.out.println("CHAOS verdict=FAIL seed=" + options.seed() + " error=" + e);
+            System.out.println("replay:  " + options.replayCommand());
+            e.printStackTrace();
+            status = 1;
+        }
+        System.out.flush();
+        System.exit(status);   // JacORB's threads would keep the JVM alive
+    }
+
+    /** One run; prints its progress and report on {@code out} and returns the verdict. */
+    public static Verdict run(ChaosOptions o, PrintStream out, Path logsRoot) throws Exception {
+        String name = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-seed" + o.seed();
+        Path dir = logsRoot.resolve(name).toAbsolutePath();
+        String group = "chaos-" + UUID.randomUUID().toString().substring(0, 6);
+        out.println("chaos: seed=" + o.seed() + " nemesis=" + o.nemesis() + " seconds=" + o.seconds() + " clients="
+                + o.clients() + " keys=" + o.keys() + " replica options=" + o.replicaJvmOptions());
+        out.println("chaos: logs in " + dir);
+        ORB ft = null;
+        try (ReplicaCluster cluster = new ReplicaCluster(group, 3, false, o.replicaJvmOptions(),
+                List.of("--hello-objects", Integer.toString(o.keys())), dir);
+             Probe probe = new Probe(cluster)) {
+            long origin = System.nanoTime();
+            History history = new History(origin);
+            FaultLog faults = new FaultLog(origin, out);
+            ft = ORB.init(new String[0], clientProperties());
+            Workload load = new Workload(ft, cluster::reference, o.clients(), o.keys(), history, o.seed());
+            load.start();
+            out.println("chaos: 3 replicas serve, " + o.clients() + " clients started; the nemesis runs for "
+                    + o.seconds() + " s");
+            Nemesis nemesis = new Nemesis(new FaultPlan(o.nemesis(), o.seed(), 3), new ClusterTarget(cluster, probe),
+                    faults, Nemesis.Clock.SYSTEM);
+            nemesis.run(origin + TimeUnit.SECONDS.toNanos(o.seconds()));
+            long end = nemesis.lastFaultEnd();
+
+            long recovered = probe.awaitEveryReplicaServes(BOUND);
+            long recoverMs = recovered < 0 ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(recovered - end));
+            out.println("chaos: " + (recovered < 0 ? "NOT every replica serves " + BOUND.toSeconds() + " s after"
+                    : "every replica serves " + recoverMs + " ms after") + " the last fault ended");
+            int stuck = load.stop(STOP_BOUND);
+            long converged = Poll.until(() -> digestsAgree(cluster), BOUND);
+            long convergeMs = converged < 0 ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(converged - end));
+            List<Integer> finals = new ArrayList<>();
+            for (int i = 0; i < 3; i++) {
+                finals.add(probe.value(i));
+            }
+
+            List<Op> ops = history.ops();
+            Path historyFile = dir.resolve("history.tsv");
+            History.write(ops, historyFile);
+            Files.write(dir.resolve("faults.log"), faults.lines());
+            out.println("chaos: " + ops.size() + " operations; checking (history in " + historyFile + ")");
+            List<Result> keys = new Linearizability(o.budget()).check(ops);
+            CounterCheck.Report counter = CounterCheck.of(ops, finals);
+            Verdict v = Verdict.of(o, new Verdict.Run(ops, keys, counter, recoverMs, convergeMs, nemesis.faults(),
+                    stuck, nemesis.unexpectedExits()));
+            List<String> report = new ArrayList<>();
+            keys.forEach(k -> report.add("  " + k));
+            report.add("  counter: " + counter.ok() + " OK and " + counter.info() + " INFO increments, final values "
+                    + counter.finals() + (counter.explanation() == null ? "" : ": " + counter.explanation()));
+            v.reasons().forEach(r -> report.add("FAIL: " + r));
+            if (!v.passed()) {
+                report.add("history: " + historyFile);
+                report.add("faults:  " + dir.resolve("faults.log"));
+                report.add("logs:    " + dir + " (" + group + "-r<i>.err per replica)");
+                report.add("replay:  " + o.replayCommand());
+            }
+            report.add(v.line());
+            report.forEach(out::println);
+            Files.write(dir.resolve("report.txt"), report);
+            return v;
+        } finally {
+            if (ft != null) {
+                ft.shutdown(false);
+            }
+        }
+    }
+
+    private static Properties clientProperties() {
+        Properties p = Clients.ftDefaults();
+        p.setProperty("fts.client.request_duration", REQUEST_DURATION);
+        p.setProperty("OAIAddr", "127.0.0.1");
+        return p;
+    }
+
+    /** Whether every replica's state digest is the same now (a replica that does not answer: no). */
+    private static boolean digestsAgree(ReplicaCluster cluster) {
+        try {
+            HashSet<String> digests = new HashSet<>();
+            for (int i = 0; i < cluster.ports().size(); i++) {
+                digests.add(cluster.digest(i));
+            }
+            return digests.size() == 1;
+        } catch (java.io.IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package org.fts.loadtest.chaos;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fts.loadtest.chaos.History.Op;
+import org.fts.loadtest.chaos.History.Outcome;
+import org.fts.loadtest.chaos.Linearizability.Result;
+
+/**
+ * A chaos run's verdict: PASS only if every key is proven linearizable, the counter lost, duplicated, over-counted
+ * and reordered nothing, every replica served again and their states converged within the bounds, no client
+ * was left in a call, and no replica exited by itself. {@code line} is the one grep-able summary
+ * ({@code CHAOS verdict=PASS seed=… …}; {@code recover_ms} / {@code converge_ms} are -1 when not within the
+ * bound); {@code reasons} says why it failed.
+ */
+public record Verdict(boolean passed, String line, List<String> reasons) {
+
+    /** What the run measured, for {@link #of}. */
+    public record Run(List<Op> ops, List<Result> keys, CounterCheck.Report counter, long recoverMs, long convergeMs,
+                      int faults, int stuckClients, int unexpectedExits) {
+    }
+
+    public static Verdict of(ChaosOptions o, Run r) {
+        List<String> reasons = new ArrayList<>();
+        boolean unknown = false;
+        for (Result k : r.keys()) {
+            if (!k.linearizable()) {
+                reasons.add(k.toString());
+                unknown |= k.verdict() == Linearizability.Verdict.UNKNOWN;
+            }
+        }
+        boolean illegal = r.keys().stream().anyMatch(k -> k.verdict() == Linearizability.Verdict.ILLEGAL);
+        if (!r.counter().passed()) {
+            reasons.add("counter: " + r.counter().explanation());
+        }
+        if (r.recoverMs() < 0) {
+            reasons.add("not every replica served again within the bound after the last fault ended");
+        }
+        if (r.convergeMs() < 0) {
+            reasons.add("the replicas' state digests did not become equal within the bound");
+        }
+        if (r.stuckClients() > 0) {
+            reasons.add(r.stuckClients() + " clients still in a call well after their request expired");
+        }
+        if (r.unexpectedExits() > 0) {
+            reasons.add(r.unexpectedExits() + " times a replica exited by itself (see the nemesis log and its .err)");
+        }
+        long ok = r.ops().stream().filter(x -> x.outcome() == Outcome.OK).count();
+        long info = r.ops().stream().filter(x -> x.outcome() == Outcome.INFO).count();
+        long fail = r.ops().stream().filter(x -> x.outcome() == Outcome.FAIL).count();
+        boolean passed = reasons.isEmpty();
+        CounterCheck.Report c = r.counter();
+        String line = "CHAOS verdict=" + (passed ? "PASS" : "FAIL") + " seed=" + o.seed() + " nemesis=" + o.nemesis()
+                + " seconds=" + o.seconds() + " delivery=" + (o.delivery() == null ? "default" : o.delivery())
+                + " batching=" + (o.batching() == null ? "default" : o.batching()) + " clients=" + o.clients()
+                + " ops=" + r.ops().size() + " ok=" + ok + " info=" + info + " fail=" + fail
+                + " linearizable=" + (illegal ? "false" : unknown ? "unknown" : "true") + " keys=" + r.keys().size()
+                + " lost=" + c.lost() + " dup=" + c.duplicates() + " over=" + c.over() + " reordered=" + c.reordered()
+                + " recover_ms=" + r.recoverMs() + " converge_ms=" + r.convergeMs() + " faults=" + r.faults();
+        return new Verdict(passed, line, List.copyOf(reasons));
+    }
+}
