@@ -175,6 +175,27 @@ public final class Batcher implements BatchState, AutoCloseable {
         drain();
     }
 
+    /**
+     * This member will not be given back the batches it cast so far: its history has a gap (the group
+     * delivered them while it was cut off, or they were lost with a branch it alone followed). Releases every
+     * in-flight slot, so that policies that wait for their batches to come back (natural batching) go on.
+     */
+    public void forgetInFlight() {
+        long now = clock.nanoTime();
+        lock.lock();
+        try {
+            inFlight = 0;
+            flying.clear();
+            if (policy.onDelivered(this, now)) {
+                swapLocked(now);
+            }
+            wakeTimerIfEarlierLocked(now);
+        } finally {
+            lock.unlock();
+        }
+        drain();
+    }
+
     /** A batch that never left will never be delivered back: release its in-flight slot. */
     private void unsent(Outgoing b) {
         lock.lock();

@@ -15,11 +15,14 @@ import java.util.List;
  *                  branch the group did not keep): its application state must be replaced by another
  *                  member's, taken at a position of the order, before it serves again; then it calls
  *                  {@link GroupChannel#synced()}. False when its deliveries continue without a hole.
+ * @param synced    whether this member's state holds the group's history (false after a gap, and until the
+ *                  member calls {@link GroupChannel#synced()} after installing a state)
  * @param provider  when this member's state is not synced (a gap now, or one it has not repaired yet): a
  *                  member of this epoch whose state is, to ask for it first; null otherwise, or if there is
  *                  none besides this member
  */
-public record Epoch(long id, MemberId sequencer, List<MemberId> members, boolean gap, MemberId provider) {
+public record Epoch(long id, MemberId sequencer, List<MemberId> members, boolean gap, boolean synced,
+                    MemberId provider) {
     public Epoch {
         members = List.copyOf(members);
     }

@@ -8,11 +8,10 @@ import java.io.IOException;
 
 /**
  * The GOA's point-to-point messages between replicas ({@code GroupChannel.send}), one type byte first:
- * {@code HELD} (uniform replies: the sender holds the addressee's batches up to a number), {@code CHUNK} (a
- * piece of a state transfer), {@code REFUSED} (a named provider cannot give its state, and why).
+ * {@code CHUNK} (a piece of a state transfer), {@code REFUSED} (a named provider cannot give its state, and
+ * why).
  */
 final class Direct {
-    static final byte HELD = 1;
     static final byte CHUNK = 2;
     static final byte REFUSED = 3;
 
@@ -21,13 +20,6 @@ final class Direct {
     }
 
     private Direct() {
-    }
-
-    static byte[] held(long seq) {
-        return write(out -> {
-            out.writeByte(HELD);
-            out.writeLong(seq);
-        });
     }
 
     static byte[] chunk(String nonce, int index, int total, byte[] data, int off, int len) {
@@ -55,8 +47,6 @@ final class Direct {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(msg));
             byte type = in.readByte();
             switch (type) {
-                case HELD:
-                    return new Message(type, in.readLong(), null, 0, 0, null, null);
                 case CHUNK: {
                     String nonce = in.readUTF();
                     int index = in.readInt();

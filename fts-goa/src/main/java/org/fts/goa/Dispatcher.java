@@ -49,12 +49,14 @@ final class Dispatcher extends Servant implements InvokeHandler {
     private final boolean longDoorway;
     private final Membership membership;
     private final Function<byte[], String> iogr;
+    private final int maxRequestSize;
 
     /**
      * @param iogr the object's current group reference, stringified, for clients whose FT_GROUP_VERSION is old
      */
     Dispatcher(ORB orb, String self, Map<ObjectKey, Servant> objects, ReplicaEngine engine, long timeoutMillis,
-               boolean longDoorway, Membership membership, Function<byte[], String> iogr) {
+               boolean longDoorway, Membership membership, Function<byte[], String> iogr, int maxRequestSize) {
+        this.maxRequestSize = maxRequestSize;
         this.longDoorway = longDoorway;
         this.membership = membership;
         this.iogr = iogr;
@@ -81,6 +83,7 @@ final class Dispatcher extends Servant implements InvokeHandler {
             throw new OBJECT_NOT_EXIST("FTS: no object " + (oid == null ? "?" : new ObjectKey(oid))
                     + " in this group", 0, CompletionStatus.COMPLETED_NO);
         }
+        refuseOversized(operation, in);
         String notServing = engine.notServing();
         if (notServing != null) {   // before the cache: a replica out of the primary may hold stale replies
             throw new TRANSIENT("FTS: replica " + self + " " + notServing, 0, CompletionStatus.COMPLETED_NO);
@@ -130,6 +133,21 @@ final class Dispatcher extends Servant implements InvokeHandler {
             throw new TRANSIENT("FTS: " + e.getCause().getMessage(), 0, CompletionStatus.COMPLETED_MAYBE);
         }
         return answer(reply, rh, ft, oid);
+    }
+
+    /**
+     * Stage 1 guard: a request whose marshalled arguments exceed {@code fts.request.max_size} never reaches the
+     * group (every replica would hold it, several times over, and one large enough could exhaust their heaps).
+     * The client gets IMP_LIMIT, COMPLETED_NO, naming the limit; nothing else happens anywhere.
+     */
+    private void refuseOversized(String operation, InputStream in) {
+        if (in instanceof org.jacorb.orb.giop.MessageInputStream msg && in instanceof CDRInputStream cdr) {
+            long size = 12L + msg.msg_size - cdr.get_pos();
+            if (size > maxRequestSize) {
+                throw new org.omg.CORBA.IMP_LIMIT("FTS: " + operation + " carries " + size + " bytes of arguments; "
+                        + "fts.request.max_size is " + maxRequestSize, 0, CompletionStatus.COMPLETED_NO);
+            }
+        }
     }
 
     /**

@@ -7,13 +7,14 @@ import java.util.Properties;
 import org.fts.config.ConfigException;
 import org.fts.config.ConfigKey;
 import org.fts.config.ConfigKeys;
+import org.fts.gc.GroupConfig;
 import org.slf4j.Logger;
 
 /** The Group Object Adaptor's configuration keys, and their values for one adaptor. */
 public record GoaConfig(String group, String replicaId, List<String> replicas, int backgroundThreads,
                         boolean independentServants, int cacheMaxEntries, Duration cacheTtl,
-                        Duration cacheMargin, Duration requestTimeout, int groupSize, boolean uniform,
-                        Duration stateTimeout) {
+                        Duration cacheMargin, Duration requestTimeout, int groupSize, Duration stateTimeout,
+                        int maxRequestSize) {
 
     public static final ConfigKey<String> GROUP = ConfigKey.string("fts.group", "fts",
             "name of the replica group; every replica of one service uses the same");
@@ -38,20 +39,18 @@ public record GoaConfig(String group, String replicaId, List<String> replicas, i
             Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofHours(1),
             "longest a request waits to be ordered and executed before the client gets TRANSIENT");
 
-    public static final ConfigKey<Integer> GROUP_SIZE = ConfigKey.integer("fts.group.size", 0, 0, 64, "replicas",
-            "N for the majority rule: a replica serves only in a view holding more than N/2 replicas; "
-                    + "0 means the number of fts.replicas");
-    public static final ConfigKey<String> DELIVERY = ConfigKey.choice("fts.delivery", "agreed",
-            List.of("agreed", "uniform"), "agreed: the origin answers once it executed the request; uniform: "
-                    + "also once a majority of replicas holds it, so no single crash can lose an answered request");
     public static final ConfigKey<Duration> STATE_TIMEOUT = ConfigKey.duration("fts.state.timeout",
             Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(1),
             "longest a joining replica's POA manager activate() waits for the group's state before it fails; "
                     + "a provider silent for a quarter of it is replaced by another");
 
-    public static final List<ConfigKey<?>> KEYS = List.of(GROUP, REPLICA_ID, REPLICAS, GROUP_SIZE, DELIVERY,
-            STATE_TIMEOUT, POOL_BACKGROUND, SERVANTS_INDEPENDENT, CACHE_MAX_ENTRIES, CACHE_TTL, CACHE_MARGIN,
-            REQUEST_TIMEOUT);
+    public static final ConfigKey<Integer> REQUEST_MAX_SIZE = ConfigKey.integer("fts.request.max_size", 1 << 20,
+            64, Integer.MAX_VALUE - 1024, "bytes", "largest marshalled arguments of one request; a larger request is "
+                    + "refused at the replica that received it (IMP_LIMIT, COMPLETED_NO) before it reaches the group; keep "
+                    + "it below fts.giop.max_message_size");
+
+    public static final List<ConfigKey<?>> KEYS = List.of(GROUP, REPLICA_ID, REPLICAS, STATE_TIMEOUT, POOL_BACKGROUND,
+            SERVANTS_INDEPENDENT, CACHE_MAX_ENTRIES, CACHE_TTL, CACHE_MARGIN, REQUEST_TIMEOUT, REQUEST_MAX_SIZE);
 
     /** Reads and validates every key, logging the values in effect. */
     public static GoaConfig from(Properties props, Logger log) {
@@ -59,14 +58,14 @@ public record GoaConfig(String group, String replicaId, List<String> replicas, i
         GoaConfig c = new GoaConfig(GROUP.get(props), REPLICA_ID.get(props), REPLICAS.get(props),
                 POOL_BACKGROUND.get(props), SERVANTS_INDEPENDENT.get(props), CACHE_MAX_ENTRIES.get(props),
                 CACHE_TTL.get(props), CACHE_MARGIN.get(props), REQUEST_TIMEOUT.get(props),
-                GROUP_SIZE.get(props) > 0 ? GROUP_SIZE.get(props) : REPLICAS.get(props).size(),
-                "uniform".equals(DELIVERY.get(props)), STATE_TIMEOUT.get(props));
+                GroupConfig.GROUP_SIZE.get(props) > 0 ? GroupConfig.GROUP_SIZE.get(props) : REPLICAS.get(props).size(),
+                STATE_TIMEOUT.get(props), REQUEST_MAX_SIZE.get(props));
         if (c.groupSize == 0) {
-            throw new ConfigException(GROUP_SIZE.name(), "is 0, which means the number of fts.replicas, but "
+            throw new ConfigException(GroupConfig.GROUP_SIZE.name(), "is 0, which means the number of fts.replicas, but "
                     + "fts.replicas is empty: set the group size N (the majority rule needs it)");
         }
         if (c.groupSize < c.replicas.size()) {
-            throw new ConfigException(GROUP_SIZE.name(), "is " + c.groupSize + ", but fts.replicas names "
+            throw new ConfigException(GroupConfig.GROUP_SIZE.name(), "is " + c.groupSize + ", but fts.replicas names "
                     + c.replicas.size() + " replicas");
         }
         if (c.backgroundThreads > 1 && !c.independentServants) {

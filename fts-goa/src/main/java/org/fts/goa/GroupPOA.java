@@ -99,14 +99,14 @@ public final class GroupPOA extends LocalObject implements POA {
         // A restarted replica is a new member: its dead predecessor may still be in the view for a while.
         MemberId member = new MemberId(config.replicaId() + "#" + UUID.randomUUID().toString().substring(0, 6));
         this.engine = new ReplicaEngine(config.replicaId(), member, new Replay(orb), cache, objects,
-                config.backgroundThreads(), config.groupSize(), config.uniform(),
-                Math.max(250, config.stateTimeout().toMillis() / 4));
+                config.backgroundThreads(), config.groupSize(), Math.max(250, config.stateTimeout().toMillis() / 4));
         ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
         BatchPolicy policy = BatchingConfig.policy(props);
         this.membership = new Membership(config.replicas());
         engine.membership(membership);
         Dispatcher dispatcher = new Dispatcher(orb, config.replicaId(), objects, engine,
-                config.requestTimeout().toMillis(), BatchingConfig.longDoorway(props), membership, this::iogrString);
+                config.requestTimeout().toMillis(), BatchingConfig.longDoorway(props), membership, this::iogrString,
+                config.maxRequestSize());
         ((org.omg.CORBA_2_3.ORB) orb).set_delegate(dispatcher);
         checkForeground(orb);
         org.fts.goa.giop.GiopGuard.checkInstalled(orb);   // the GIOP message size guard is an ORB property
@@ -118,7 +118,11 @@ public final class GroupPOA extends LocalObject implements POA {
             root.create_request_processing_policy(RequestProcessingPolicyValue.USE_SERVANT_MANAGER)});
         groupPoa.set_servant_manager(new Locator(dispatcher));
         this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
-        this.channel = GroupChannels.create(props, member.name());
+        // The group layer counts primaries and uniform delivery against N, resolved here (0: fts.replicas).
+        Properties groupProps = new Properties();
+        props.stringPropertyNames().forEach(k -> groupProps.setProperty(k, props.getProperty(k)));
+        groupProps.setProperty(org.fts.gc.GroupConfig.GROUP_SIZE.name(), String.valueOf(config.groupSize()));
+        this.channel = GroupChannels.create(groupProps, member.name());
         engine.attach(channel, policy);
         this.statsName = registerStats(config, engine.batcher().stats());
         BatchStats stats = engine.batcher().stats();
@@ -239,6 +243,15 @@ public final class GroupPOA extends LocalObject implements POA {
     /** Null when this replica executes and answers requests; otherwise why it does not. */
     public String notServing() {
         return engine.notServing();
+    }
+
+    /**
+     * Waits until this replica serves (it is in a primary view and holds the group's state), at most
+     * {@code timeout}; returns whether it does. {@code the_POAManager().activate()} returns earlier when the
+     * group has no primary yet (the first replicas to start).
+     */
+    public boolean awaitServing(java.time.Duration timeout) throws InterruptedException {
+        return engine.awaitServing(timeout.toMillis());
     }
 
     /** The group-communication channel (for tools and tests). */
@@ -393,8 +406,9 @@ public final class GroupPOA extends LocalObject implements POA {
     /** Leaves the group, stops executing, and destroys the underlying POA. */
     @Override
     public void destroy(boolean etherealize, boolean waitForCompletion) {
+        engine.flush();      // the last batch goes while the channel is open; logs the stats dump
         channel.close();
-        engine.shutdown();   // logs the stats dump
+        engine.shutdown();
         groupPoa.destroy(etherealize, waitForCompletion);
         try {
             Runtime.getRuntime().removeShutdownHook(statsAtExit);

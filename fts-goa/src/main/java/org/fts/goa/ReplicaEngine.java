@@ -1,6 +1,5 @@
 package org.fts.goa;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -11,12 +10,13 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.fts.batching.BatchCodec;
 import org.fts.batching.BatchPolicy;
 import org.fts.batching.Batcher;
 import org.fts.batching.Clock;
+import org.fts.gc.Epoch;
+import org.fts.gc.FailStop;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
@@ -34,12 +34,13 @@ import org.slf4j.LoggerFactory;
  * (only when servants are declared independent) each object is pinned to one lane, so requests to one object
  * still execute in delivery order.
  *
- * <p>Membership (docs/primary-view.md, docs/state-transfer.md, docs/uniform-replies.md): a replica executes
- * deliveries only while its view is primary and its state current ({@link PrimaryView}); otherwise it drops
- * them, or buffers them while a {@link StateTransfer} brings the state. With {@code fts.delivery=uniform} an
- * origin releases a reply only once its batch is held by a majority ({@link UniformReplies}).
+ * <p>Membership (docs/primary-view.md, docs/state-transfer.md): the group layer delivers only in primary
+ * epochs, and, under uniform delivery (the default), only what a majority of replicas hold, so whatever a
+ * replica executes and answers is in the group's one history. A replica executes deliveries only while its
+ * state is current ({@link Standing}); after a gap it drops them, or buffers them while a
+ * {@link StateTransfer} brings the state.
  *
- * <p>Wire: each cast is the origin's batch number (8 bytes), then the batch ({@link BatchCodec}).
+ * <p>Wire: each cast is one batch ({@link BatchCodec}).
  */
 final class ReplicaEngine implements GroupListener, StateTransfer.Host {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaEngine.class);
@@ -52,10 +53,10 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
     private final ReplyCache cache;
     private final Map<ObjectKey, Servant> objects;
     private final ExecutorService[] lanes;
-    private final PrimaryView primary;
-    private final UniformReplies uniform;
+    private final Standing standing;
     private final StateTransfer transfer;
-    private final AtomicLong castSeq = new AtomicLong();
+    /** Completes once activate() may return: the state is current, or the group is not primary yet. */
+    private final CompletableFuture<Void> started = new CompletableFuture<>();
 
     /** A request this replica cast and waits for, and how many foreground threads wait (retries join). */
     private static final class Pending {
@@ -69,25 +70,22 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
     private volatile Membership membership;
     /** Why this replica does not serve right now, or null when it does. */
     private volatile String notServing = "has not joined its group yet";
+    private final Object servingChanged = new Object();
 
     ReplicaEngine(String self, MemberId member, Replay replay, ReplyCache cache, Map<ObjectKey, Servant> objects,
-                  int lanes, int groupSize, boolean uniform, long stateAttemptMillis) {
+                  int lanes, int groupSize, long stateAttemptMillis) {
         this.self = self;
         this.member = member;
         this.replay = replay;
         this.cache = cache;
         this.objects = objects;
-        this.primary = new PrimaryView(groupSize);
-        this.uniform = uniform ? new UniformReplies(self, primary.majority()) : null;
+        this.standing = new Standing(groupSize);
         this.transfer = new StateTransfer(this, stateAttemptMillis, self);
         this.lanes = new ExecutorService[lanes];
         for (int i = 0; i < lanes; i++) {
-            String name = "fts-exec-" + self + "-" + i;
-            this.lanes[i] = Executors.newSingleThreadExecutor(r -> {
-                Thread t = new Thread(r, name);
-                t.setDaemon(true);
-                return t;
-            });
+            // An Error while executing (OutOfMemoryError in a servant, ...) stops the replica: its state may
+            // differ from the others' from then on (FailStop).
+            this.lanes[i] = Executors.newSingleThreadExecutor(FailStop.threads("fts-exec-" + self + "-" + i));
         }
     }
 
@@ -97,12 +95,9 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
         this.batcher = new Batcher(policy, Clock.SYSTEM, this::castBatch, false, self);
     }
 
-    /** The batcher's sink: one sender at a time, in order, so batch numbers follow the cast order. */
+    /** The batcher's sink: one sender at a time, in order. */
     private void castBatch(byte[] batch) {
-        byte[] framed = new byte[8 + batch.length];
-        ByteBuffer.wrap(framed).putLong(castSeq.incrementAndGet());
-        System.arraycopy(batch, 0, framed, 8, batch.length);
-        channel.abcast(framed);
+        channel.abcast(batch);
     }
 
     void membership(Membership m) {
@@ -125,16 +120,31 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
         return notServing;
     }
 
+    /** Waits up to {@code millis} until this replica serves; returns whether it does. */
+    boolean awaitServing(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        synchronized (servingChanged) {
+            for (long left = millis; notServing != null; left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())) {
+                if (left <= 0) {
+                    return false;
+                }
+                servingChanged.wait(left);
+            }
+            return true;
+        }
+    }
+
     /**
      * The application activated its objects: fetch the state if this replica needs it, and wait (up to
-     * {@code waitMillis}) until it holds a current state.
+     * {@code waitMillis}) until it holds a current state, or learns that the group has no primary yet (then it
+     * serves once one forms).
      *
-     * @return null when current, else why not
+     * @return null when it may go on, else why not
      */
     String activated(long waitMillis) {
         transfer.ready();
         try {
-            transfer.firstInstall().get(waitMillis, TimeUnit.MILLISECONDS);
+            started.get(waitMillis, TimeUnit.MILLISECONDS);
             return null;
         } catch (java.util.concurrent.TimeoutException e) {
             return "did not obtain the group's state within " + waitMillis + " ms (fts.state.timeout); last: "
@@ -211,10 +221,8 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
     @Override
     public void deliver(MemberId sender, byte[] payload) {
         List<Request> requests = new ArrayList<>();
-        long seq = -1;
         try {
-            seq = ByteBuffer.wrap(payload).getLong();
-            for (byte[] m : BatchCodec.decode(payload, 8)) {
+            for (byte[] m : BatchCodec.decode(payload, 0)) {
                 requests.add(Request.decode(m));
             }
         } catch (RuntimeException e) {
@@ -222,34 +230,18 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
             LOG.error("{}: dropped an undecodable batch from {}: {}", self, sender, e.getMessage());
             requests.clear();
         }
-        boolean own = sender.equals(member);
-        if (own) {
+        if (sender.equals(member)) {
             batcher.ownBatchDelivered();
         }
-        if (uniform != null && seq >= 0) {
-            if (own) {
-                uniform.delivered(seq);
-            } else {
-                uniform.deliveredFrom(sender, seq);
-            }
-        }
-        boolean execute = primary.primary() && primary.current();
-        long ownSeq = own ? seq : -1;
+        boolean execute = standing.current();
         for (Request r : requests) {
             if (r.objectId().length == 0 && StateTransfer.MARKER.equals(r.operation())) {
                 marker(r);
             } else if (execute) {
-                dispatch(r, ownSeq);
+                dispatch(r);
             } else if (!transfer.buffered(r)) {
-                dropped(r);
+                notExecuted(r);   // the state this replica fetches will hold it
             }
-        }
-        flushAcksIfIdle();
-    }
-
-    private void flushAcksIfIdle() {
-        if (uniform != null) {
-            uniform.flushIfIdle(channel);
         }
     }
 
@@ -262,21 +254,16 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
         }
     }
 
-    private void dispatch(Request r, long ownSeq) {
+    private void dispatch(Request r) {
         if (r.objectId().length == 0) {
             control(r);
             return;
         }
-        lanes[Math.floorMod(new ObjectKey(r.objectId()).hashCode(), lanes.length)].execute(() -> execute(r, ownSeq));
+        lanes[Math.floorMod(new ObjectKey(r.objectId()).hashCode(), lanes.length)].execute(() -> execute(r));
     }
 
-    /** A delivery this replica does not execute (not primary, or not current and not buffering). */
-    private void dropped(Request r) {
-        if (primary.current()) {
-            LOG.warn("{}: left out a delivery outside a primary view; its state must be fetched again", self);
-            primary.skipped();
-            standingChanged();
-        }
+    /** A delivery this replica does not execute (its state is not current, and it is not buffering). */
+    private void notExecuted(Request r) {
         if (self.equals(r.origin())) {
             Pending p = pending.remove(r.id());
             if (p != null) {
@@ -302,9 +289,8 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
 
     // --- stages 8-10: execute, cache, answer ---
 
-    private void execute(Request r, long ownSeq) {
-        Reply cached = cache.lookup(r.id(), r.timestamp());
-        Reply reply = cached;
+    private void execute(Request r) {
+        Reply reply = cache.lookup(r.id(), r.timestamp());
         if (reply == null) {
             reply = replay.execute(r, objects.get(new ObjectKey(r.objectId())));
             if (r.keepUntil() > 0) {
@@ -314,18 +300,7 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
         if (self.equals(r.origin())) {
             Pending p = pending.remove(r.id());
             if (p != null) {
-                Reply done = reply;
-                if (uniform == null || ownSeq < 0) {
-                    p.reply.complete(done);
-                } else {
-                    uniform.whenHeld(ownSeq).whenComplete((v, ex) -> {
-                        if (ex == null) {
-                            p.reply.complete(done);
-                        } else {
-                            p.reply.completeExceptionally(ex);
-                        }
-                    });
-                }
+                p.reply.complete(reply);
             }
         }
     }
@@ -334,28 +309,50 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
 
     @Override
     public void viewAccepted(View v) {
-        boolean lost = primary.onView(v);
-        LOG.info("{}: view {} ({}primary, state {})", self, v, primary.primary() ? "" : "not ",
-                primary.current() ? "current" : "to fetch");
-        if (lost) {
-            LOG.warn("{}: its state is no longer current (view {}); it will fetch the group's state", self, v);
-        }
-        standingChanged();
-        flushAcksIfIdle();
+        standing.onView(v);
+        LOG.info("{}: view {}{}", self, v, standing.notServing() == null ? "" : " (it " + standing.notServing() + ")");
+        standingChanged(false, null);
     }
 
-    private void standingChanged() {
-        notServing = primary.notServing();
+    @Override
+    public void epochOpened(Epoch e) {
+        if (e.gap()) {
+            batcher.forgetInFlight();   // what it cast before the gap is not given back to it
+        }
+        if (standing.onEpoch(e)) {
+            LOG.warn("{}: its state misses part of the group's history (epoch {}); it fetches the group's state",
+                    self, e.id());
+        }
+        LOG.info("{}: epoch {} open ({} members, state {})", self, e.id(), e.members().size(),
+                standing.current() ? "current" : "to fetch" + (e.provider() == null ? "" : " from " + e.provider()));
+        standingChanged(e.gap(), e.provider());
+    }
+
+    @Override
+    public void notPrimary(View v, String reason) {
+        standing.onNotPrimary(reason);
+        LOG.info("{}: view {} is not primary: {}", self, v.id(), reason);
+        standingChanged(false, null);
+    }
+
+    private void standingChanged(boolean gap, MemberId provider) {
+        synchronized (servingChanged) {
+            notServing = standing.notServing();
+            servingChanged.notifyAll();
+        }
         if (notServing != null) {
             IllegalStateException why = new IllegalStateException("replica " + self + " " + notServing);
-            if (uniform != null) {
-                uniform.fail(why, castSeq.get());
-            }
             List<Pending> waiting = new ArrayList<>(pending.values());
             pending.clear();
             waiting.forEach(p -> p.reply.completeExceptionally(why));
+            if (!standing.everOpened() && notServing != null && standing.view() != null
+                    && !notServing.equals("is obtaining the group's state")) {
+                started.complete(null);   // no primary yet: activate() returns, the replica serves once one forms
+            }
+        } else {
+            started.complete(null);
         }
-        transfer.onStanding(primary.view(), primary.primary(), !primary.current());
+        transfer.onStanding(standing.view(), standing.epochOpen(), !standing.current(), gap, provider);
     }
 
     @Override
@@ -367,14 +364,7 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
             LOG.warn("{}: dropped a malformed message from {}: {}", self, sender, e.getMessage());
             return;
         }
-        if (m.type() == Direct.HELD) {
-            if (uniform != null) {
-                uniform.held(PrimaryView.replicaOf(sender), m.seq());
-            }
-        } else {
-            transfer.onDirect(sender, m);
-        }
-        flushAcksIfIdle();
+        transfer.onDirect(sender, m);
     }
 
     // --- StateTransfer.Host ---
@@ -420,10 +410,10 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
 
     @Override
     public String cannotProvide() {
-        if (!primary.current()) {
+        if (!standing.current()) {
             return "its own state is not current";
         }
-        return primary.primary() ? null : "its view is not primary";
+        return standing.epochOpen() ? null : "its view's epoch is not open";
     }
 
     @Override
@@ -448,11 +438,12 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
         if (failed != null) {
             throw failed;
         }
-        primary.installed();
+        standing.installed();
+        channel.synced();   // on the delivery thread: the group layer ignores it if a newer gap is queued
         for (Request r : buffered) {
-            dispatch(r, -1);
+            dispatch(r);
         }
-        standingChanged();
+        standingChanged(false, null);
     }
 
     /** SHA-256 of this replica's state at a cut of its execution (tests and tools compare replicas). */
@@ -468,12 +459,17 @@ final class ReplicaEngine implements GroupListener, StateTransfer.Host {
         return digest.get(waitMillis, TimeUnit.MILLISECONDS);
     }
 
-    void shutdown() {
+    /** Sends what the batcher still holds; call while the channel is open, before {@link #shutdown()}. */
+    void flush() {
         Batcher b = batcher;
         if (b != null) {
             b.close();
             LOG.info("{}: {}", self, b.stats().dump());
         }
+    }
+
+    /** Stops executing; call once the channel is closed (no more deliveries). */
+    void shutdown() {
         transfer.shutdown();
         for (ExecutorService lane : lanes) {
             lane.shutdown();

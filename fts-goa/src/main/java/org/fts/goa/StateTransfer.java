@@ -84,6 +84,8 @@ final class StateTransfer {
     private long lastProgress;
     private String lastRefusal = "no provider answered yet";
     private boolean retryScheduled;
+    /** A member the group layer named as holding a synced state, asked first. */
+    private MemberId hint;
 
     StateTransfer(Host host, long attemptMillis, String name) {
         this.host = host;
@@ -114,25 +116,31 @@ final class StateTransfer {
     }
 
     /**
-     * The replica's standing changed (view, primary, current). {@code want}: it is not current and should
-     * fetch the state once primary.
+     * The replica's standing changed. {@code open}: its view's epoch is open (a marker cast now is ordered);
+     * {@code want}: it is not current and should fetch the state; {@code gap}: it just missed part of the
+     * history, so a transfer in progress (whose buffer lacks that part) starts over; {@code hint}, if not
+     * null, holds a synced state.
      */
-    synchronized void onStanding(View v, boolean primary, boolean want) {
+    synchronized void onStanding(View v, boolean open, boolean want, boolean gap, MemberId hint) {
         view = v;
         wanted = want;
+        if (hint != null) {
+            this.hint = hint;
+            tried.remove(hint);
+        }
         if (!want) {
             if (!firstInstall.isDone()) {
                 firstInstall.complete(null);   // the founder: its initial state is the group's
             }
             return;
         }
-        if (phase != Phase.IDLE && (!primary || !v.contains(provider))) {
-            String why = primary ? provider + " left the view" : "this replica's view is no longer primary";
+        if (phase != Phase.IDLE && (gap || !v.contains(provider))) {
+            String why = gap ? "this replica missed part of the history meanwhile" : provider + " left the view";
             LOG.info("{}: state transfer from {} abandoned: {}", host.member(), provider, why);
             lastRefusal = why;
             reset();
         }
-        if (primary) {
+        if (open) {
             maybeRequest();
         }
     }
@@ -149,9 +157,12 @@ final class StateTransfer {
             return;
         }
         MemberId next = null;
-        for (MemberId m : view.members()) {
+        if (hint != null && view.contains(hint) && !tried.contains(hint) && !hint.equals(host.member())) {
+            next = hint;
+        }
+        for (MemberId m : next != null ? List.<MemberId>of() : view.members()) {
             // never this replica's own dead predecessor (same replica id), which may linger in the view
-            if (!PrimaryView.replicaOf(m).equals(PrimaryView.replicaOf(host.member())) && !tried.contains(m)) {
+            if (!m.replica().equals(host.member().replica()) && !tried.contains(m)) {
                 next = m;
                 break;
             }
@@ -357,7 +368,7 @@ final class StateTransfer {
             throw new IllegalStateException(e);
         }
         long now = System.currentTimeMillis();
-        return new Request(new RequestId(nonce, 0), PrimaryView.replicaOf(requester), new byte[0], MARKER, 2, false,
+        return new Request(new RequestId(nonce, 0), requester.replica(), new byte[0], MARKER, 2, false,
                 0, 0, 0, bytes.toByteArray(), false, now, 0);
     }
 

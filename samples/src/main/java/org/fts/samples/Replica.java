@@ -27,7 +27,8 @@ import org.omg.PortableServer.Servant;
  * <p>{@code --hello-objects N} also activates {@code hello-0} … {@code hello-<N-1>}: one HelloObj per load
  * client, as in the paper's experiment.
  *
- * <p>Prints {@code READY} on stdout once it serves, then runs until killed or until stdin closes. A line
+ * <p>Prints {@code STARTED} on stdout once its objects are activated (the first replicas of a group then wait
+ * for a majority), {@code READY} once it serves, then runs until killed or until stdin closes. A line
  * {@code stats} on stdin is answered on stdout with {@code STATS <id> batches=… messages=… delay_n=…
  * delay_sum_ns=… cast_n=… cast_sum_ns=…} (cumulative batching counters; zeros for {@code --plain}).
  */
@@ -152,8 +153,28 @@ public final class Replica {
                     .append('\n');
         }
         System.out.print(published);
-        System.out.println("READY " + props.getProperty("fts.replica.id", "plain") + " " + props.getProperty("OAPort"));
+        String announce = props.getProperty("fts.replica.id", "plain") + " " + props.getProperty("OAPort");
+        System.out.println("STARTED " + announce);
         System.out.flush();
+        if (poa instanceof GroupPOA goa) {
+            // The first replicas to start wait for a majority; the launcher learns when this one serves.
+            Thread serving = new Thread(() -> {
+                try {
+                    while (!goa.awaitServing(java.time.Duration.ofMinutes(10))) {
+                        System.err.println("replica " + self + " does not serve yet: it " + goa.notServing());
+                    }
+                    System.out.println("READY " + announce);
+                    System.out.flush();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "serving-reporter");
+            serving.setDaemon(true);
+            serving.start();
+        } else {
+            System.out.println("READY " + announce);
+            System.out.flush();
+        }
         orb.run();
     }
 }

@@ -33,6 +33,7 @@ public final class ReplicaCluster implements AutoCloseable {
     private final List<BlockingQueue<String>> statsAnswers = new ArrayList<>();
     private final List<BlockingQueue<String>> digestAnswers = new ArrayList<>();
     private final List<CountDownLatch> ready = new ArrayList<>();
+    private final List<CountDownLatch> started = new ArrayList<>();
     private final String group;
     private final boolean plain;
     private final List<String> extra;
@@ -71,15 +72,16 @@ public final class ReplicaCluster implements AutoCloseable {
                 statsAnswers.add(new LinkedBlockingQueue<>());
                 digestAnswers.add(new LinkedBlockingQueue<>());
                 ready.add(null);
+                started.add(null);
             }
             for (int i = 0; i < count; i++) {
                 launch(i, List.of());
                 if (i == 0) {
-                    awaitReady(0);   // r0 first, so that it is the group's coordinator
+                    await(started, 0, "start");   // r0 first, so that it is the group's coordinator
                 }
             }
-            for (int i = 1; i < count; i++) {
-                awaitReady(i);
+            for (int i = 0; i < count; i++) {
+                awaitReady(i);   // serving: a majority formed, and each holds the group's state
             }
         } catch (Exception e) {
             close();
@@ -108,9 +110,11 @@ public final class ReplicaCluster implements AutoCloseable {
         processes.set(i, p);
         CountDownLatch latch = new CountDownLatch(1);
         ready.set(i, latch);
+        CountDownLatch startLatch = new CountDownLatch(1);
+        started.set(i, startLatch);
         BlockingQueue<String> stats = statsAnswers.get(i);
         BlockingQueue<String> digests = digestAnswers.get(i);
-        Thread reader = new Thread(() -> drain(p, latch, stats, digests), "replica-out-" + i);
+        Thread reader = new Thread(() -> drain(p, latch, startLatch, stats, digests), "replica-out-" + i);
         reader.setDaemon(true);
         reader.start();
     }
@@ -206,13 +210,17 @@ public final class ReplicaCluster implements AutoCloseable {
     }
 
     private void awaitReady(int i) throws InterruptedException {
-        if (!ready.get(i).await(90, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("replica r" + i + " did not start within 90 s; see "
+        await(ready, i, "serve");
+    }
+
+    private void await(List<CountDownLatch> latches, int i, String what) throws InterruptedException {
+        if (!latches.get(i).await(90, TimeUnit.SECONDS)) {
+            throw new IllegalStateException("replica r" + i + " did not " + what + " within 90 s; see "
                     + logDir.resolve(group + "-r" + i + ".err"));
         }
     }
 
-    private void drain(Process p, CountDownLatch ready, BlockingQueue<String> statsAnswers,
+    private void drain(Process p, CountDownLatch ready, CountDownLatch started, BlockingQueue<String> statsAnswers,
                        BlockingQueue<String> digestAnswers) {
         try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
@@ -223,7 +231,10 @@ public final class ReplicaCluster implements AutoCloseable {
                     statsAnswers.add(line.split(" ", 3)[2]);
                 } else if (line.startsWith("DIGEST ")) {
                     digestAnswers.add(line.split(" ", 3)[2]);
+                } else if (line.startsWith("STARTED")) {
+                    started.countDown();
                 } else if (line.startsWith("READY")) {
+                    started.countDown();
                     ready.countDown();
                 }
             }

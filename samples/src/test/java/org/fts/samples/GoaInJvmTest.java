@@ -98,6 +98,21 @@ class GoaInJvmTest {
     }
 
     @Test
+    void aRequestLargerThanTheLimitIsRefusedAtItsReplicaAndNothingHappensAnywhere() {
+        hello(0).set("small");
+        String big = "x".repeat((1 << 20) + 1);   // just over fts.request.max_size (1 MiB by default)
+        org.omg.CORBA.IMP_LIMIT e = assertThrows(org.omg.CORBA.IMP_LIMIT.class, () -> hello(1).set(big));
+        assertEquals(org.omg.CORBA.CompletionStatus.COMPLETED_NO, e.completed);
+        assertTrue(e.getMessage().contains("fts.request.max_size"), e.getMessage());
+        for (int i = 0; i < 3; i++) {
+            assertEquals("small", hello(i).get(), "r" + i + " never saw it");
+        }
+        String fits = "y".repeat((1 << 20) - 64);
+        hello(2).set(fits);
+        assertEquals(fits, hello(0).get(), "a request within the limit goes through");
+    }
+
+    @Test
     void anUnknownObjectIsObjectNotExist() {
         assertThrows(OBJECT_NOT_EXIST.class, () -> HelloObjHelper.unchecked_narrow(replicas.at(1, "nobody")).get());
         assertEquals(hello(1).get(), hello(1).get(), "the replica serves on");

@@ -45,6 +45,12 @@ final class InJvmReplicas implements AutoCloseable {
             startReplica(i);
         }
         client = ORB.init(new String[0], orbProps());
+        for (GroupPOA g : goas) {   // the first replicas return from activate() before a majority formed
+            if (!g.awaitServing(java.time.Duration.ofSeconds(30))) {
+                close();
+                throw new IllegalStateException("a replica does not serve after 30 s: it " + g.notServing());
+            }
+        }
     }
 
     /**

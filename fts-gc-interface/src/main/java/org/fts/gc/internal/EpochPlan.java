@@ -22,7 +22,9 @@ import org.fts.gc.MemberId;
  *   <li><b>Durable</b> (N &gt; 0): the members that hold a history (not {@code fresh}: they opened an epoch in
  *       this incarnation) hold a majority of the N replicas. Every broadcast delivered under uniform delivery
  *       was held by a majority, so one of them is here. A replica restarted after a crash is fresh: it lost
- *       what its predecessor held. Exception: when every member is fresh, they <em>found</em> the group.</li>
+ *       what its predecessor held. Exceptions: when every member is fresh, they <em>found</em> the group; and
+ *       a founding that was interrupted before a majority opened it committed nothing, so the view founds the
+ *       group again.</li>
  *   <li><b>Continued</b>: the new epoch continues the most advanced history, the highest (epoch, last) among
  *       the members that hold one (the <em>source</em>). Members of the source's epoch hold a prefix of it
  *       (one sequencer per epoch, FIFO) and are repaired up to it; every other member has a gap.</li>
@@ -31,8 +33,17 @@ import org.fts.gc.MemberId;
  * </ol>
  */
 public final class EpochPlan {
-    /** What one member told the recovery. {@code epoch} is null for a fresh member. */
-    public record Report(boolean fresh, boolean synced, EpochId epoch, long last) {
+    /**
+     * What one member told the recovery: {@code epoch} (null for a fresh member) is the last epoch it opened,
+     * {@code founding} whether that epoch founded the group (the history before it is empty) and
+     * {@code epochMembers} its membership; {@code last} the last entry of the history it holds.
+     */
+    public record Report(boolean fresh, boolean synced, EpochId epoch, boolean founding, List<MemberId> epochMembers,
+                         long last) {
+        public Report {
+            epochMembers = List.copyOf(epochMembers);
+        }
+
         boolean holdsHistory() {
             return !fresh && epoch != null;
         }
@@ -49,15 +60,25 @@ public final class EpochPlan {
     public record Repair(MemberId source, MemberId target, long from, long upTo) {
     }
 
-    /** The outcome: {@code reason} is non-null when the view is not primary. */
-    public record Decision(String reason, MemberId source, boolean founding, long start,
+    /**
+     * The outcome: {@code reason} is non-null when the view is not primary. {@code founding}: the view starts
+     * the group's history afresh (every member at the initial state; with {@code refounding}, members drop
+     * what they hold of a founding that never committed anything).
+     */
+    public record Decision(String reason, MemberId source, boolean founding, boolean refounding, long start,
                            Map<MemberId, Assignment> assignments, List<Repair> repairs) {
         public boolean established() {
             return reason == null;
         }
 
         static Decision notPrimary(String reason) {
-            return new Decision(reason, null, false, 0, Map.of(), List.of());
+            return new Decision(reason, null, false, false, 0, Map.of(), List.of());
+        }
+
+        static Decision founding(List<MemberId> members, boolean refounding, long start) {
+            Map<MemberId, Assignment> all = new LinkedHashMap<>();
+            members.forEach(m -> all.put(m, new Assignment(false, null)));
+            return new Decision(null, null, true, refounding, start, all, List.of());
         }
     }
 
@@ -83,11 +104,13 @@ public final class EpochPlan {
             }
         }
         if (holders.isEmpty()) {
-            Map<MemberId, Assignment> all = new LinkedHashMap<>();
-            members.forEach(m -> all.put(m, new Assignment(false, null)));
-            return new Decision(null, null, true, 1, all, List.of());
+            return Decision.founding(members, false, 1);
         }
         if (n > 0 && GroupConfig.replicas(holders) < majority) {
+            if (foundingNeverCommitted(members, reports, holders, majority)) {
+                long last = members.stream().mapToLong(m -> reports.get(m).last()).max().orElse(0);
+                return Decision.founding(members, true, last + 1);
+            }
             return Decision.notPrimary("only " + GroupConfig.replicas(holders) + " of the " + n + " replicas here hold "
                     + "the group's history (restarted replicas lost theirs); a primary needs " + majority);
         }
@@ -128,7 +151,38 @@ public final class EpochPlan {
             }
             assignments.put(m, new Assignment(gap, p));
         }
-        return new Decision(null, source, false, top.last() + 1, assignments, repairs);
+        return new Decision(null, source, false, false, top.last() + 1, assignments, repairs);
+    }
+
+    /**
+     * Rule 2's one exception: an interrupted founding. Members that start together found the group, but a view
+     * change can reach some of them before the founding epoch opens there; they stay fresh, and the few that
+     * did open it would be all the history holders, too few for ever. If the latest epoch here is a founding
+     * one and the members that may have opened it (its members, less those here that say they
+     * did not) are fewer than a majority, it committed nothing: the history is empty, and the view founds it
+     * again. A replica restarted since is another incarnation, so it cannot vouch for its predecessor.
+     */
+    private static boolean foundingNeverCommitted(List<MemberId> members, Map<MemberId, Report> reports,
+                                                  List<MemberId> holders, int majority) {
+        Report latest = null;
+        for (MemberId m : holders) {
+            Report r = reports.get(m);
+            if (latest == null || r.epoch().compareTo(latest.epoch()) > 0) {
+                latest = r;
+            }
+        }
+        if (!latest.founding()) {
+            return false;
+        }
+        List<MemberId> mayHaveOpened = new ArrayList<>();
+        for (MemberId m : latest.epochMembers()) {
+            Report here = members.contains(m) ? reports.get(m) : null;
+            boolean didNot = here != null && (!here.holdsHistory() || here.epoch().compareTo(latest.epoch()) < 0);
+            if (!didNot) {
+                mayHaveOpened.add(m);
+            }
+        }
+        return GroupConfig.replicas(mayHaveOpened) < majority;
     }
 
     /** Whether {@code a} continues a more advanced history than {@code b}: (epoch, last), then synced, then self. */

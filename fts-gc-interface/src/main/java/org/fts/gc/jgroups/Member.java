@@ -52,6 +52,8 @@ final class Member {
     private boolean fresh = true;
     private boolean synced;
     private EpochId epoch;
+    private boolean epochFounding;
+    private List<MemberId> epochMembers = List.of();
     private boolean shortcut;
     private long held;
     private long delivered;
@@ -86,7 +88,7 @@ final class Member {
         pump.view(v);
         if (stashedRequest == v.id() && v.coordinator().equals(stashedFrom)) {
             stashedRequest = -1;
-            return freeze(v.id(), stashedFrom);
+            return freeze(v);
         }
         if (stashedRequest >= 0 && stashedRequest <= v.id()) {
             stashedRequest = -1;
@@ -104,19 +106,21 @@ final class Member {
         if (viewId != view.id() || !src.equals(view.coordinator())) {
             return List.of();   // a recovery of a view this member has left
         }
-        return freeze(viewId, src);
+        return freeze(view);
     }
 
-    private List<Runnable> freeze(long viewId, MemberId coordinator) {
+    private List<Runnable> freeze(View v) {
+        long viewId = v.id();
+        MemberId coordinator = v.coordinator();
         if (phase instanceof Phase.Frozen f && f.view() == viewId) {
             return List.of();
         }
-        phase = new Phase.Frozen(viewId);
+        phase = new Phase.Frozen(viewId, v.members(), coordinator);
         early.clear();
         earlyCommitted = 0;
         ahead.clear();
         Wire.State report = new Wire.State(viewId, fresh, synced, epoch == null ? 0 : epoch.view(),
-                epoch == null ? null : epoch.sequencer(), held, new HashMap<>(marks));
+                epoch == null ? null : epoch.sequencer(), epochFounding, epochMembers, held, new HashMap<>(marks));
         LOG.debug("{}: frozen for view {}: {}", self, viewId, report);
         long at = ++step;
         return List.of(() -> origin.suspend(at), () -> net.state(coordinator, report));
@@ -124,7 +128,7 @@ final class Member {
 
     /** The recovery of {@code viewId} found the view not primary. */
     synchronized void onNotPrimary(MemberId src, long viewId, String reason) {
-        if (!(phase instanceof Phase.Frozen f) || f.view() != viewId || !src.equals(view.coordinator())) {
+        if (!(phase instanceof Phase.Frozen f) || f.view() != viewId || !src.equals(f.coordinator())) {
             return;
         }
         phase = new Phase.Blocked(viewId, reason);
@@ -134,11 +138,11 @@ final class Member {
 
     /** The recovery of {@code m.view()} established an epoch, sequenced by {@code src}. */
     synchronized List<Runnable> onEpoch(MemberId src, Wire.EpochMsg m) {
-        if (!(phase instanceof Phase.Frozen f) || f.view() != m.view() || !src.equals(view.coordinator())) {
+        if (!(phase instanceof Phase.Frozen f) || f.view() != m.view() || !src.equals(f.coordinator())) {
             return List.of();
         }
-        phase = new Phase.Catching(m.view(), new EpochId(m.view(), src), view.members(), m.start(), m.gap(),
-                m.provider(), m.marks());
+        phase = new Phase.Catching(m.view(), new EpochId(m.view(), src), f.members(), m.start(), m.gap(),
+                m.refound(), m.provider(), m.marks());
         return tryOpen();
     }
 
@@ -171,7 +175,18 @@ final class Member {
     private List<Runnable> tryOpen() {
         Phase.Catching c = (Phase.Catching) phase;
         boolean gap = c.gap();
-        if (!gap && held < c.start() - 1) {
+        boolean refound = c.refound();
+        if (refound && delivered > 0) {
+            gap = true;   // it delivered (agreed delivery) what the group does not keep: its state is not the initial one
+            refound = false;
+        }
+        if (refound) {
+            log.clear();   // held, never committed: dropped
+            held = c.start() - 1;
+            delivered = held;
+            marks.clear();
+            fresh = true;  // as a founder: the initial state is the group's
+        } else if (!gap && held < c.start() - 1) {
             return List.of();   // repairs to come
         }
         if (!gap && held > c.start() - 1) {
@@ -192,8 +207,10 @@ final class Member {
                 synced = true;   // founding: the initial state is the group's
             }
         }
+        epochFounding = fresh && !gap;
         fresh = false;
         epoch = c.epoch();
+        epochMembers = c.members();
         commitKnown = held;
         lastAcked = held;
         phase = new Phase.Open(c.epoch(), c.members());
@@ -201,7 +218,7 @@ final class Member {
                 && GroupConfig.replicas(List.of(self, epoch.sequencer())) >= config.majority(c.members()));
         LOG.info("{}: opened epoch {} at {}{} ({} members)", self, epoch, c.start(),
                 gap ? " with a gap (its state must be fetched)" : "", c.members().size());
-        pump.epoch(new Epoch(epoch.view(), epoch.sequencer(), c.members(), gap, synced ? null : c.provider()));
+        pump.epoch(new Epoch(epoch.view(), epoch.sequencer(), c.members(), gap, synced, synced ? null : c.provider()));
         Long own = marks.get(self);
         long mine = own == null ? 0 : own;
         for (Entry e : early.values()) {
@@ -242,7 +259,7 @@ final class Member {
             return held > before;
         }
         if ((phase instanceof Phase.Catching c && c.epoch().equals(e))
-                || (phase instanceof Phase.Frozen f && f.view() == o.epochView() && src.equals(view.coordinator()))) {
+                || (phase instanceof Phase.Frozen f && f.view() == o.epochView() && src.equals(f.coordinator()))) {
             early.put(o.e().gseq(), o.e());   // the epoch this member is about to open
             earlyCommitted = Math.max(earlyCommitted, o.committed());
             return false;

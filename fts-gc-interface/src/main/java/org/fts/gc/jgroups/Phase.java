@@ -20,16 +20,20 @@ sealed interface Phase {
     record Open(EpochId epoch, List<MemberId> members) implements Phase {
     }
 
-    /** Reported its state to the recovery of view {@code view}: it delivers nothing of its old epoch any more. */
-    record Frozen(long view) implements Phase {
+    /**
+     * Reported its state to the recovery of view {@code view} ({@code members}, coordinated by
+     * {@code coordinator}): it delivers nothing of its old epoch any more.
+     */
+    record Frozen(long view, List<MemberId> members, MemberId coordinator) implements Phase {
     }
 
     /**
      * The recovery of {@code view} established {@code epoch}, opening at {@code start}: the member waits for the
-     * repairs that bring it up to {@code start - 1} (none with {@code gap}: it skips), then opens.
+     * repairs that bring it up to {@code start - 1} (none with {@code gap} or {@code refound}: it skips), then
+     * opens.
      */
-    record Catching(long view, EpochId epoch, List<MemberId> members, long start, boolean gap, MemberId provider,
-                    Map<MemberId, Long> marks) implements Phase {
+    record Catching(long view, EpochId epoch, List<MemberId> members, long start, boolean gap, boolean refound,
+                    MemberId provider, Map<MemberId, Long> marks) implements Phase {
     }
 
     /** The recovery of {@code view} found the view not primary: nothing is delivered until the next view. */

@@ -111,7 +111,8 @@ final class Sequencer {
             return;
         }
         EpochId reported = s.epochSeq() == null ? null : new EpochId(s.epochView(), s.epochSeq());
-        reports.put(src, new EpochPlan.Report(s.fresh(), s.synced(), reported, s.last()));
+        reports.put(src, new EpochPlan.Report(s.fresh(), s.synced(), reported, s.founding(), s.epochMembers(),
+                s.last()));
         reportedMarks.put(src, s.marks());
         if (reports.size() < recoveryMembers.size()) {
             return;
@@ -134,11 +135,12 @@ final class Sequencer {
         }
         pending = new EpochId(view, self);
         pendingMembers = recoveryMembers;
-        LOG.info("{}: view {} establishes epoch {} at {} (source {}{})", self, view, pending, d.start(), d.source(),
-                d.founding() ? ", founding the group" : "");
+        LOG.info("{}: view {} establishes epoch {} at {} ({})", self, view, pending, d.start(), d.refounding()
+                ? "founding the group again: its interrupted founding committed nothing"
+                : d.founding() ? "founding the group" : "continuing the history of " + d.source());
         for (Map.Entry<MemberId, EpochPlan.Assignment> a : d.assignments().entrySet()) {
-            Wire.EpochMsg e = new Wire.EpochMsg(view, d.start(), a.getValue().gap(), a.getValue().provider(),
-                    a.getValue().gap() ? marks : Map.of());
+            Wire.EpochMsg e = new Wire.EpochMsg(view, d.start(), a.getValue().gap(), d.refounding(),
+                    a.getValue().provider(), a.getValue().gap() ? marks : Map.of());
             out.add(() -> net.toMember(a.getKey(), e));
         }
     }

@@ -50,8 +50,8 @@ final class Wire {
      * Member to coordinator: what it holds. {@code epochView}/{@code epochSeq} name the last epoch it opened
      * (absent when fresh); {@code marks} is, per origin, the highest oseq in its history up to {@code last}.
      */
-    record State(long view, boolean fresh, boolean synced, long epochView, MemberId epochSeq, long last,
-                 Map<MemberId, Long> marks) implements Msg {
+    record State(long view, boolean fresh, boolean synced, long epochView, MemberId epochSeq, boolean founding,
+                 List<MemberId> epochMembers, long last, Map<MemberId, Long> marks) implements Msg {
     }
 
     /** Coordinator to the source: send {@code target} your entries in ({@code from}, {@code upTo}]. */
@@ -65,10 +65,11 @@ final class Wire {
     /**
      * Coordinator to member: the epoch of view {@code view} opens at {@code start}. With {@code gap} the member
      * skips to it (its state must be replaced; {@code provider} holds one) and takes {@code marks} as its
-     * per-origin marks; otherwise it first holds everything before {@code start}.
+     * per-origin marks; with {@code refound} it drops what it holds (a founding that committed nothing);
+     * otherwise it first holds everything before {@code start}.
      */
-    record EpochMsg(long view, long start, boolean gap, MemberId provider, Map<MemberId, Long> marks)
-            implements Msg {
+    record EpochMsg(long view, long start, boolean gap, boolean refound, MemberId provider,
+                    Map<MemberId, Long> marks) implements Msg {
     }
 
     /** Coordinator to member: view {@code view} is not primary, and why. */
@@ -116,9 +117,11 @@ final class Wire {
             return ByteBuffer.allocate(9).put(STATE_REQ).putLong(r.view()).array();
         } else if (m instanceof State s) {
             byte[] seq = s.epochSeq() == null ? new byte[0] : name(s.epochSeq());
-            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 2 + 8 + 1 + seq.length + 8 + marksSize(s.marks()))
+            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 3 + 8 + 1 + seq.length + namesSize(s.epochMembers()) + 8
+                            + marksSize(s.marks()))
                     .put(STATE).putLong(s.view()).put((byte) (s.fresh() ? 1 : 0)).put((byte) (s.synced() ? 1 : 0))
-                    .putLong(s.epochView()).put((byte) seq.length).put(seq).putLong(s.last());
+                    .put((byte) (s.founding() ? 1 : 0)).putLong(s.epochView()).put((byte) seq.length).put(seq);
+            putNames(b, s.epochMembers()).putLong(s.last());
             return putMarks(b, s.marks()).array();
         } else if (m instanceof SendRepair r) {
             byte[] t = name(r.target());
@@ -129,7 +132,8 @@ final class Wire {
         } else if (m instanceof EpochMsg e) {
             byte[] p = e.provider() == null ? new byte[0] : name(e.provider());
             ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 1 + 1 + p.length + marksSize(e.marks())).put(EPOCH)
-                    .putLong(e.view()).putLong(e.start()).put((byte) (e.gap() ? 1 : 0)).put((byte) p.length).put(p);
+                    .putLong(e.view()).putLong(e.start()).put((byte) ((e.gap() ? 1 : 0) | (e.refound() ? 2 : 0)))
+                    .put((byte) p.length).put(p);
             return putMarks(b, e.marks()).array();
         } else if (m instanceof NotPrimary n) {
             byte[] r = n.reason().getBytes(StandardCharsets.UTF_8);
@@ -165,9 +169,12 @@ final class Wire {
                 long view = b.getLong();
                 boolean fresh = b.get() == 1;
                 boolean synced = b.get() == 1;
+                boolean founding = b.get() == 1;
                 long epochView = b.getLong();
                 MemberId seq = readNameOrNull(b);
-                return new State(view, fresh, synced, epochView, seq, b.getLong(), readMarks(b));
+                List<MemberId> epochMembers = readNames(b);
+                return new State(view, fresh, synced, epochView, seq, founding, epochMembers, b.getLong(),
+                        readMarks(b));
             }
             case SEND_REPAIR:
                 return new SendRepair(b.getLong(), readName(b), b.getLong(), b.getLong());
@@ -176,9 +183,9 @@ final class Wire {
             case EPOCH: {
                 long view = b.getLong();
                 long start = b.getLong();
-                boolean gap = b.get() == 1;
+                byte flags = b.get();
                 MemberId provider = readNameOrNull(b);
-                return new EpochMsg(view, start, gap, provider, readMarks(b));
+                return new EpochMsg(view, start, (flags & 1) != 0, (flags & 2) != 0, provider, readMarks(b));
             }
             case NOT_PRIMARY: {
                 long view = b.getLong();
@@ -223,6 +230,35 @@ final class Wire {
             out.add(new Entry(gseq, origin, oseq, p));
         }
         return new Repair(view, out);
+    }
+
+    private static int namesSize(List<MemberId> names) {
+        int size = 4;
+        for (MemberId m : names) {
+            size += 1 + name(m).length;
+        }
+        return size;
+    }
+
+    private static ByteBuffer putNames(ByteBuffer b, List<MemberId> names) {
+        b.putInt(names.size());
+        for (MemberId m : names) {
+            byte[] n = name(m);
+            b.put((byte) n.length).put(n);
+        }
+        return b;
+    }
+
+    private static List<MemberId> readNames(ByteBuffer b) {
+        int n = b.getInt();
+        if (n < 0 || n > b.remaining()) {
+            throw new IllegalArgumentException(n + " names in " + b.remaining() + " bytes");
+        }
+        List<MemberId> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(readName(b));
+        }
+        return out;
     }
 
     private static int marksSize(Map<MemberId, Long> marks) {

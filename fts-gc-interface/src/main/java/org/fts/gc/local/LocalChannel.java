@@ -30,6 +30,8 @@ public final class LocalChannel implements GroupChannel {
     private boolean fresh = true;
     private boolean synced;
     private EpochId epoch;
+    private boolean epochFounding;
+    private java.util.List<MemberId> epochMembers = java.util.List.of();
     private long last;
     private final List<byte[]> held = new ArrayList<>();
 
@@ -132,7 +134,7 @@ public final class LocalChannel implements GroupChannel {
     }
 
     EpochPlan.Report report() {
-        return new EpochPlan.Report(fresh, synced, epoch, last);
+        return new EpochPlan.Report(fresh, synced, epoch, epochFounding, epochMembers, last);
     }
 
     /** The partition opened {@code e}; this member continues from {@code upTo} (with {@code opened.gap()}: skips). */
@@ -143,6 +145,8 @@ public final class LocalChannel implements GroupChannel {
             synced = true;
         }
         fresh = false;
+        epochFounding = founding && !opened.gap();
+        epochMembers = opened.members();
         epoch = e;
         last = upTo;
         pump.setDelayNanos(network.delayNanos());

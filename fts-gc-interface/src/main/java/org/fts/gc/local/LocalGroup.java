@@ -196,10 +196,11 @@ final class LocalGroup {
         p.gseq = d.start() - 1;
         for (LocalChannel m : p.members) {
             EpochPlan.Assignment a = d.assignments().get(m.self());
-            // Members of one partition deliver alike: a member of the source's epoch never lags behind it here.
-            boolean gap = a.gap() || m.report().last() != d.start() - 1;
+            // Members of one partition deliver alike: a member of the source's epoch never lags behind it here;
+            // and a founding started again keeps only members that delivered nothing.
+            boolean gap = d.refounding() ? m.report().last() > 0 : a.gap() || m.report().last() != d.start() - 1;
             boolean synced = !gap && (d.founding() || m.report().synced());
-            m.open(new Epoch(p.viewId, ids.get(0), ids, gap, synced ? null : a.provider()), p.epoch, d.start() - 1,
+            m.open(new Epoch(p.viewId, ids.get(0), ids, gap, synced, synced ? null : a.provider()), p.epoch, d.start() - 1,
                     d.founding());
         }
         for (LocalChannel m : p.members) {

@@ -122,6 +122,8 @@ final class SteppedGroup implements AutoCloseable {
     private final Map<String, Integer> seqs = new LinkedHashMap<>();
     /** Which links drop messages (from, to). */
     BiPredicate<MemberId, MemberId> drop = (from, to) -> false;
+    /** Which messages the links of {@link #drop} drop (all, when null). */
+    Set<Class<? extends Wire.Msg>> dropOnly;
     private long viewId;
 
     private final org.fts.gc.FailStop.Action halt;
@@ -184,6 +186,7 @@ final class SteppedGroup implements AutoCloseable {
 
     void heal() {
         drop = (from, to) -> false;
+        dropOnly = null;
     }
 
     void crash(String name) {
@@ -199,7 +202,8 @@ final class SteppedGroup implements AutoCloseable {
 
     private void route(MemberId from, MemberId to, byte[] msg) {
         Node n = nodes.get(to.name());
-        if (n != null && !dead.contains(to) && !drop.test(from, to)) {
+        boolean dropped = drop.test(from, to) && (dropOnly == null || dropOnly.contains(Wire.decode(msg).getClass()));
+        if (n != null && !dead.contains(to) && !dropped) {
             n.inbox.add(new Object[] {from, msg});
         }
     }

@@ -55,6 +55,35 @@ class TotalOrderPartitionTest {
     }
 
     @Test
+    void aFoundingInterruptedBeforeAMajorityOpenedItIsFoundedAgain() {
+        g = new SteppedGroup(new GroupConfig(3, true)).add("a", "b", "c");
+        g.view("a");
+        g.drop = (from, to) -> from.name().equals("a") && to.name().equals("c");
+        g.dropOnly = Set.of(Wire.EpochMsg.class);   // c reports, but never hears that the founding succeeded
+        long founding = g.view("a", "c");
+        assertFalse(g.node("a").epochOf(founding).gap(), "a opened the founding epoch");
+        g.heal();
+        long next = g.view("a", "c", "b");   // only a holds a history: alone it could never be a majority
+        for (String n : List.of("a", "b", "c")) {
+            assertFalse(g.node(n).epochOf(next).gap(), n + ": founded again, at the initial state");
+        }
+        g.send("b", 2);
+        assertEquals(List.of("b:0", "b:1"), texts("c"));
+    }
+
+    @Test
+    void aFoundingThatAMajorityMayHaveOpenedIsNotFoundedAgain() {
+        g = new SteppedGroup(new GroupConfig(3, true)).add("r0#1", "r1#1", "r2#1");
+        g.view("r0#1", "r1#1");   // founded by r0 and r1: they may have committed broadcasts together
+        g.send("r1#1", 1);
+        g.crash("r1#1");
+        g.add("r1#2", "r2#2");
+        g.view("r0#1", "r1#2", "r2#2");   // r1 restarted: it lost what it held; it cannot vouch for r1#1
+        String why = g.node("r0#1").notPrimary(1);
+        assertTrue(why.contains("only 1 of the 3"), why);
+    }
+
+    @Test
     void aMinorityDeliversNothingAndResumesWithAGapAfterTheHeal() {
         start(true, "a", "b", "c");
         g.send("c", 2);

@@ -15,10 +15,10 @@ import org.fts.loadtest.chaos.FaultPlan.Episode;
  * <ul>
  *   <li>Episodes run one after another; an episode's faults end before the next gap starts, except a killed
  *       replica's restart, which is launched but not waited for (joining can take long during a partition).</li>
- *   <li>An episode that may change views ({@link Episode#changesViews()}: every kill, every fault longer than
- *       failure detection) starts only once every replica serves, and has for {@link #SETTLE_MILLIS}, so that
- *       a replica is killed only when no other is down or still restarting. If they do not all serve within
- *       {@link #ADMISSION_MILLIS}, the episode is skipped (and logged).</li>
+ *   <li>A crash ({@link Episode#needsEveryReplicaServing()}) starts only once every replica serves, and has for
+ *       {@link #SETTLE_MILLIS}, so that a replica is killed only when no other is down, restarting or still
+ *       fetching its state. If they do not all serve within {@link #ADMISSION_MILLIS}, the episode is skipped
+ *       (and logged).</li>
  *   <li>When the deadline passes, or the thread is interrupted, every isolated replica is healed, every paused
  *       one continued, and every replica not running restarted; {@link #lastFaultEnd()} is when the last fault
  *       ended.</li>
@@ -28,12 +28,12 @@ import org.fts.loadtest.chaos.FaultPlan.Episode;
  * </ul>
  */
 public final class Nemesis {
-    /** How long a view-changing episode waits for every replica to serve before it is skipped. */
+    /** How long a crash waits for every replica to serve before it is skipped. */
     public static final long ADMISSION_MILLIS = 60_000;
     /**
-     * How long every replica must keep serving before a view-changing episode: a replica back from a long pause
-     * or isolation may answer for a moment from its old view (a stale sequencer in agreed mode) until the merge
-     * (MERGE3, 1-3 s) tells it otherwise; one probe would take that for health.
+     * How long every replica must keep serving before a crash: a replica back from a long pause or isolation
+     * may answer for a moment from its old view until the merge (MERGE3) tells it otherwise; one probe would
+     * take that for health.
      */
     public static final long SETTLE_MILLIS = 3_000;
 
@@ -111,7 +111,7 @@ public final class Nemesis {
                 if (!sleepUntil(clock.nanos() + TimeUnit.MILLISECONDS.toNanos(e.gapMillis()), deadline)) {
                     break;
                 }
-                if (e.changesViews() && !everyReplicaServes(deadline)) {
+                if (e.needsEveryReplicaServing() && !everyReplicaServes(deadline)) {
                     log("skipped, not every replica served (within " + ADMISSION_MILLIS / 1000 + " s or before the "
                             + "end): " + e);
                     continue;

@@ -9,12 +9,18 @@ import org.fts.loadtest.chaos.Linearizability.Result;
 
 /**
  * A chaos run's verdict: PASS only if every key is proven linearizable, the counter lost, duplicated, over-counted
- * and reordered nothing, every replica served again and their states converged within the bounds, no client
+ * and reordered nothing, every replica served again within {@link #RECOVERY_TARGET_MS} and their states
+ * converged within the bound, no client
  * was left in a call, and no replica exited by itself. {@code line} is the one grep-able summary
  * ({@code CHAOS verdict=PASS seed=… …}; {@code recover_ms} / {@code converge_ms} are -1 when not within the
  * bound); {@code reasons} says why it failed.
  */
 public record Verdict(boolean passed, String line, List<String> reasons) {
+    /**
+     * How soon after the last fault every replica must serve again (issue 17): a serving replica is in the
+     * primary view and holds the group's state; the digests then confirm the states are equal.
+     */
+    public static final long RECOVERY_TARGET_MS = 15_000;
 
     /** What the run measured, for {@link #of}. */
     public record Run(List<Op> ops, List<Result> keys, CounterCheck.Report counter, long recoverMs, long convergeMs,
@@ -36,6 +42,9 @@ public record Verdict(boolean passed, String line, List<String> reasons) {
         }
         if (r.recoverMs() < 0) {
             reasons.add("not every replica served again within the bound after the last fault ended");
+        } else if (r.recoverMs() > RECOVERY_TARGET_MS) {
+            reasons.add("every replica served again only " + r.recoverMs() + " ms after the last fault ended (target "
+                    + RECOVERY_TARGET_MS + " ms)");
         }
         if (r.convergeMs() < 0) {
             reasons.add("the replicas' state digests did not become equal within the bound");
