@@ -71,8 +71,7 @@ public final class Batcher implements BatchState, AutoCloseable {
         if (manualTimer) {
             this.timer = null;
         } else {
-            this.timer = new Thread(this::timerLoop, "fts-batch-timer-" + name);
-            this.timer.setDaemon(true);
+            this.timer = org.fts.gc.FailStop.threads("fts-batch-timer-" + name).newThread(this::timerLoop);
             this.timer.setPriority(Thread.MAX_PRIORITY);
             this.timer.start();
         }
@@ -82,10 +81,6 @@ public final class Batcher implements BatchState, AutoCloseable {
         return stats;
     }
 
-    public BatchPolicy policy() {
-        return policy;
-    }
-
     /** Enters the doorway (the long doorway: as early as request processing allows). */
     public void enter() {
         inside.incrementAndGet();
@@ -93,12 +88,11 @@ public final class Batcher implements BatchState, AutoCloseable {
 
     /** Leaves the doorway without casting (the request failed before its cast). */
     public void leave() {
-        boolean s = false;
         lock.lock();
         try {
             inside.decrementAndGet();
             if (!batch.isEmpty() && policy.afterCast(this, clock.nanoTime())) {
-                s = swapLocked(clock.nanoTime());
+                swapLocked(clock.nanoTime());
             }
         } finally {
             lock.unlock();
@@ -121,7 +115,6 @@ public final class Batcher implements BatchState, AutoCloseable {
     }
 
     private void add(byte[] message) {
-        boolean s = false;
         lock.lock();
         long now = clock.nanoTime();
         try {
@@ -136,7 +129,7 @@ public final class Batcher implements BatchState, AutoCloseable {
             castTimes[batch.size()] = now;
             batch.add(message);
             if (policy.afterCast(this, now)) {
-                s = swapLocked(now);
+                swapLocked(now);
             }
             wakeTimerIfEarlierLocked(now);
         } finally {
@@ -154,7 +147,6 @@ public final class Batcher implements BatchState, AutoCloseable {
 
     /** One of this member's batches was delivered back (call in delivery order). */
     public void ownBatchDelivered() {
-        boolean s = false;
         long now = clock.nanoTime();
         lock.lock();
         try {
@@ -166,7 +158,7 @@ public final class Batcher implements BatchState, AutoCloseable {
                 }
             }
             if (policy.onDelivered(this, now)) {
-                s = swapLocked(now);
+                swapLocked(now);
             }
             wakeTimerIfEarlierLocked(now);
         } finally {
@@ -265,7 +257,6 @@ public final class Batcher implements BatchState, AutoCloseable {
 
     private void timerLoop() {
         while (!closed) {
-            boolean s = false;
             lock.lock();
             try {
                 long now = clock.nanoTime();
@@ -277,7 +268,7 @@ public final class Batcher implements BatchState, AutoCloseable {
                     continue;
                 }
                 if (policy.onTimer(this, now)) {
-                    s = swapLocked(now);
+                    swapLocked(now);
                 }
             } catch (InterruptedException e) {
                 return;
@@ -292,10 +283,9 @@ public final class Batcher implements BatchState, AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        boolean s;
         lock.lock();
         try {
-            s = swapLocked(clock.nanoTime());
+            swapLocked(clock.nanoTime());
             timerWake.signalAll();
         } finally {
             lock.unlock();

@@ -9,7 +9,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.UUID;
 
-import org.fts.testing.ChildProcess;
+import org.fts.process.ChildJvm;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -19,11 +19,11 @@ import org.junit.jupiter.api.Test;
  */
 class JGroupsProcessCrashTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private final List<ChildProcess> children = new ArrayList<>();
+    private final List<ChildJvm> children = new ArrayList<>();
 
     @AfterEach
     void reap() {
-        children.forEach(ChildProcess::close);
+        children.forEach(ChildJvm::close);
     }
 
     @Test
@@ -45,8 +45,8 @@ class JGroupsProcessCrashTest {
     private void run(List<String> names, List<String> victims, int count) throws Exception {
         try {
             killMidTraffic(names, victims, count);
-        } catch (AssertionError e) {
-            children.forEach(ChildProcess::requestThreadDump);   // into target/child-logs/*.out
+        } catch (AssertionError | IllegalStateException e) {   // a failed check or a timed-out wait
+            children.forEach(ChildJvm::requestThreadDump);   // into target/child-logs/*.out
             throw e;
         }
     }
@@ -55,7 +55,7 @@ class JGroupsProcessCrashTest {
     private void killMidTraffic(List<String> names, List<String> victims, int count) throws Exception {
         String group = "proc-" + UUID.randomUUID().toString().substring(0, 8);
         for (String n : names) {
-            ChildProcess c = ChildProcess.start(group + "-" + n, GroupMemberProcess.class,
+            ChildJvm c = ChildJvm.start(group + "-" + n, GroupMemberProcess.class,
                     List.of("-Xmx256m", "-Djava.net.preferIPv4Stack=true", "-Dorg.slf4j.simpleLogger.showDateTime=true",
                             "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"),
                     group, n, "udp", Integer.toString(names.size()), Integer.toString(count), "1500");
@@ -65,7 +65,7 @@ class JGroupsProcessCrashTest {
         }
         List<String> alive = new ArrayList<>(names);
         for (String victim : victims) {
-            ChildProcess observer = child(alive.stream().filter(n -> !victims.contains(n)).findFirst().orElseThrow());
+            ChildJvm observer = child(alive.stream().filter(n -> !victims.contains(n)).findFirst().orElseThrow());
             long before = deliveries(observer).size();
             observer.awaitLines(l -> deliveries(l).size() >= before + 900 ? true : null, WAIT,
                     "900 more deliveries before killing " + victim);
@@ -86,7 +86,7 @@ class JGroupsProcessCrashTest {
             }, WAIT, "every survivor's last message");
         }
         // Every surviving sender is done; the survivors' sequences must be identical.
-        ChildProcess first = child(alive.get(0));
+        ChildJvm first = child(alive.get(0));
         for (String s : alive) {
             child(s).awaitLines(l -> deliveries(l).size() >= deliveries(first).size() ? true : null,
                     Duration.ofSeconds(10), "as many deliveries as " + first.name());
@@ -106,7 +106,7 @@ class JGroupsProcessCrashTest {
         }
     }
 
-    private ChildProcess child(String name) {
+    private ChildJvm child(String name) {
         return children.stream().filter(c -> c.name().endsWith("-" + name)).findFirst().orElseThrow();
     }
 
@@ -118,7 +118,7 @@ class JGroupsProcessCrashTest {
         return m.size() == members.size() && m.containsAll(members);
     }
 
-    private static List<String> deliveries(ChildProcess c) {
+    private static List<String> deliveries(ChildJvm c) {
         return deliveries(c.lines());
     }
 

@@ -1,29 +1,31 @@
 package org.fts.goa;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 
 /**
- * The GOA's point-to-point messages between replicas ({@code GroupChannel.send}), one type byte first:
- * {@code CHUNK} (a piece of a state transfer), {@code REFUSED} (a named provider cannot give its state, and
- * why).
+ * The GOA's point-to-point messages between replicas ({@code GroupChannel.send}) for state transfer, one
+ * type tag first: a {@link Chunk} of a snapshot, or a provider's {@link Refused}.
  */
-final class Direct {
-    static final byte CHUNK = 2;
-    static final byte REFUSED = 3;
+sealed interface Direct permits Direct.Chunk, Direct.Refused {
 
-    /** One decoded message; unused fields are zero or null. */
-    record Message(byte type, long seq, String nonce, int index, int total, byte[] data, String reason) {
+    /** The attempt ({@link Cast.StateMarker#nonce()}) this message answers. */
+    String nonce();
+
+    /** Piece {@code index} of {@code total} of the snapshot for attempt {@code nonce}. */
+    record Chunk(String nonce, int index, int total, byte[] data) implements Direct {
     }
 
-    private Direct() {
+    /** The provider named by attempt {@code nonce} cannot give its state, and why. */
+    record Refused(String nonce, String reason) implements Direct {
     }
+
+    byte CHUNK = 2;
+    byte REFUSED = 3;
 
     static byte[] chunk(String nonce, int index, int total, byte[] data, int off, int len) {
-        return write(out -> {
+        return Encoding.bytes(32 + len, out -> {
             out.writeByte(CHUNK);
             out.writeUTF(nonce);
             out.writeInt(index);
@@ -34,7 +36,7 @@ final class Direct {
     }
 
     static byte[] refused(String nonce, String reason) {
-        return write(out -> {
+        return Encoding.bytes(64, out -> {
             out.writeByte(REFUSED);
             out.writeUTF(nonce);
             out.writeUTF(reason.length() > 2000 ? reason.substring(0, 2000) : reason);
@@ -42,46 +44,28 @@ final class Direct {
     }
 
     /** Parses a message; {@link IllegalArgumentException} if it is not one. */
-    static Message read(byte[] msg) {
+    static Direct read(byte[] msg) {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(msg));
             byte type = in.readByte();
-            switch (type) {
-                case CHUNK: {
-                    String nonce = in.readUTF();
-                    int index = in.readInt();
-                    int total = in.readInt();
-                    int len = in.readInt();
-                    if (len < 0 || len > msg.length || index < 0 || index >= total) {
-                        throw new IllegalArgumentException("bad chunk " + index + "/" + total + " of " + len + " bytes");
-                    }
-                    byte[] data = new byte[len];
-                    in.readFully(data);
-                    return new Message(type, 0, nonce, index, total, data, null);
+            if (type == CHUNK) {
+                String nonce = in.readUTF();
+                int index = in.readInt();
+                int total = in.readInt();
+                int len = in.readInt();
+                if (len < 0 || len > msg.length || index < 0 || index >= total) {
+                    throw new IllegalArgumentException("bad chunk " + index + "/" + total + " of " + len + " bytes");
                 }
-                case REFUSED:
-                    return new Message(type, 0, in.readUTF(), 0, 0, null, in.readUTF());
-                default:
-                    throw new IllegalArgumentException("unknown message type " + type);
+                byte[] data = new byte[len];
+                in.readFully(data);
+                return new Chunk(nonce, index, total, data);
             }
+            if (type == REFUSED) {
+                return new Refused(in.readUTF(), in.readUTF());
+            }
+            throw new IllegalArgumentException("unknown message type " + type);
         } catch (IOException e) {
             throw new IllegalArgumentException("truncated message: " + e.getMessage());
-        }
-    }
-
-    private interface Body {
-        void write(DataOutputStream out) throws IOException;
-    }
-
-    private static byte[] write(Body body) {
-        try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(64);
-            DataOutputStream out = new DataOutputStream(bytes);
-            body.write(out);
-            out.flush();
-            return bytes.toByteArray();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);   // a byte array stream does not fail
         }
     }
 }

@@ -4,13 +4,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.ConcurrentHashMap;
 
-import java.lang.management.ManagementFactory;
 
-import javax.management.JMException;
-import javax.management.MBeanServer;
-import javax.management.ObjectName;
 
-import org.fts.batching.BatchPolicy;
 import org.fts.batching.BatchStats;
 import org.fts.batching.BatchingConfig;
 import org.fts.config.ConfigKeys;
@@ -22,38 +17,24 @@ import java.util.UUID;
 import org.fts.checkpoint.CheckpointableOperations;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.CompletionStatus;
-import org.omg.CORBA.LocalObject;
 import org.omg.CORBA.NO_IMPLEMENT;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.Policy;
 import org.omg.CORBA.portable.InvokeHandler;
-import org.omg.PortableServer.AdapterActivator;
-import org.omg.PortableServer.IdAssignmentPolicy;
 import org.omg.PortableServer.IdAssignmentPolicyValue;
-import org.omg.PortableServer.IdUniquenessPolicy;
-import org.omg.PortableServer.IdUniquenessPolicyValue;
-import org.omg.PortableServer.ImplicitActivationPolicy;
-import org.omg.PortableServer.ImplicitActivationPolicyValue;
-import org.omg.PortableServer.LifespanPolicy;
 import org.omg.PortableServer.LifespanPolicyValue;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 import org.omg.PortableServer.POAManager;
-import org.omg.PortableServer.POAManagerFactory;
 import org.omg.PortableServer.POAPackage.ObjectAlreadyActive;
 import org.omg.PortableServer.POAPackage.ObjectNotActive;
 import org.omg.PortableServer.POAPackage.ServantAlreadyActive;
 import org.omg.PortableServer.POAPackage.ServantNotActive;
 import org.omg.PortableServer.POAPackage.WrongAdapter;
 import org.omg.PortableServer.POAPackage.WrongPolicy;
-import org.omg.PortableServer.RequestProcessingPolicy;
 import org.omg.PortableServer.RequestProcessingPolicyValue;
 import org.omg.PortableServer.Servant;
-import org.omg.PortableServer.ServantManager;
-import org.omg.PortableServer.ServantRetentionPolicy;
 import org.omg.PortableServer.ServantRetentionPolicyValue;
-import org.omg.PortableServer.ThreadPolicy;
-import org.omg.PortableServer.ThreadPolicyValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -71,65 +52,46 @@ import org.slf4j.LoggerFactory;
  * {@code create_reference} ({@link WrongPolicy}: ids must be chosen by the application, identical on every
  * replica); child POAs, servant managers, default servants, adapter activators ({@link NO_IMPLEMENT}).
  */
-public final class GroupPOA extends LocalObject implements POA {
+public final class GroupPOA extends PoaBasics {
     private static final Logger LOG = LoggerFactory.getLogger(GroupPOA.class);
 
     private final ORB orb;
-    private final POA root;
     private final POA groupPoa;
     private final GoaConfig config;
     private final Map<ObjectKey, Servant> objects = new ConcurrentHashMap<>();
     private final Map<Servant, ObjectKey> ids = new ConcurrentHashMap<>();
-    private final ReplicaEngine engine;
-    private final GroupChannel channel;
-    private final ObjectName statsName;
     private final Membership membership;
+    private final GroupChannel channel;
+    private final ReplicaEngine engine;
     private final Map<ObjectKey, Map.Entry<Long, String>> iogrs = new ConcurrentHashMap<>();
-    private final Thread statsAtExit;
+    private final StatsExport stats;
     private final GroupPOAManager manager;
-    /** The request queue bound the samples use, and below which the adaptor warns. */
-    static final int QUEUE_ADVISED = 10_000;
 
     private GroupPOA(ORB orb, Properties props) throws Exception {
+        super(POAHelper.narrow(orb.resolve_initial_references("RootPOA")));
         this.orb = orb;
+        org.fts.config.ConfigKeys.checkNames(LOG, props);
         this.config = GoaConfig.from(props, LOG);
-        this.root = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));
-        ReplyCache cache = new ReplyCache(config.cacheMaxEntries(), config.cacheTtl().toMillis(),
-                config.cacheMargin().toMillis());
+        ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
+        StartupChecks.foreground(orb);
+        org.fts.goa.giop.GiopGuard.checkInstalled(orb);   // the GIOP message size guard is an ORB property
         // A restarted replica is a new member: its dead predecessor may still be in the view for a while.
         MemberId member = new MemberId(config.replicaId() + "#" + UUID.randomUUID().toString().substring(0, 6));
-        this.engine = new ReplicaEngine(config.replicaId(), member, new Replay(orb), cache, objects,
-                config.backgroundThreads(), config.groupSize(), Math.max(250, config.stateTimeout().toMillis() / 4));
-        ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
-        BatchPolicy policy = BatchingConfig.policy(props);
+        this.channel = GroupChannels.create(StartupChecks.groupProperties(props, config), member.name());
         this.membership = new Membership(config.replicas());
-        engine.membership(membership);
-        Dispatcher dispatcher = new Dispatcher(orb, config.replicaId(), objects, engine,
-                config.requestTimeout().toMillis(), BatchingConfig.longDoorway(props), membership, this::iogrString,
-                config.maxRequestSize());
-        ((org.omg.CORBA_2_3.ORB) orb).set_delegate(dispatcher);
-        checkForeground(orb);
-        org.fts.goa.giop.GiopGuard.checkInstalled(orb);   // the GIOP message size guard is an ORB property
+        this.engine = new ReplicaEngine(config, member, channel, BatchingConfig.policy(props),
+                BatchingConfig.longDoorway(props), new Replay(orb), objects, membership);
+        Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, this::iogrString);
         // PERSISTENT + USER_ID with the same POA name and jacorb.implname give the same object key everywhere.
         this.groupPoa = root.create_POA("FTS-" + config.group(), root.the_POAManager(), new Policy[] {
             root.create_lifespan_policy(LifespanPolicyValue.PERSISTENT),
             root.create_id_assignment_policy(IdAssignmentPolicyValue.USER_ID),
             root.create_servant_retention_policy(ServantRetentionPolicyValue.NON_RETAIN),
             root.create_request_processing_policy(RequestProcessingPolicyValue.USE_SERVANT_MANAGER)});
-        groupPoa.set_servant_manager(new Locator(dispatcher));
+        groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
         this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
-        // The group layer counts primaries and uniform delivery against N, resolved here (0: fts.replicas).
-        Properties groupProps = new Properties();
-        props.stringPropertyNames().forEach(k -> groupProps.setProperty(k, props.getProperty(k)));
-        groupProps.setProperty(org.fts.gc.GroupConfig.GROUP_SIZE.name(), String.valueOf(config.groupSize()));
-        this.channel = GroupChannels.create(groupProps, member.name());
-        engine.attach(channel, policy);
-        this.statsName = registerStats(config, engine.batcher().stats());
-        BatchStats stats = engine.batcher().stats();
-        this.statsAtExit = new Thread(() -> LOG.info("replica {} at exit: {}", config.replicaId(), stats.dump()),
-                "fts-stats-dump");
-        Runtime.getRuntime().addShutdownHook(statsAtExit);
-        channel.join(config.group(), engine);
+        this.stats = new StatsExport(config, engine.batcher().stats());
+        channel.join(config.group(), engine.listener());
         LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
         String endpoint = Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(new byte[] {0},
                 "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).endpoint();
@@ -170,53 +132,6 @@ public final class GroupPOA extends LocalObject implements POA {
         }
     }
 
-    /**
-     * The foreground pool (the paper's: threads that take requests off the connections and wait for their
-     * ordered execution) is the group POA's JacORB request pool: {@code jacorb.poa.thread_pool_max} threads
-     * (default 20), and a queue of {@code jacorb.poa.queue_max} requests (default 100) beyond which JacORB
-     * answers TRANSIENT. Both are ORB properties. A short queue is the trap: under many clients the rejected
-     * requests come back redirected by FT clients, and the retries multiply the load (measured: TAB at 800
-     * clients served 1073 calls/s with the default queue, 3130 with 10000; docs/performance.md).
-     */
-    private static void checkForeground(ORB orb) {
-        if (!(orb instanceof org.jacorb.orb.ORB jacorb)) {
-            return;
-        }
-        org.jacorb.config.Configuration c = jacorb.getConfiguration();
-        int threads = intAttribute(c, "jacorb.poa.thread_pool_max", 20);
-        int queue = intAttribute(c, "jacorb.poa.queue_max", 100);
-        LOG.info("foreground: jacorb.poa.thread_pool_max={} jacorb.poa.queue_max={}", threads, queue);
-        if (queue < QUEUE_ADVISED) {
-            LOG.warn("jacorb.poa.queue_max={}: beyond {} waiting requests this replica answers TRANSIENT, and FT clients"
-                    + " retry elsewhere, which multiplies the load; servers for many clients set it in the ORB"
-                    + " properties, e.g. {} as the samples do", queue, queue + threads, QUEUE_ADVISED);
-        }
-    }
-
-    private static int intAttribute(org.jacorb.config.Configuration c, String key, int dflt) {
-        try {
-            return c.getAttributeAsInteger(key, dflt);
-        } catch (org.jacorb.config.ConfigurationException e) {
-            return dflt;
-        }
-    }
-
-    private static ObjectName registerStats(GoaConfig config, BatchStats stats) {
-        try {
-            ObjectName name = new ObjectName("org.fts:type=Batching,group=" + ObjectName.quote(config.group())
-                    + ",member=" + ObjectName.quote(config.replicaId()));
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            if (server.isRegistered(name)) {
-                server.unregisterMBean(name);
-            }
-            server.registerMBean(stats, name);
-            return name;
-        } catch (JMException e) {
-            LOG.warn("batching stats not registered over JMX: {}", e.toString());
-            return null;
-        }
-    }
-
     /** The batching statistics of this replica (also over JMX as org.fts:type=Batching). */
     public BatchStats batchStats() {
         return engine.batcher().stats();
@@ -242,7 +157,7 @@ public final class GroupPOA extends LocalObject implements POA {
 
     /** Null when this replica executes and answers requests; otherwise why it does not. */
     public String notServing() {
-        return engine.notServing();
+        return engine.standing().notServing();
     }
 
     /**
@@ -251,7 +166,7 @@ public final class GroupPOA extends LocalObject implements POA {
      * group has no primary yet (the first replicas to start).
      */
     public boolean awaitServing(java.time.Duration timeout) throws InterruptedException {
-        return engine.awaitServing(timeout.toMillis());
+        return engine.standing().awaitServing(timeout.toMillis());
     }
 
     /** The group-communication channel (for tools and tests). */
@@ -305,15 +220,14 @@ public final class GroupPOA extends LocalObject implements POA {
 
     @Override
     public org.omg.CORBA.Object create_reference_with_id(byte[] oid, String intf) {
+        String local;
         try {
-            org.omg.CORBA.Object local = groupPoa.create_reference_with_id(oid, intf);
-            Membership.Snapshot group = membership.current();
-            return Iogr.build(orb, local, group.endpoints(), config.group(), oid, group.version());
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new org.omg.CORBA.INTERNAL("FTS: cannot create a reference: " + e);
+            local = orb.object_to_string(groupPoa.create_reference_with_id(oid, intf));
+        } catch (WrongPolicy e) {
+            throw new org.omg.CORBA.INTERNAL("FTS: the group POA refuses user ids: " + e);   // it is USER_ID
         }
+        Membership.Snapshot group = membership.current();
+        return orb.string_to_object(Iogr.build(local, group.endpoints(), config.group(), oid, group.version()));
     }
 
     @Override
@@ -360,8 +274,9 @@ public final class GroupPOA extends LocalObject implements POA {
 
     /**
      * The adaptor's manager: {@code activate()} also declares the objects activated, and returns once this
-     * replica holds the group's state (at once for the replica that founds the group; a joiner fetches it,
-     * for up to {@code fts.state.timeout}, and fails with {@code INITIALIZE} saying why).
+     * replica holds the group's state, or at once while the group has no primary yet (the first replicas to
+     * start); a joiner fetches the state for up to {@code fts.state.timeout}, and fails with
+     * {@code INITIALIZE} saying why.
      */
     @Override
     public POAManager the_POAManager() {
@@ -374,8 +289,9 @@ public final class GroupPOA extends LocalObject implements POA {
             throw new org.omg.CORBA.INITIALIZE("FTS: replica " + config.replicaId() + " " + failed, 0,
                     CompletionStatus.COMPLETED_NO);
         }
-        LOG.info("replica {} holds the group's state; {}", config.replicaId(),
-                engine.notServing() == null ? "serving" : "not serving yet: it " + engine.notServing());
+        String why = engine.standing().notServing();
+        LOG.info("replica {} {}", config.replicaId(), why == null ? "holds the group's state; serving"
+                : "is not serving yet: it " + why);
     }
 
     @Override
@@ -384,23 +300,8 @@ public final class GroupPOA extends LocalObject implements POA {
     }
 
     @Override
-    public POA the_parent() {
-        return root;
-    }
-
-    @Override
-    public POA[] the_children() {
-        return new POA[0];
-    }
-
-    @Override
     public byte[] id() {
         return groupPoa.id();
-    }
-
-    @Override
-    public POAManagerFactory the_POAManagerFactory() {
-        return root.the_POAManagerFactory();
     }
 
     /** Leaves the group, stops executing, and destroys the underlying POA. */
@@ -410,101 +311,6 @@ public final class GroupPOA extends LocalObject implements POA {
         channel.close();
         engine.shutdown();
         groupPoa.destroy(etherealize, waitForCompletion);
-        try {
-            Runtime.getRuntime().removeShutdownHook(statsAtExit);
-        } catch (IllegalStateException e) {
-            // the JVM is exiting: the hook runs anyway
-        }
-        if (statsName != null) {
-            try {
-                ManagementFactory.getPlatformMBeanServer().unregisterMBean(statsName);
-            } catch (JMException e) {
-                LOG.debug("stats MBean already gone: {}", e.toString());
-            }
-        }
-    }
-
-    // ------------------------------------------------------------------ policies (delegated)
-
-    @Override
-    public ThreadPolicy create_thread_policy(ThreadPolicyValue v) {
-        return root.create_thread_policy(v);
-    }
-
-    @Override
-    public LifespanPolicy create_lifespan_policy(LifespanPolicyValue v) {
-        return root.create_lifespan_policy(v);
-    }
-
-    @Override
-    public IdUniquenessPolicy create_id_uniqueness_policy(IdUniquenessPolicyValue v) {
-        return root.create_id_uniqueness_policy(v);
-    }
-
-    @Override
-    public IdAssignmentPolicy create_id_assignment_policy(IdAssignmentPolicyValue v) {
-        return root.create_id_assignment_policy(v);
-    }
-
-    @Override
-    public ImplicitActivationPolicy create_implicit_activation_policy(ImplicitActivationPolicyValue v) {
-        return root.create_implicit_activation_policy(v);
-    }
-
-    @Override
-    public ServantRetentionPolicy create_servant_retention_policy(ServantRetentionPolicyValue v) {
-        return root.create_servant_retention_policy(v);
-    }
-
-    @Override
-    public RequestProcessingPolicy create_request_processing_policy(RequestProcessingPolicyValue v) {
-        return root.create_request_processing_policy(v);
-    }
-
-    // ------------------------------------------------------------------ not for a replicated adaptor
-
-    private static NO_IMPLEMENT unsupported(String what) {
-        return new NO_IMPLEMENT("FTS GroupPOA does not support " + what + " (see docs/goa.md)", 0,
-                CompletionStatus.COMPLETED_NO);
-    }
-
-    @Override
-    public POA create_POA(String name, POAManager manager, Policy[] policies) {
-        throw unsupported("child POAs");
-    }
-
-    @Override
-    public POA find_POA(String name, boolean activate) {
-        throw unsupported("child POAs");
-    }
-
-    @Override
-    public AdapterActivator the_activator() {
-        return null;
-    }
-
-    @Override
-    public void the_activator(AdapterActivator activator) {
-        throw unsupported("adapter activators");
-    }
-
-    @Override
-    public ServantManager get_servant_manager() throws WrongPolicy {
-        throw new WrongPolicy();
-    }
-
-    @Override
-    public void set_servant_manager(ServantManager manager) throws WrongPolicy {
-        throw new WrongPolicy();
-    }
-
-    @Override
-    public Servant get_servant() throws WrongPolicy {
-        throw new WrongPolicy();
-    }
-
-    @Override
-    public void set_servant(Servant servant) throws WrongPolicy {
-        throw new WrongPolicy();
+        stats.close();
     }
 }

@@ -1,14 +1,11 @@
 package org.fts.goa;
 
-import org.jacorb.orb.CDRInputStream;
-import org.jacorb.orb.CDROutputStream;
-import org.jacorb.orb.CodeSet;
-import org.jacorb.orb.SystemExceptionHelper;
 import org.omg.CORBA.CompletionStatus;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.OBJECT_NOT_EXIST;
 import org.omg.CORBA.SystemException;
 import org.omg.CORBA.UNKNOWN;
+import org.omg.CORBA.portable.InputStream;
 import org.omg.CORBA.portable.InvokeHandler;
 import org.omg.CORBA.portable.OutputStream;
 import org.omg.CORBA.portable.ResponseHandler;
@@ -31,10 +28,7 @@ final class Replay {
             return system(r, new OBJECT_NOT_EXIST("no object with this id in the group", 0,
                     CompletionStatus.COMPLETED_NO));
         }
-        CDRInputStream in = new CDRInputStream(orb, r.body(), r.littleEndian());
-        in.setGIOPMinor(r.giopMinor());
-        in.setCodeSet(codeSet(r.tcs()), codeSet(r.tcsw()));
-        in.skip(r.pad());
+        InputStream in = Jacorb.replayStream(orb, r);
         Handler h = new Handler(r);
         try {
             ((InvokeHandler) servant)._invoke(r.operation(), in, h);
@@ -50,26 +44,15 @@ final class Replay {
     }
 
     private Reply system(Request r, SystemException e) {
-        CDROutputStream out = stream(r);
-        SystemExceptionHelper.write(out, e);
-        return new Reply(Reply.Kind.SYSTEM_EXCEPTION, out.getBufferCopy());
-    }
-
-    private CDROutputStream stream(Request r) {
-        CDROutputStream out = new CDROutputStream(orb);
-        out.setGIOPMinor(r.giopMinor());
-        out.setCodeSets(codeSet(r.tcs()), codeSet(r.tcsw()));
-        return out;
-    }
-
-    private static CodeSet codeSet(int id) {
-        return id == 0 ? null : CodeSet.getCodeSet(id);
+        OutputStream out = Jacorb.replyStream(orb, r);
+        Jacorb.writeSystemException(out, e);
+        return new Reply(Reply.Kind.SYSTEM_EXCEPTION, Jacorb.bytes(out));
     }
 
     /** The servant's response handler: captures the reply instead of sending it. */
     private final class Handler implements ResponseHandler {
         private final Request request;
-        private CDROutputStream out;
+        private OutputStream out;
         private Reply.Kind kind;
 
         Handler(Request request) {
@@ -79,14 +62,14 @@ final class Replay {
         @Override
         public OutputStream createReply() {
             kind = Reply.Kind.NORMAL;
-            out = stream(request);
+            out = Jacorb.replyStream(orb, request);
             return out;
         }
 
         @Override
         public OutputStream createExceptionReply() {
             kind = Reply.Kind.USER_EXCEPTION;
-            out = stream(request);
+            out = Jacorb.replyStream(orb, request);
             return out;
         }
 
@@ -94,7 +77,7 @@ final class Replay {
             if (out == null) {
                 return new Reply(Reply.Kind.NORMAL, new byte[0]);
             }
-            return new Reply(kind, out.getBufferCopy());
+            return new Reply(kind, Jacorb.bytes(out));
         }
     }
 }

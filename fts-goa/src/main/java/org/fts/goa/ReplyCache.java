@@ -86,22 +86,41 @@ final class ReplyCache {
         }
     }
 
-    /** Execution path, at a cut: replaces the whole cache with what {@link #writeTo} wrote. */
-    synchronized void readFrom(java.io.DataInputStream in) throws java.io.IOException {
+    /** A cache's whole contents as {@link #writeTo} wrote them, parsed (a state transfer's part). */
+    static final class Contents {
+        private final long clock;
+        private final LinkedHashMap<RequestId, Entry> entries;
+
+        private Contents(long clock, LinkedHashMap<RequestId, Entry> entries) {
+            this.clock = clock;
+            this.entries = entries;
+        }
+    }
+
+    /** Parses what {@link #writeTo} wrote; {@link java.io.IOException} if it is truncated or malformed. */
+    static Contents read(java.io.DataInputStream in) throws java.io.IOException {
         long clock = in.readLong();
         int n = in.readInt();
         LinkedHashMap<RequestId, Entry> read = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
             RequestId id = new RequestId(in.readUTF(), in.readLong());
-            Reply.Kind kind = Reply.Kind.values()[in.readByte()];
+            int kind = in.readByte();
+            if (kind < 0 || kind >= Reply.Kind.values().length) {
+                throw new java.io.IOException("reply kind " + kind);
+            }
             long expires = in.readLong();
             byte[] body = new byte[in.readInt()];
             in.readFully(body);
-            read.put(id, new Entry(new Reply(kind, body), expires));
+            read.put(id, new Entry(new Reply(Reply.Kind.values()[kind], body), expires));
         }
+        return new Contents(clock, read);
+    }
+
+    /** Execution path, at a cut: replaces the whole cache with {@code c}. */
+    synchronized void replaceWith(Contents c) {
         entries.clear();
-        entries.putAll(read);
-        now = clock;
+        entries.putAll(c.entries);
+        now = c.clock;
     }
 
     private void advance(long timestamp) {

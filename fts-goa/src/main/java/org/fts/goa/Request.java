@@ -1,9 +1,7 @@
 package org.fts.goa;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 
 /**
@@ -29,14 +27,10 @@ import java.io.IOException;
 public record Request(RequestId id, String origin, byte[] objectId, String operation, int giopMinor,
                       boolean littleEndian, int tcs, int tcsw, int pad, byte[] body, boolean responseExpected,
                       long timestamp, long keepUntil) {
-    private static final int VERSION = 2;
-
-    /** The wire form (inside a batch, inside an ABCAST). */
-    public byte[] encode() {
-        try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(64 + body.length + operation.length());
-            DataOutputStream out = new DataOutputStream(bytes);
-            out.writeByte(VERSION);
+    /** The wire form, after {@code tag} (a {@link Cast}'s type). */
+    byte[] encode(byte tag) {
+        return Encoding.bytes(64 + body.length + operation.length(), out -> {
+            out.writeByte(tag);
             out.writeUTF(id.clientId());
             out.writeLong(id.retentionId());
             out.writeUTF(origin);
@@ -52,20 +46,13 @@ public record Request(RequestId id, String origin, byte[] objectId, String opera
             out.writeLong(keepUntil);
             out.writeInt(body.length);
             out.write(body);
-            return bytes.toByteArray();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);   // a byte array stream does not fail
-        }
+        });
     }
 
-    /** Parses the wire form; {@link IllegalArgumentException} if it is not one. */
-    public static Request decode(byte[] data) {
+    /** Parses the wire form from {@code offset}; {@link IllegalArgumentException} if it is not one. */
+    static Request decode(byte[] data, int offset) {
         try {
-            DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
-            int v = in.readByte();
-            if (v != VERSION) {
-                throw new IllegalArgumentException("request format version " + v + ", expected " + VERSION);
-            }
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(data, offset, data.length - offset));
             RequestId id = new RequestId(in.readUTF(), in.readLong());
             String origin = in.readUTF();
             byte[] oid = new byte[in.readUnsignedShort()];

@@ -1,9 +1,7 @@
 package org.fts.goa;
 
 import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
 import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -43,41 +41,40 @@ final class Snapshot {
 
     static byte[] take(Map<ObjectKey, Servant> objects, ReplyCache cache, Membership membership)
             throws StateException {
-        try {
-            ByteArrayOutputStream bytes = new ByteArrayOutputStream(4096);
-            DataOutputStream out = new DataOutputStream(bytes);
+        List<ObjectKey> keys = sorted(objects.keySet());
+        List<byte[]> states = new ArrayList<>();
+        for (ObjectKey k : keys) {
+            if (objects.get(k) instanceof CheckpointableOperations c) {
+                try {
+                    states.add(c.get_state());
+                } catch (NoStateAvailable e) {
+                    throw new StateException("object " + name(k) + " has no state available (NoStateAvailable)");
+                }
+            } else {
+                states.add(null);
+            }
+        }
+        Membership.Snapshot m = membership.current();
+        return Encoding.bytes(4096, out -> {
             out.writeByte(VERSION);
-            Membership.Snapshot m = membership.current();
             out.writeLong(m.version());
             out.writeInt(m.endpoints().size());
             for (String e : m.endpoints()) {
                 out.writeUTF(e);
             }
             cache.writeTo(out);
-            List<ObjectKey> keys = sorted(objects.keySet());
             out.writeInt(keys.size());
-            for (ObjectKey k : keys) {
-                out.writeShort(k.id().length);
-                out.write(k.id());
-                if (objects.get(k) instanceof CheckpointableOperations c) {
-                    byte[] state;
-                    try {
-                        state = c.get_state();
-                    } catch (NoStateAvailable e) {
-                        throw new StateException("object " + name(k) + " has no state available (NoStateAvailable)");
-                    }
-                    out.writeByte(1);
+            for (int i = 0; i < keys.size(); i++) {
+                out.writeShort(keys.get(i).id().length);
+                out.write(keys.get(i).id());
+                byte[] state = states.get(i);
+                out.writeByte(state == null ? 0 : 1);
+                if (state != null) {
                     out.writeInt(state.length);
                     out.write(state);
-                } else {
-                    out.writeByte(0);
                 }
             }
-            out.flush();
-            return bytes.toByteArray();
-        } catch (IOException e) {
-            throw new IllegalStateException(e);   // a byte array stream does not fail
-        }
+        });
     }
 
     /**
@@ -97,10 +94,7 @@ final class Snapshot {
             for (int i = in.readInt(); i > 0; i--) {
                 endpoints.add(in.readUTF());
             }
-            ByteArrayOutputStream cacheBytes = new ByteArrayOutputStream();
-            ReplyCache scratch = new ReplyCache(Integer.MAX_VALUE, Long.MAX_VALUE / 4, 0);
-            scratch.readFrom(in);   // parsed fully before anything is replaced
-            scratch.writeTo(new DataOutputStream(cacheBytes));
+            ReplyCache.Contents replies = ReplyCache.read(in);   // parsed fully before anything is replaced
             int n = in.readInt();
             List<ObjectKey> keys = new ArrayList<>();
             List<byte[]> states = new ArrayList<>();
@@ -132,7 +126,7 @@ final class Snapshot {
                 }
             }
             membership.restore(new Membership.Snapshot(version, endpoints));
-            cache.readFrom(new DataInputStream(new ByteArrayInputStream(cacheBytes.toByteArray())));
+            cache.replaceWith(replies);
         } catch (IOException e) {
             throw new StateException("truncated or malformed state: " + e);
         }

@@ -1,5 +1,8 @@
 package org.fts.goa;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
 import org.fts.gc.Epoch;
 import org.fts.gc.GroupConfig;
 import org.fts.gc.View;
@@ -8,8 +11,10 @@ import org.fts.gc.View;
  * Whether this replica may execute and answer requests (docs/primary-view.md): the group layer says whether
  * its view is primary (an epoch opened, or the view is not primary, and why) and whether its state holds the
  * group's history; the replica adds a quick check of its own (a view holding fewer than a majority of the N
- * replicas cannot be primary, so it refuses at once instead of waiting for the recovery to say so). Pure
- * bookkeeping, on the delivery thread.
+ * replicas cannot be primary, so it refuses at once instead of waiting for the recovery to say so).
+ *
+ * <p>Changed on the delivery thread only; {@link #notServing()} is read by request threads, and
+ * {@link #awaitServing} and {@link #started()} wait for it.
  */
 final class Standing {
     private final int groupSize;
@@ -19,6 +24,9 @@ final class Standing {
     private boolean epochOpen;
     private boolean current;
     private boolean everOpened;
+    private volatile String notServing = blocked;
+    /** Completes once activate() may return: the state is current, or the group has no primary yet. */
+    private final CompletableFuture<Void> started = new CompletableFuture<>();
 
     Standing(int groupSize) {
         this.groupSize = groupSize;
@@ -37,6 +45,7 @@ final class Standing {
                 ? "is in a minority view: the view holds " + here + " of the " + groupSize + " replicas "
                         + "(fts.group.size); a primary needs " + majority()
                 : null;
+        publish();
     }
 
     /** The view's epoch opened. Returns true if this replica lost its state's currency here. */
@@ -46,17 +55,31 @@ final class Standing {
         everOpened = true;
         blocked = null;
         current = e.synced();
+        publish();
         return was && !current;
     }
 
     void onNotPrimary(String reason) {
         epochOpen = false;
         blocked = "is in a view that is not primary: " + reason;   // the group layer's words
+        publish();
     }
 
     /** A state transfer installed the group's state. */
     void installed() {
         current = true;
+        publish();
+    }
+
+    private void publish() {
+        String why = blocked != null ? blocked : current ? null : "is obtaining the group's state";
+        synchronized (this) {
+            notServing = why;
+            notifyAll();
+        }
+        if (why == null || (!everOpened && blocked != null && view != null)) {
+            started.complete(null);   // serving; or no primary yet: the replica serves once one forms
+        }
     }
 
     boolean current() {
@@ -73,23 +96,30 @@ final class Standing {
         return epochOpen;
     }
 
-    /** Whether any epoch ever opened here: before that, this replica has no state of the group to wait for. */
-    boolean everOpened() {
-        return everOpened;
-    }
-
     View view() {
         return view;
     }
 
     /** Why this replica does not serve, or null if it does (between a view and its epoch it serves: requests wait). */
     String notServing() {
-        if (blocked != null) {
-            return blocked;
+        return notServing;
+    }
+
+    /** Waits up to {@code millis} until this replica serves; returns whether it does. */
+    synchronized boolean awaitServing(long millis) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        while (notServing != null) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (left <= 0) {
+                return false;
+            }
+            wait(left);
         }
-        if (!current) {
-            return "is obtaining the group's state";
-        }
-        return null;
+        return true;
+    }
+
+    /** Completes when the replica serves, or learns that the group has no primary yet. */
+    CompletableFuture<Void> started() {
+        return started;
     }
 }

@@ -1,21 +1,16 @@
 package org.fts.goa;
 
-import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import org.fts.gc.FailStop;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
 import org.slf4j.Logger;
@@ -23,14 +18,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * State transfer at a cut of the total order (docs/state-transfer.md). A replica that is not current, once
- * its objects are activated and its view is primary, casts a marker ({@code _fts_state_request}) naming one
+ * its objects are activated and an epoch is open, casts a marker ({@link Cast.StateMarker}) naming one
  * provider. Every replica delivers the marker at the same position; the provider, if current and primary,
  * snapshots at that position (a cut of its execution lanes: everything delivered before executed, nothing
  * after) and sends the snapshot in chunks, point to point, from a background thread, so its execution pauses
  * only while the snapshot is taken. The requester drops what it delivers before its marker (the snapshot
  * holds it), buffers what it delivers after, installs the snapshot with its lanes idle, replays the buffer,
- * and is current. A provider that refuses, leaves the view, or goes quiet for the attempt timeout is
- * replaced by the next member of the view, round-robin.
+ * and is current. The provider asked first is the one the group layer names (a member holding a synced
+ * state); a provider that refuses, leaves the view, or goes quiet for the attempt timeout is replaced by the
+ * next member of the view, round-robin.
  *
  * <p>Threads: the delivery thread (markers, chunks, views, buffering), the application thread
  * ({@link #ready}), a timer (attempt timeouts), a sender (chunks). Guarded by this object's monitor.
@@ -40,8 +36,8 @@ final class StateTransfer {
     interface Host {
         MemberId member();
 
-        /** Casts a control request into the total order. */
-        void cast(Request marker);
+        /** Casts a marker into the total order. */
+        void cast(Cast.StateMarker marker);
 
         void send(MemberId to, byte[] message);
 
@@ -54,11 +50,14 @@ final class StateTransfer {
         /** Called at a cut. */
         byte[] snapshot() throws Snapshot.StateException;
 
-        /** Called on the delivery thread with the lanes idle: installs, then queues {@code buffered}. */
+        /**
+         * Called on the delivery thread: installs {@code snapshot} with the lanes idle, then queues
+         * {@code buffered} for execution. Only that: the caller of {@link #onMarker}/{@link #onDirect} learns of
+         * the install from their result and changes the replica's standing.
+         */
         void install(byte[] snapshot, List<Request> buffered) throws Snapshot.StateException;
     }
 
-    static final String MARKER = "_fts_state_request";
     private static final Logger LOG = LoggerFactory.getLogger(StateTransfer.class);
     private static final int CHUNK = 512 * 1024;
 
@@ -68,7 +67,6 @@ final class StateTransfer {
     private final long attemptMillis;
     private final ScheduledExecutorService timer;
     private final ExecutorService sender;
-    private final CompletableFuture<Void> firstInstall = new CompletableFuture<>();
 
     private boolean ready;
     private Phase phase = Phase.IDLE;
@@ -90,19 +88,8 @@ final class StateTransfer {
     StateTransfer(Host host, long attemptMillis, String name) {
         this.host = host;
         this.attemptMillis = attemptMillis;
-        this.timer = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "fts-state-timer-" + name));
-        this.sender = Executors.newSingleThreadExecutor(r -> daemon(r, "fts-state-send-" + name));
-    }
-
-    private static Thread daemon(Runnable r, String name) {
-        Thread t = new Thread(r, name);
-        t.setDaemon(true);
-        return t;
-    }
-
-    /** Completes when this replica first holds a current state (at once for the group's founder). */
-    CompletableFuture<Void> firstInstall() {
-        return firstInstall;
+        this.timer = Executors.newSingleThreadScheduledExecutor(FailStop.threads("fts-state-timer-" + name));
+        this.sender = Executors.newSingleThreadExecutor(FailStop.threads("fts-state-send-" + name));
     }
 
     synchronized String lastRefusal() {
@@ -129,9 +116,6 @@ final class StateTransfer {
             tried.remove(hint);
         }
         if (!want) {
-            if (!firstInstall.isDone()) {
-                firstInstall.complete(null);   // the founder: its initial state is the group's
-            }
             return;
         }
         if (phase != Phase.IDLE && (gap || !v.contains(provider))) {
@@ -186,7 +170,7 @@ final class StateTransfer {
         phase = Phase.REQUESTED;
         lastProgress = System.nanoTime();
         LOG.info("{}: asking {} for the group's state ({})", host.member(), next, nonce);
-        host.cast(marker(nonce, next, host.member()));
+        host.cast(new Cast.StateMarker(nonce, next, host.member()));
         String mine = nonce;
         timer.schedule(() -> checkProgress(mine), attemptMillis, TimeUnit.MILLISECONDS);
     }
@@ -210,27 +194,24 @@ final class StateTransfer {
 
     // ------------------------------------------------------------------ delivery thread
 
-    /** A marker delivered in the total order. */
-    void onMarker(Request r) {
-        String[] f = parseMarker(r.body());
-        String theNonce = f[0];
-        MemberId named = new MemberId(f[1]);
-        MemberId requester = new MemberId(f[2]);
+    /**
+     * A marker delivered in the total order (delivery thread). Returns whether this replica installed the
+     * group's state now (its chunks had all arrived before its marker).
+     */
+    boolean onMarker(Cast.StateMarker m) {
         boolean mine;
         synchronized (this) {
-            mine = requester.equals(host.member()) && theNonce.equals(nonce) && phase == Phase.REQUESTED;
+            mine = m.requester().equals(host.member()) && m.nonce().equals(nonce) && phase == Phase.REQUESTED;
             if (mine) {
                 phase = Phase.AWAITING;   // the cut: from here on, deliveries are buffered
                 buffer = new ArrayList<>();
                 lastProgress = System.nanoTime();
             }
         }
-        if (mine) {
-            tryInstall(named);   // the chunks may have overtaken the marker: they are not ordered with it
+        if (m.provider().equals(host.member())) {
+            provide(m.requester(), m.nonce());
         }
-        if (named.equals(host.member())) {
-            provide(requester, theNonce);
-        }
+        return mine && tryInstall(m.provider());   // the chunks may have overtaken the marker
     }
 
     /** Whether {@code r}, delivered now, goes to the buffer (this replica awaits a snapshot). */
@@ -279,21 +260,25 @@ final class StateTransfer {
         }
     }
 
-    /** A point-to-point state message (chunk or refusal) from {@code from}. */
-    void onDirect(MemberId from, Direct.Message m) {
+    /**
+     * A point-to-point state message (chunk or refusal) from {@code from} (delivery thread). Returns whether
+     * this replica installed the group's state now.
+     */
+    boolean onDirect(MemberId from, Direct message) {
         synchronized (this) {
-            if (!m.nonce().equals(nonce)) {
-                return;   // an abandoned attempt's
+            if (!message.nonce().equals(nonce)) {
+                return false;   // an abandoned attempt's
             }
-            if (m.type() == Direct.REFUSED) {
-                lastRefusal = from + ": " + m.reason();
-                LOG.info("{}: {} refused its state: {}", host.member(), from, m.reason());
+            if (message instanceof Direct.Refused r) {
+                lastRefusal = from + ": " + r.reason();
+                LOG.info("{}: {} refused its state: {}", host.member(), from, r.reason());
                 reset();
                 maybeRequest();
-                return;
+                return false;
             }
+            Direct.Chunk m = (Direct.Chunk) message;
             if (phase == Phase.IDLE) {
-                return;
+                return false;
             }
             // Point-to-point messages are not ordered with broadcasts: chunks can arrive before this replica
             // delivers its own marker. They are kept; the install waits for the marker (the cut).
@@ -302,22 +287,22 @@ final class StateTransfer {
                 received = 0;
             }
             if (m.total() != chunks.length || chunks[m.index()] != null) {
-                return;
+                return false;
             }
             chunks[m.index()] = m.data();
             received++;
             lastProgress = System.nanoTime();
         }
-        tryInstall(from);
+        return tryInstall(from);
     }
 
-    /** Installs once both the marker was delivered and every chunk arrived (delivery thread). */
-    private void tryInstall(MemberId from) {
+    /** Installs once both the marker was delivered and every chunk arrived (delivery thread); true if it did. */
+    private boolean tryInstall(MemberId from) {
         byte[] whole;
         List<Request> replay;
         synchronized (this) {
             if (phase != Phase.AWAITING || chunks == null || received < chunks.length) {
-                return;
+                return false;
             }
             whole = concat(chunks);
             replay = buffer;
@@ -332,7 +317,7 @@ final class StateTransfer {
                 lastRefusal = from + "'s state could not be installed: " + e.getMessage();
                 maybeRequest();
             }
-            return;
+            return false;
         }
         LOG.info("{}: installed the group's state from {} ({} bytes, {} requests buffered meanwhile)",
                 host.member(), from, whole.length, replay.size());
@@ -340,7 +325,7 @@ final class StateTransfer {
             tried.clear();
             wanted = false;
         }
-        firstInstall.complete(null);
+        return true;
     }
 
     private static byte[] concat(byte[][] parts) {
@@ -356,29 +341,4 @@ final class StateTransfer {
         sender.shutdownNow();
     }
 
-    // ------------------------------------------------------------------ the marker
-
-    private static Request marker(String nonce, MemberId provider, MemberId requester) {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (DataOutputStream out = new DataOutputStream(bytes)) {
-            out.writeUTF(nonce);
-            out.writeUTF(provider.name());
-            out.writeUTF(requester.name());
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
-        long now = System.currentTimeMillis();
-        return new Request(new RequestId(nonce, 0), requester.replica(), new byte[0], MARKER, 2, false,
-                0, 0, 0, bytes.toByteArray(), false, now, 0);
-    }
-
-    private static String[] parseMarker(byte[] body) {
-        try {
-            DataInputStream in = new DataInputStream(new ByteArrayInputStream(body));
-            return new String[] {in.readUTF(), in.readUTF(), in.readUTF()};
-        } catch (IOException e) {
-            throw new IllegalArgumentException("malformed state request: "
-                    + new String(body, StandardCharsets.UTF_8), e);
-        }
-    }
 }

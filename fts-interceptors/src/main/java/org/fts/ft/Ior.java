@@ -14,6 +14,51 @@ public record Ior(String typeId, List<Profile> profiles) {
     /** {@code TAG_INTERNET_IOP}. */
     public static final int TAG_INTERNET_IOP = 0;
 
+    /** One tagged component of an IIOP profile. */
+    public record Component(int tag, byte[] data) {
+    }
+
+    /**
+     * The body of an IIOP profile (GIOP's {@code ProfileBody_1_1}): version, endpoint, object key, and tagged
+     * components (none in IIOP 1.0).
+     */
+    public record Iiop(int major, int minor, String host, int port, byte[] objectKey, List<Component> components) {
+        public Iiop {
+            components = List.copyOf(components);
+        }
+
+        /** Parses a profile's encapsulation. */
+        public static Iiop decode(byte[] data) {
+            Cdr.Reader r = new Cdr.Reader(data);
+            int major = r.octet();
+            int minor = r.octet();
+            String host = r.string();
+            int port = r.ushort();
+            byte[] key = r.octets();
+            List<Component> components = new ArrayList<>();
+            if (minor > 0 && !r.atEnd()) {
+                long n = r.ulong();
+                for (long i = 0; i < n; i++) {
+                    int t = (int) r.ulong();
+                    components.add(new Component(t, r.octets()));
+                }
+            }
+            return new Iiop(major, minor, host, port, key, components);
+        }
+
+        /** This body as a {@code TAG_INTERNET_IOP} profile. */
+        public Profile profile() {
+            Cdr.Writer w = new Cdr.Writer().octet(major).octet(minor).string(host).ushort(port).octets(objectKey);
+            if (minor > 0) {
+                w.ulong(components.size());
+                for (Component c : components) {
+                    w.ulong(c.tag() & 0xffffffffL).octets(c.data());
+                }
+            }
+            return new Profile(TAG_INTERNET_IOP, w.bytes());
+        }
+    }
+
     /** One tagged profile; {@code data} is its encapsulation. */
     public record Profile(int tag, byte[] data) {
         /** The endpoint of an IIOP profile, {@code host:port}; null for other profiles. */

@@ -43,11 +43,8 @@ public final class Demo {
             System.out.println("failover: 10 FT clients x 100 increment() through the counter's group reference;"
                     + " replica 1 gets kill -9 a quarter of the way in ...");
             FailoverWorkload.Result r = FailoverWorkload.run(orb, cluster.reference("counter"),
-                    FailoverWorkload.homes(10, 3, 1), 100, 250, progress -> {
-                        Process p = cluster.processes().get(1);
-                        p.destroyForcibly();
-                        p.waitFor(10, java.util.concurrent.TimeUnit.SECONDS);
-                    }, java.time.Duration.ofSeconds(120));
+                    FailoverWorkload.homes(10, 3, 1), 100, 250, progress -> cluster.kill(1),
+                    java.time.Duration.ofSeconds(120));
             List<Double> spanning = r.spanning();
             boolean exact = r.errors().isEmpty() && r.sortedValues().equals(
                     java.util.stream.IntStream.rangeClosed(base + 1, base + 1000).boxed().toList());

@@ -1,47 +1,69 @@
 package org.fts.samples;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 import org.fts.batching.BatchStats;
+import org.fts.process.ChildJvm;
 
 /**
  * Starts sample replicas as separate JVMs on 127.0.0.1 (JGroups over loopback), waits until each serves, and
- * reaps them all on {@link #close()}, also when the launcher dies (a shutdown hook, and replicas exit when
- * their stdin closes). Once closed it starts nothing more. Faults: {@link #kill} (SIGKILL), {@link #pause} /
- * {@link #resume} (SIGSTOP / SIGCONT), and {@code isolate} / {@code heal} through {@link #command}. Used by the
- * demo, the process tests, the benchmarks and the chaos harness.
+ * reaps them all on {@link #close()}, also when the launcher dies ({@link ChildJvm}'s shutdown hook, and
+ * replicas exit when their stdin closes). Once closed it starts nothing more. Faults: {@link #kill} (SIGKILL),
+ * {@link #pause} / {@link #resume} (SIGSTOP / SIGCONT), and {@code isolate} / {@code heal} through
+ * {@link #command}. Used by the demo, the process tests, the benchmarks and the chaos harness.
  */
 public final class ReplicaCluster implements AutoCloseable {
-    private final List<Process> processes = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private static final Duration START = Duration.ofSeconds(90);
+
+    private final List<Member> members = new CopyOnWriteArrayList<>();
     private final Map<String, String> references = new ConcurrentHashMap<>();
     private final List<Integer> ports = new ArrayList<>();
-    private final List<BlockingQueue<String>> statsAnswers = new ArrayList<>();
-    private final List<BlockingQueue<String>> digestAnswers = new ArrayList<>();
-    private final List<CountDownLatch> ready = new ArrayList<>();
-    private final List<CountDownLatch> started = new ArrayList<>();
     private final String group;
     private final boolean plain;
     private final List<String> extra;
     private final List<String> args;
     private final Path logDir;
     private final String endpoints;
-    private final Thread hook = new Thread(this::close, "reap-replicas");
     private boolean closed;
+
+    /** One replica's current process and what it said. */
+    private final class Member {
+        final ChildJvm jvm;
+        final BlockingQueue<String> stats = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> digests = new LinkedBlockingQueue<>();
+        volatile boolean ready;
+
+        Member(int i, List<String> jvmArgs) throws IOException {
+            List<String> programArgs = new ArrayList<>(plain ? List.of("--plain") : List.of());
+            programArgs.addAll(args);
+            this.jvm = ChildJvm.start(group + "-r" + i, Replica.class, jvmArgs, programArgs, logDir, this::read);
+        }
+
+        private void read(String line) {
+            if (line.startsWith("IOGR ")) {
+                String[] f = line.split(" ", 3);
+                references.putIfAbsent(f[1], f[2]);
+            } else if (line.startsWith("STATS ")) {
+                stats.add(line.split(" ", 3)[2]);
+            } else if (line.startsWith("DIGEST ")) {
+                digests.add(line.split(" ", 3)[2]);
+            } else if (line.startsWith("READY")) {
+                ready = true;
+            }
+        }
+    }
 
     /**
      * @param n     replicas (0 with {@code plain}: one unreplicated RootPOA server)
@@ -59,8 +81,6 @@ public final class ReplicaCluster implements AutoCloseable {
         this.extra = List.copyOf(extra);
         this.args = List.copyOf(args);
         this.logDir = logDir;
-        Runtime.getRuntime().addShutdownHook(hook);
-        Files.createDirectories(logDir);
         int count = plain ? 1 : n;
         for (int i = 0; i < count; i++) {
             ports.add(freePort());
@@ -68,16 +88,10 @@ public final class ReplicaCluster implements AutoCloseable {
         this.endpoints = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
         try {
             for (int i = 0; i < count; i++) {
-                processes.add(null);
-                statsAnswers.add(new LinkedBlockingQueue<>());
-                digestAnswers.add(new LinkedBlockingQueue<>());
-                ready.add(null);
-                started.add(null);
-            }
-            for (int i = 0; i < count; i++) {
-                launch(i, List.of());
-                if (i == 0) {
-                    await(started, 0, "start");   // r0 first, so that it is the group's coordinator
+                members.add(launch(i, List.of()));
+                if (i == 0) {   // r0 first, so that it is the group's coordinator
+                    members.get(0).jvm.awaitLine(l -> l.startsWith("STARTED") || l.startsWith("READY"), START,
+                            "r0 to start");
                 }
             }
             for (int i = 0; i < count; i++) {
@@ -89,34 +103,16 @@ public final class ReplicaCluster implements AutoCloseable {
         }
     }
 
-    private synchronized void launch(int i, List<String> more) throws IOException {
+    private synchronized Member launch(int i, List<String> more) throws IOException {
         if (closed) {   // a fault schedule may still restart a replica while the run is being torn down
             throw new IllegalStateException("the cluster is closed: r" + i + " is not started again");
         }
-        String java = ProcessHandle.current().info().command().orElse("java");
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xmx512m", "-Djava.net.preferIPv4Stack=true",
+        List<String> jvmArgs = new ArrayList<>(List.of("-Xmx512m", "-Djava.net.preferIPv4Stack=true",
                 "-DOAPort=" + ports.get(i), "-Dfts.group=" + group, "-Dfts.replica.id=r" + i,
                 "-Dfts.replicas=" + endpoints));
-        cmd.addAll(extra);
-        cmd.addAll(more);
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), Replica.class.getName()));
-        if (plain) {
-            cmd.add("--plain");
-        }
-        cmd.addAll(args);
-        Process p = new ProcessBuilder(cmd)
-                .redirectError(ProcessBuilder.Redirect.appendTo(logDir.resolve(group + "-r" + i + ".err").toFile()))
-                .start();
-        processes.set(i, p);
-        CountDownLatch latch = new CountDownLatch(1);
-        ready.set(i, latch);
-        CountDownLatch startLatch = new CountDownLatch(1);
-        started.set(i, startLatch);
-        BlockingQueue<String> stats = statsAnswers.get(i);
-        BlockingQueue<String> digests = digestAnswers.get(i);
-        Thread reader = new Thread(() -> drain(p, latch, startLatch, stats, digests), "replica-out-" + i);
-        reader.setDaemon(true);
-        reader.start();
+        jvmArgs.addAll(extra);
+        jvmArgs.addAll(more);
+        return new Member(i, jvmArgs);
     }
 
     /**
@@ -134,65 +130,59 @@ public final class ReplicaCluster implements AutoCloseable {
      * {@link #isReady} tells when it serves; {@link #close()} reaps it either way.
      */
     public void relaunch(int i, List<String> more) throws IOException {
-        Process old = processes.get(i);
+        ChildJvm old = members.get(i).jvm;
         if (old.isAlive()) {
             throw new IllegalStateException("r" + i + " is still running");
         }
-        launch(i, more);
+        old.close();   // keeps its stdout in the log directory
+        members.set(i, launch(i, more));
     }
 
     /** Whether replica {@code i}'s current process runs and has said {@code READY} (joined, state installed). */
-    public synchronized boolean isReady(int i) {
-        return processes.get(i).isAlive() && ready.get(i).getCount() == 0;
+    public boolean isReady(int i) {
+        Member m = members.get(i);
+        return m.ready && m.jvm.isAlive();
     }
 
     /** Whether replica {@code i}'s current process runs (paused counts as running). */
     public boolean isAlive(int i) {
-        return processes.get(i).isAlive();
+        return members.get(i).jvm.isAlive();
     }
 
     /** The process id of replica {@code i}'s current process. */
     public long pid(int i) {
-        return processes.get(i).pid();
+        return members.get(i).jvm.pid();
+    }
+
+    /** The process ids of every replica's current process, in replica order. */
+    public List<Long> pids() {
+        return members.stream().map(m -> m.jvm.pid()).toList();
     }
 
     /** Stops replica {@code i} with SIGSTOP: it holds its sockets open but answers nothing (a hang). */
     public void pause(int i) throws IOException, InterruptedException {
-        signal(i, "STOP");
+        members.get(i).jvm.signal("STOP");
     }
 
     /** Continues replica {@code i} with SIGCONT after {@link #pause}. */
     public void resume(int i) throws IOException, InterruptedException {
-        signal(i, "CONT");
+        members.get(i).jvm.signal("CONT");
     }
 
-    private void signal(int i, String signal) throws IOException, InterruptedException {
-        long pid = pid(i);
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).redirectErrorStream(true).start();
-        if (!kill.waitFor(10, TimeUnit.SECONDS)) {
-            kill.destroyForcibly();   // reaped either way: kill(1) never takes this long
-            throw new IOException("kill -" + signal + " " + pid + " did not finish within 10 s");
-        }
-        if (kill.exitValue() != 0) {
-            throw new IOException("kill -" + signal + " " + pid + " (r" + i + ") failed: "
-                    + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim());
-        }
+    /** Kills replica {@code i} with SIGKILL and waits (bounded) until it is gone. */
+    public void kill(int i) throws IOException, InterruptedException {
+        members.get(i).jvm.kill9();
     }
 
-    /** Kills replica {@code i} with SIGKILL and waits until it is gone. */
-    public void kill(int i) throws InterruptedException {
-        Process p = processes.get(i);
-        p.destroyForcibly();
-        if (!p.waitFor(10, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("r" + i + " did not die within 10 s of SIGKILL");
-        }
+    /** Waits up to {@code timeout} for replica {@code i} to end by itself; its exit status, if it did. */
+    public OptionalInt awaitExit(int i, Duration timeout) throws InterruptedException {
+        ChildJvm jvm = members.get(i).jvm;
+        return jvm.waitFor(timeout) ? OptionalInt.of(jvm.exitValue()) : OptionalInt.empty();
     }
 
     /** Sends a line to replica {@code i}'s stdin (its commands: stats, digest, isolate, heal). */
     public void command(int i, String line) throws IOException {
-        OutputStream in = processes.get(i).getOutputStream();
-        in.write((line + "\n").getBytes(StandardCharsets.US_ASCII));
-        in.flush();
+        members.get(i).jvm.tell(line);
     }
 
     /**
@@ -200,47 +190,18 @@ public final class ReplicaCluster implements AutoCloseable {
      * Fails if it does not answer within 15 s.
      */
     public String digest(int i) throws IOException, InterruptedException {
-        digestAnswers.get(i).clear();
+        Member m = members.get(i);
+        m.digests.clear();
         command(i, "digest");
-        String d = digestAnswers.get(i).poll(15, TimeUnit.SECONDS);
+        String d = m.digests.poll(15, TimeUnit.SECONDS);
         if (d == null) {
             throw new IOException("replica r" + i + " did not answer 'digest' within 15 s");
         }
         return d;
     }
 
-    private void awaitReady(int i) throws InterruptedException {
-        await(ready, i, "serve");
-    }
-
-    private void await(List<CountDownLatch> latches, int i, String what) throws InterruptedException {
-        if (!latches.get(i).await(90, TimeUnit.SECONDS)) {
-            throw new IllegalStateException("replica r" + i + " did not " + what + " within 90 s; see "
-                    + logDir.resolve(group + "-r" + i + ".err"));
-        }
-    }
-
-    private void drain(Process p, CountDownLatch ready, CountDownLatch started, BlockingQueue<String> statsAnswers,
-                       BlockingQueue<String> digestAnswers) {
-        try (BufferedReader in = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
-                if (line.startsWith("IOGR ")) {
-                    String[] f = line.split(" ", 3);
-                    references.putIfAbsent(f[1], f[2]);
-                } else if (line.startsWith("STATS ")) {
-                    statsAnswers.add(line.split(" ", 3)[2]);
-                } else if (line.startsWith("DIGEST ")) {
-                    digestAnswers.add(line.split(" ", 3)[2]);
-                } else if (line.startsWith("STARTED")) {
-                    started.countDown();
-                } else if (line.startsWith("READY")) {
-                    started.countDown();
-                    ready.countDown();
-                }
-            }
-        } catch (IOException ignored) {
-            // the replica ended
-        }
+    private void awaitReady(int i) {
+        members.get(i).jvm.awaitLine(l -> l.startsWith("READY"), START, "r" + i + " to serve");
     }
 
     private static int freePort() throws IOException {
@@ -266,13 +227,12 @@ public final class ReplicaCluster implements AutoCloseable {
      * server). Fails if a replica does not answer within 5 s.
      */
     public List<BatchStats.Counters> stats() throws IOException, InterruptedException {
-        for (Process p : processes) {
-            p.getOutputStream().write("stats\n".getBytes(StandardCharsets.US_ASCII));
-            p.getOutputStream().flush();
+        for (int i = 0; i < members.size(); i++) {
+            command(i, "stats");
         }
         List<BatchStats.Counters> all = new ArrayList<>();
-        for (int i = 0; i < processes.size(); i++) {
-            String line = statsAnswers.get(i).poll(5, TimeUnit.SECONDS);
+        for (int i = 0; i < members.size(); i++) {
+            String line = members.get(i).stats.poll(5, TimeUnit.SECONDS);
             if (line == null) {
                 throw new IOException("replica r" + i + " did not answer 'stats' within 5 s");
             }
@@ -289,35 +249,12 @@ public final class ReplicaCluster implements AutoCloseable {
         return group;
     }
 
-    public List<Process> processes() {
-        return List.copyOf(processes);
-    }
-
     /** Kills every replica still running (SIGKILL, paused ones too) and waits for each. Idempotent. */
     @Override
     public void close() {
         synchronized (this) {
             closed = true;
         }
-        for (Process p : processes) {
-            if (p != null) {
-                p.destroyForcibly();
-            }
-        }
-        for (Process p : processes) {
-            if (p == null) {
-                continue;
-            }
-            try {
-                p.waitFor(10, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException ignored) {
-            // already shutting down: the hook is this call
-        }
+        members.forEach(m -> m.jvm.close());
     }
 }

@@ -9,8 +9,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import fts_samples.HelloObj;
 import fts_samples.HelloObjHelper;
@@ -48,9 +48,9 @@ class FailStopProcessTest {
         HelloObj hello = HelloObjHelper.narrow(orb.string_to_object(cluster.reference("hello")));
         hello.set("before");
         hello.set("boom");   // r1 fails on it; r0 and r2 execute it and answer
-        Process r1 = cluster.processes().get(1);
-        assertTrue(r1.waitFor(30, TimeUnit.SECONDS), "r1 halted");
-        assertEquals(FailStop.EXIT_CODE, r1.exitValue(), "the fail-stop exit status");
+        OptionalInt status = cluster.awaitExit(1, Duration.ofSeconds(30));
+        assertTrue(status.isPresent(), "r1 halted");
+        assertEquals(FailStop.EXIT_CODE, status.getAsInt(), "the fail-stop exit status");
         String log = Files.readString(Path.of("target", "child-logs", cluster.group() + "-r1.err"));
         assertTrue(log.contains("FATAL") && log.contains("OutOfMemoryError"), "r1 logged the cause");
         assertEquals("boom", hello.get(), "the others serve, the request included");

@@ -1,6 +1,7 @@
 package org.fts.samples;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -9,12 +10,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.stream.IntStream;
 
 import fts_samples.CounterHelper;
-import org.fts.testing.ChildProcess;
 import org.fts.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -83,13 +82,13 @@ class FailoverProcessTest {
         FailoverWorkload.Result r = FailoverWorkload.run(orb, cluster.reference("counter"),
                 FailoverWorkload.homes(CLIENTS, 3, victim), CALLS, TOTAL / 4, progress -> {
                     int[] atStop = snapshot(progress);
-                    signal(victim, "STOP");
+                    cluster.pause(victim);
                     // Resume once every unfinished client completed calls after the hang began: the clients of
                     // the hung replica have redirected. Well inside failure detection (FD_ALL3, 4 s).
                     Waits.await(() -> IntStream.range(0, CLIENTS).allMatch(
                             c -> progress.get(c) == CALLS || progress.get(c) > atStop[c] + 1),
                             Duration.ofSeconds(30), () -> "clients did not get past the hung replica");
-                    signal(victim, "CONT");
+                    cluster.resume(victim);
                 }, Duration.ofSeconds(120));
         assertExactlyOnce(r);
         assertCounters(List.of(0, 1, 2));
@@ -123,13 +122,8 @@ class FailoverProcessTest {
         }
     }
 
-    private void kill(int replica) throws InterruptedException {
-        Process p = cluster.processes().get(replica);
-        p.destroyForcibly();   // SIGKILL
-        assertTrue(p.waitFor(10, TimeUnit.SECONDS), "r" + replica + " did not die");
-    }
-
-    private void signal(int replica, String signal) throws IOException, InterruptedException {
-        ChildProcess.signal(cluster.processes().get(replica), signal);
+    private void kill(int replica) throws IOException, InterruptedException {
+        cluster.kill(replica);   // SIGKILL, and waits until the process is gone
+        assertFalse(cluster.isAlive(replica), "r" + replica + " did not die");
     }
 }

@@ -34,6 +34,7 @@ public final class FtClientInitializer extends LocalObject implements ORBInitial
         } else {
             props.putAll(System.getProperties());
         }
+        org.fts.config.ConfigKeys.checkNames(LOG, props);
         ClientConfig config;
         try {
             config = ClientConfig.from(props, LOG);

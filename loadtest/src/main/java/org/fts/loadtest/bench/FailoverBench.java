@@ -5,7 +5,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 
 import org.fts.samples.Clients;
 import org.fts.samples.FailoverWorkload;
@@ -56,11 +55,8 @@ public final class FailoverBench {
             ORB orb = ORB.init(new String[0], Clients.ftDefaults());
             try {
                 FailoverWorkload.Result r = FailoverWorkload.run(orb, cluster.reference("counter"),
-                        FailoverWorkload.homes(clients, 3, 1), calls, clients * calls / 4, progress -> {
-                            Process p = cluster.processes().get(victim);
-                            p.destroyForcibly();
-                            p.waitFor(10, TimeUnit.SECONDS);
-                        }, Duration.ofSeconds(300));
+                        FailoverWorkload.homes(clients, 3, 1), calls, clients * calls / 4,
+                        progress -> cluster.kill(victim), Duration.ofSeconds(300));
                 List<Double> spanning = r.spanning();
                 double[] before = r.calls().stream().filter(c -> c.endNanos() < r.faultNanos())
                         .mapToDouble(FailoverWorkload.Call::millis).sorted().toArray();

@@ -64,9 +64,9 @@ final class ReplicaSampler implements AutoCloseable {
         }
         long cpu = 0;
         long rss = 0;
-        for (Process p : cluster.processes()) {
-            cpu += cpuMicros(p.pid());
-            rss = Math.max(rss, rssKb(p.pid()));
+        for (long pid : cluster.pids()) {
+            cpu += cpuMicros(pid);
+            rss = Math.max(rss, rssKb(pid));
         }
         long clientCpu = 0;
         ProcessHandle agent = clients;

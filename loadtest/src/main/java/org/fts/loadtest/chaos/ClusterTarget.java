@@ -24,7 +24,7 @@ final class ClusterTarget implements Nemesis.Target {
     }
 
     @Override
-    public void kill(int i) throws InterruptedException {
+    public void kill(int i) throws Exception {
         cluster.kill(i);
     }
 

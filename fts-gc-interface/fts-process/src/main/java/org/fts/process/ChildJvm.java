@@ -1,4 +1,4 @@
-package org.fts.testing;
+package org.fts.process;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -12,38 +12,46 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * A JVM started by a test, with the test's class path: its stdout lines are collected (and can be awaited),
- * its stderr goes to {@code target/child-logs/NAME.err} and, once reaped, its stdout to {@code NAME.out}. Every child is reaped by {@link #close()} (use
- * try-with-resources), and, should the test JVM exit first, by a shutdown hook: no test leaves a process.
+ * A JVM started with the caller's class path: its stdout lines are collected (they can be awaited, and a
+ * listener sees each as it comes), its stderr is appended to {@code <logs>/<name>.err}, and once reaped its
+ * stdout is written to {@code <logs>/<name>.out}. Every child is reaped by {@link #close()}, and, should the
+ * starting JVM exit first, by one shutdown hook for all children: nobody leaves a process behind.
  */
-public final class ChildProcess implements AutoCloseable {
-    private static final Set<ChildProcess> LIVE = ConcurrentHashMap.newKeySet();
+public final class ChildJvm implements AutoCloseable {
+    private static final Set<ChildJvm> LIVE = ConcurrentHashMap.newKeySet();
 
     static {
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(ChildProcess::close), "reap-children"));
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(ChildJvm::close), "reap-children"));
     }
 
     private final String name;
+    private final Path logs;
     private final Process process;
     private final List<String> lines = new ArrayList<>();
+    private final Consumer<String> listener;
     private final Thread reader;
 
-    private ChildProcess(String name, Process process) {
+    private ChildJvm(String name, Path logs, Process process, Consumer<String> listener) {
         this.name = name;
+        this.logs = logs;
         this.process = process;
+        this.listener = listener;
         this.reader = new Thread(this::readStdout, "stdout-" + name);
         this.reader.setDaemon(true);
         this.reader.start();
     }
 
     /**
-     * Starts {@code java [jvmArgs] -cp <test class path> mainClass args}.
+     * Starts {@code java [jvmArgs] -cp <this JVM's class path> mainClass [args]}; stderr is appended to
+     * {@code logs/name.err}; {@code listener} sees every stdout line (on the reading thread).
      */
-    public static ChildProcess start(String name, Class<?> mainClass, List<String> jvmArgs, String... args)
-            throws IOException {
+    public static ChildJvm start(String name, Class<?> mainClass, List<String> jvmArgs, List<String> args, Path logs,
+                                 Consumer<String> listener) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
@@ -51,15 +59,20 @@ public final class ChildProcess implements AutoCloseable {
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(mainClass.getName());
-        cmd.addAll(List.of(args));
-        Path logs = Path.of("target", "child-logs");
+        cmd.addAll(args);
         Files.createDirectories(logs);
         ProcessBuilder pb = new ProcessBuilder(cmd)
-                .redirectError(logs.resolve(name + ".err").toFile())
+                .redirectError(ProcessBuilder.Redirect.appendTo(logs.resolve(name + ".err").toFile()))
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
-        ChildProcess child = new ChildProcess(name, pb.start());
+        ChildJvm child = new ChildJvm(name, logs, pb.start(), listener);
         LIVE.add(child);
         return child;
+    }
+
+    /** {@link #start(String, Class, List, List, Path, Consumer)} with logs in {@code target/child-logs}. */
+    public static ChildJvm start(String name, Class<?> mainClass, List<String> jvmArgs, String... args)
+            throws IOException {
+        return start(name, mainClass, jvmArgs, List.of(args), Path.of("target", "child-logs"), l -> { });
     }
 
     private void readStdout() {
@@ -70,6 +83,7 @@ public final class ChildProcess implements AutoCloseable {
                     lines.add(line);
                     lines.notifyAll();
                 }
+                listener.accept(line);
             }
         } catch (IOException e) {
             // the process died or was killed: its output simply ends
@@ -93,8 +107,10 @@ public final class ChildProcess implements AutoCloseable {
 
     /**
      * Waits until {@code check} returns non-null over the stdout lines so far; re-checked on every new line.
+     *
+     * @throws IllegalStateException after {@code timeout}, or if the child exits first
      */
-    public <T> T awaitLines(java.util.function.Function<List<String>, T> check, Duration timeout, String what) {
+    public <T> T awaitLines(Function<List<String>, T> check, Duration timeout, String what) {
         long deadline = System.nanoTime() + timeout.toNanos();
         synchronized (lines) {
             while (true) {
@@ -104,18 +120,18 @@ public final class ChildProcess implements AutoCloseable {
                 }
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    throw new AssertionError(name + ": timed out after " + timeout.toMillis() + " ms waiting for "
-                            + what + "; last lines: " + tail());
+                    throw new IllegalStateException(name + ": timed out after " + timeout.toMillis()
+                            + " ms waiting for " + what + "; last lines: " + tail());
                 }
                 if (!process.isAlive() && !reader.isAlive()) {
-                    throw new AssertionError(name + " exited (" + process.exitValue() + ") before " + what
-                            + "; last lines: " + tail() + "; see target/child-logs/" + name + ".err");
+                    throw new IllegalStateException(name + " exited (" + process.exitValue() + ") before " + what
+                            + "; last lines: " + tail() + "; see " + logs.resolve(name + ".err"));
                 }
                 try {
                     lines.wait(Math.max(1, Math.min(TimeUnit.NANOSECONDS.toMillis(left), 200)));
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
-                    throw new AssertionError("interrupted waiting for " + what);
+                    throw new IllegalStateException("interrupted waiting for " + what);
                 }
             }
         }
@@ -139,47 +155,58 @@ public final class ChildProcess implements AutoCloseable {
         return process.isAlive();
     }
 
+    /** Waits up to {@code timeout} for the child to end; returns whether it did. */
+    public boolean waitFor(Duration timeout) throws InterruptedException {
+        return process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    /** The exit status; only once the child ended. */
+    public int exitValue() {
+        return process.exitValue();
+    }
+
     public String name() {
         return name;
     }
 
-    /** Sends a signal with the real {@code kill} command (e.g. KILL, STOP, CONT). */
+    /** Sends a signal with the real {@code kill} command (KILL, STOP, CONT, QUIT); fails if not delivered. */
     public void signal(String signal) throws IOException, InterruptedException {
-        signal(process, signal);
-    }
-
-    /** Sends a signal to any process with the real {@code kill} command; fails if it cannot be delivered. */
-    public static void signal(Process process, String signal) throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid())).inheritIO().start();
-        if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-            throw new IOException("kill -" + signal + " " + process.pid() + " failed");
+        Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                .redirectErrorStream(true).start();
+        if (!kill.waitFor(10, TimeUnit.SECONDS)) {
+            kill.destroyForcibly();   // reaped either way: kill(1) never takes this long
+            throw new IOException("kill -" + signal + " " + process.pid() + " did not finish within 10 s");
         }
-    }
-
-    /**
-     * Asks a live child for a thread dump (SIGQUIT; the JVM prints it on stdout, so it lands in
-     * {@code NAME.out} when the child is reaped). For post-mortems of failed tests.
-     */
-    public void requestThreadDump() {
-        if (process.isAlive()) {
-            try {
-                signal("QUIT");
-                awaitLine(l -> l.startsWith("JNI global refs"), java.time.Duration.ofSeconds(5), "the thread dump");
-            } catch (IOException | InterruptedException | AssertionError e) {
-                // best effort: the test is failing already
-            }
+        if (kill.exitValue() != 0) {
+            throw new IOException("kill -" + signal + " " + process.pid() + " (" + name + ") failed: "
+                    + new String(kill.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim());
         }
     }
 
     /** {@code kill -9}, then waits (bounded) until the process is gone. */
     public void kill9() throws IOException, InterruptedException {
-        signal("KILL");
+        process.destroyForcibly();   // SIGKILL on Unix
         if (!process.waitFor(10, TimeUnit.SECONDS)) {
-            throw new AssertionError(name + " survived kill -9");
+            throw new IllegalStateException(name + " survived kill -9 for 10 s");
         }
     }
 
-    /** Reaps the child: SIGKILL if still alive, then waits for it. Idempotent, never throws. */
+    /**
+     * Asks a live child for a thread dump (SIGQUIT; the JVM prints it on stdout, kept in {@code name.out}
+     * once reaped). For post-mortems.
+     */
+    public void requestThreadDump() {
+        if (process.isAlive()) {
+            try {
+                signal("QUIT");
+                awaitLine(l -> l.startsWith("JNI global refs"), Duration.ofSeconds(5), "the thread dump");
+            } catch (IOException | InterruptedException | IllegalStateException e) {
+                // best effort: whoever asks is failing already
+            }
+        }
+    }
+
+    /** Reaps the child: SIGKILL if still running (paused too), then waits for it. Idempotent, never throws. */
     @Override
     public void close() {
         LIVE.remove(this);
@@ -197,7 +224,7 @@ public final class ChildProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         try {
-            Files.write(Path.of("target", "child-logs", name + ".out"), lines());
+            Files.write(logs.resolve(name + ".out"), lines());
         } catch (IOException ignored) {
             // the collected stdout is kept for post-mortems only
         }

@@ -1,0 +1,79 @@
+package org.fts.goa;
+
+import java.io.ByteArrayInputStream;
+import java.io.DataInputStream;
+import java.io.IOException;
+import java.util.Arrays;
+
+import org.fts.gc.MemberId;
+
+/**
+ * What a replica casts into the total order, one per message of a batch, each with its own type tag: a
+ * client's {@link Invocation}, a replica's endpoint {@link Announce}ment, a {@link StateMarker}. Every
+ * replica delivers the same casts in the same order and acts on each alike.
+ */
+sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateMarker {
+
+    /** A client request captured by the replica that received it (stages 1-4). */
+    record Invocation(Request request) implements Cast {
+    }
+
+    /** Replica {@code replica} serves at {@code endpoint}: every replica adds it to the group reference. */
+    record Announce(String replica, String endpoint) implements Cast {
+    }
+
+    /**
+     * {@code requester} asks {@code provider} for the group's state at this position of the order (the cut of
+     * a state transfer); {@code nonce} names the attempt.
+     */
+    record StateMarker(String nonce, MemberId provider, MemberId requester) implements Cast {
+    }
+
+    byte INVOCATION = 1;
+    byte ANNOUNCE = 2;
+    byte STATE_MARKER = 3;
+
+    /** The wire form: the type tag, then the cast's fields. */
+    static byte[] encode(Cast c) {
+        if (c instanceof Invocation i) {
+            return i.request().encode(INVOCATION);
+        }
+        return Encoding.bytes(64, out -> {
+            if (c instanceof Announce a) {
+                out.writeByte(ANNOUNCE);
+                out.writeUTF(a.replica());
+                out.writeUTF(a.endpoint());
+            } else {
+                StateMarker m = (StateMarker) c;
+                out.writeByte(STATE_MARKER);
+                out.writeUTF(m.nonce());
+                out.writeUTF(m.provider().name());
+                out.writeUTF(m.requester().name());
+            }
+        });
+    }
+
+    /** Parses a wire form; {@link IllegalArgumentException} if it is not one. */
+    static Cast decode(byte[] data) {
+        if (data.length == 0) {
+            throw new IllegalArgumentException("an empty cast");
+        }
+        if (data[0] == INVOCATION) {
+            return new Invocation(Request.decode(data, 1));
+        }
+        try {
+            DataInputStream in = new DataInputStream(new ByteArrayInputStream(data, 1, data.length - 1));
+            switch (data[0]) {
+                case ANNOUNCE:
+                    return new Announce(in.readUTF(), in.readUTF());
+                case STATE_MARKER:
+                    return new StateMarker(in.readUTF(), new MemberId(in.readUTF()), new MemberId(in.readUTF()));
+                default:
+                    throw new IllegalArgumentException("unknown cast type " + data[0] + " ("
+                            + Arrays.toString(Arrays.copyOf(data, Math.min(8, data.length))) + "...)");
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("truncated cast: " + e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,154 @@
+package org.fts.goa;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fts.batching.BatchCodec;
+import org.fts.batching.Batcher;
+import org.fts.gc.Epoch;
+import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupListener;
+import org.fts.gc.MemberId;
+import org.fts.gc.View;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stage 7, on the group's delivery thread: takes every delivered batch apart and routes each {@link Cast}:
+ * invocations to {@link Execution} while the replica's state is current (to the state transfer's buffer, or
+ * nowhere, while it is not), endpoint announcements to the group reference at a cut of execution, markers to
+ * the {@link StateTransfer}. Views, epochs and "not primary" change the replica's {@link Standing}, which fails
+ * the requests that wait here when the replica stops serving. Never runs servant code.
+ */
+final class DeliveryRouter implements GroupListener {
+    private static final Logger LOG = LoggerFactory.getLogger(DeliveryRouter.class);
+
+    private final String self;
+    private final MemberId member;
+    private final GroupChannel channel;
+    private final Batcher batcher;
+    private final Standing standing;
+    private final CastPath castPath;
+    private final Execution execution;
+    private final ExecutionLanes lanes;
+    private final StateTransfer transfer;
+    private final Membership membership;
+
+    DeliveryRouter(String self, MemberId member, GroupChannel channel, Batcher batcher, Standing standing,
+                   CastPath castPath, Execution execution, ExecutionLanes lanes, StateTransfer transfer,
+                   Membership membership) {
+        this.self = self;
+        this.member = member;
+        this.channel = channel;
+        this.batcher = batcher;
+        this.standing = standing;
+        this.castPath = castPath;
+        this.execution = execution;
+        this.lanes = lanes;
+        this.transfer = transfer;
+        this.membership = membership;
+    }
+
+    @Override
+    public void deliver(MemberId sender, byte[] payload) {
+        List<Cast> casts = new ArrayList<>();
+        try {
+            for (byte[] m : BatchCodec.decode(payload, 0)) {
+                casts.add(Cast.decode(m));
+            }
+        } catch (RuntimeException e) {
+            // Every replica receives the same bytes and drops them alike, whole: no divergence.
+            LOG.error("{}: dropped an undecodable batch from {}: {}", self, sender, e.getMessage());
+            casts.clear();
+        }
+        if (sender.equals(member)) {
+            batcher.ownBatchDelivered();
+        }
+        for (Cast c : casts) {
+            if (c instanceof Cast.Invocation i) {
+                invocation(i.request());
+            } else if (c instanceof Cast.Announce a) {
+                lanes.atCut(() -> {
+                    if (membership.add(a.endpoint())) {
+                        LOG.info("{}: replica {} at {} joined the group reference: {}", self, a.replica(),
+                                a.endpoint(), membership.current());
+                    }
+                });
+            } else if (transfer.onMarker((Cast.StateMarker) c)) {
+                installed();
+            }
+        }
+    }
+
+    private void invocation(Request r) {
+        if (standing.current()) {
+            execution.submit(r);
+        } else if (!transfer.buffered(r) && self.equals(r.origin())) {
+            // Not executed here: the state this replica fetches will hold it. Its client learns the outcome
+            // is unknown and retries elsewhere (exactly once: the reply cache).
+            castPath.notExecuted(r.id(), new IllegalStateException("replica " + self + " " + standing.notServing()));
+        }
+    }
+
+    @Override
+    public void receive(MemberId sender, byte[] payload) {
+        Direct m;
+        try {
+            m = Direct.read(payload);
+        } catch (IllegalArgumentException e) {
+            LOG.warn("{}: dropped a malformed message from {}: {}", self, sender, e.getMessage());
+            return;
+        }
+        if (transfer.onDirect(sender, m)) {
+            installed();
+        }
+    }
+
+    @Override
+    public void viewAccepted(View v) {
+        standing.onView(v);
+        LOG.info("{}: view {}{}", self, v, standing.notServing() == null ? "" : " (it " + standing.notServing() + ")");
+        standingChanged(false, null);
+    }
+
+    @Override
+    public void epochOpened(Epoch e) {
+        if (e.gap()) {
+            batcher.forgetInFlight();   // what it cast before the gap is not given back to it
+        }
+        if (standing.onEpoch(e)) {
+            LOG.warn("{}: its state misses part of the group's history (epoch {}); it fetches the group's state",
+                    self, e.id());
+        }
+        LOG.info("{}: epoch {} open ({} members, state {})", self, e.id(), e.members().size(),
+                standing.current() ? "current" : "to fetch" + (e.provider() == null ? "" : " from " + e.provider()));
+        standingChanged(e.gap(), e.provider());
+    }
+
+    @Override
+    public void notPrimary(View v, String reason) {
+        standing.onNotPrimary(reason);
+        LOG.info("{}: view {} is not primary: {}", self, v.id(), reason);
+        standingChanged(false, null);
+    }
+
+    /** After an install: the requests delivered since the state's cut execute, in order. */
+    void executeBuffered(List<Request> buffered) {
+        buffered.forEach(execution::submit);
+    }
+
+    /** The state transfer installed the group's state: current, and the group layer counts it as synced. */
+    private void installed() {
+        standing.installed();
+        channel.synced();   // on the delivery thread: the group layer ignores it if a newer gap is queued
+        standingChanged(false, null);
+    }
+
+    private void standingChanged(boolean gap, MemberId provider) {
+        String why = standing.notServing();
+        if (why != null) {
+            castPath.failAll(new IllegalStateException("replica " + self + " " + why));
+        }
+        transfer.onStanding(standing.view(), standing.epochOpen(), !standing.current(), gap, provider);
+    }
+}

@@ -1,0 +1,29 @@
+package org.fts.goa;
+
+import java.io.ByteArrayOutputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+
+/** The GOA's wire forms are written with {@link DataOutputStream} into memory, where writing cannot fail. */
+final class Encoding {
+    /** What writes one wire form. */
+    @FunctionalInterface
+    interface Body {
+        void write(DataOutputStream out) throws IOException;
+    }
+
+    private Encoding() {
+    }
+
+    /** The bytes {@code body} writes, with room for {@code sizeHint} of them. */
+    static byte[] bytes(int sizeHint, Body body) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(sizeHint);
+        try (DataOutputStream out = new DataOutputStream(bytes)) {
+            body.write(out);
+        } catch (IOException e) {
+            throw new UncheckedIOException("an in-memory stream failed", e);   // cannot happen
+        }
+        return bytes.toByteArray();
+    }
+}

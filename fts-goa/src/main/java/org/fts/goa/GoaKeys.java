@@ -1,0 +1,18 @@
+package org.fts.goa;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.fts.config.ConfigKey;
+import org.fts.config.ConfigKeyProvider;
+import org.fts.goa.giop.GiopGuard;
+
+/** The Group Object Adaptor's keys ({@link GoaConfig}, the GIOP guard). */
+public final class GoaKeys implements ConfigKeyProvider {
+    @Override
+    public List<ConfigKey<?>> keys() {
+        List<ConfigKey<?>> keys = new ArrayList<>(GoaConfig.KEYS);
+        keys.add(GiopGuard.MAX_MESSAGE_SIZE);
+        return keys;
+    }
+}

@@ -1,0 +1,48 @@
+package org.fts.goa;
+
+import java.util.Properties;
+
+import org.fts.gc.GroupConfig;
+import org.omg.CORBA.ORB;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** What the adaptor checks and derives from its ORB and properties when it starts. */
+final class StartupChecks {
+    private static final Logger LOG = LoggerFactory.getLogger(StartupChecks.class);
+    /** The request queue bound the samples use, and below which the adaptor warns. */
+    static final int QUEUE_ADVISED = 10_000;
+
+    private StartupChecks() {
+    }
+
+    /**
+     * The foreground pool (the paper's: threads that take requests off the connections and wait for their
+     * ordered execution) is the group POA's JacORB request pool: {@code jacorb.poa.thread_pool_max} threads
+     * (default 20), and a queue of {@code jacorb.poa.queue_max} requests (default 100) beyond which JacORB
+     * answers TRANSIENT. Both are ORB properties. A short queue is the trap: under many clients the rejected
+     * requests come back redirected by FT clients, and the retries multiply the load (measured: TAB at 800
+     * clients served 1073 calls/s with the default queue, 3130 with 10000; docs/performance.md).
+     */
+    static void foreground(ORB orb) {
+        int threads = Jacorb.intSetting(orb, "jacorb.poa.thread_pool_max", 20);
+        int queue = Jacorb.intSetting(orb, "jacorb.poa.queue_max", 100);
+        LOG.info("foreground: jacorb.poa.thread_pool_max={} jacorb.poa.queue_max={}", threads, queue);
+        if (queue < QUEUE_ADVISED) {
+            LOG.warn("jacorb.poa.queue_max={}: beyond {} waiting requests this replica answers TRANSIENT, and FT clients"
+                    + " retry elsewhere, which multiplies the load; servers for many clients set it in the ORB"
+                    + " properties, e.g. {} as the samples do", queue, queue + threads, QUEUE_ADVISED);
+        }
+    }
+
+    /**
+     * The group layer's properties: the adaptor's, with {@code fts.group.size} resolved (0 means the number of
+     * {@code fts.replicas}), since the group counts primaries and uniform delivery against it.
+     */
+    static Properties groupProperties(Properties props, GoaConfig config) {
+        Properties group = new Properties();
+        props.stringPropertyNames().forEach(k -> group.setProperty(k, props.getProperty(k)));
+        group.setProperty(GroupConfig.GROUP_SIZE.name(), String.valueOf(config.groupSize()));
+        return group;
+    }
+}
