@@ -28,7 +28,7 @@ import org.omg.CORBA.ORB;
  * {@code target/chaos-logs/<run>}. Every replica is reaped, also on failure or Ctrl-C.
  *
  * <p>Order of the end: faults end; recovery is timed from the last fault's end until every replica answers a
- * plain {@code counter.value()}; the clients stop; convergence is timed from the same instant until the
+ * plain {@code counter.value()} and goes on answering for 3 s; the clients stop; convergence is timed from the same instant until the
  * digests agree. The clients stop first because each replica takes its digest at its own point of the order:
  * under traffic, consistent replicas rarely agree at the instant they are asked.
  */
@@ -90,7 +90,7 @@ public final class Chaos {
             nemesis.run(origin + TimeUnit.SECONDS.toNanos(o.seconds()));
             long end = nemesis.lastFaultEnd();
 
-            long recovered = probe.awaitEveryReplicaServes(BOUND);
+            long recovered = probe.awaitEveryReplicaServes(BOUND, Duration.ofSeconds(3));
             long recoverMs = recovered < 0 ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(recovered - end));
             out.println("chaos: " + (recovered < 0 ? "NOT every replica serves " + BOUND.toSeconds() + " s after"
                     : "every replica serves " + recoverMs + " ms after") + " the last fault ended");
@@ -99,7 +99,7 @@ public final class Chaos {
             long convergeMs = converged < 0 ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(converged - end));
             List<Integer> finals = new ArrayList<>();
             for (int i = 0; i < 3; i++) {
-                finals.add(probe.value(i));
+                finals.add(probe.valueWithin(i, BOUND));
             }
 
             List<Op> ops = history.ops();

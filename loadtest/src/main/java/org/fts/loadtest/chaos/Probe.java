@@ -54,9 +54,32 @@ final class Probe implements AutoCloseable {
         return value(i) != null;
     }
 
-    /** Waits until every replica serves; the {@code System.nanoTime()} they all did, or -1 past {@code bound}. */
-    long awaitEveryReplicaServes(Duration bound) {
-        return Poll.until(() -> IntStream.range(0, corbalocs.length).allMatch(this::serves), bound);
+    /**
+     * Waits until every replica serves, and keeps serving on every probe for {@code steady}; returns the
+     * {@code System.nanoTime()} that steady stretch began, or -1 past {@code bound}. One round of answers is not
+     * enough: a replica cut off just before the faults ended may answer from its old view until failure
+     * detection excludes it, and only then fetch the state.
+     */
+    long awaitEveryReplicaServes(Duration bound, Duration steady) {
+        long[] since = {-1};
+        long found = Poll.until(() -> {
+            if (!IntStream.range(0, corbalocs.length).allMatch(this::serves)) {
+                since[0] = -1;
+                return false;
+            }
+            if (since[0] < 0) {
+                since[0] = System.nanoTime();
+            }
+            return System.nanoTime() - since[0] >= steady.toNanos();
+        }, bound);
+        return found < 0 ? -1 : since[0];
+    }
+
+    /** Replica {@code i}'s counter, asked until it answers (at most {@code bound}); null if it never did. */
+    Integer valueWithin(int i, Duration bound) {
+        Integer[] v = {null};
+        Poll.until(() -> (v[0] = value(i)) != null, bound);
+        return v[0];
     }
 
     @Override
