@@ -23,7 +23,7 @@ import org.omg.CORBA.portable.ResponseHandler;
 import org.omg.IOP.ServiceContext;
 
 /**
- * The one place of the adaptor that reaches into JacORB 3.9's own classes (design.md §7 has the offsets): a
+ * The one place of the adaptor that reaches into JacORB 3.9's own classes (docs/platform.md has the offsets): a
  * request's raw arguments and their encoding, its service contexts, streams to replay a request and capture
  * its reply, system exceptions as bytes, service contexts on a reply, and ORB settings. Everything else in the
  * GOA sees only the standard CORBA API and these methods. JacORB keeps a stream's byte order protected: it is

@@ -1,0 +1,61 @@
+package org.fts.goa;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+import org.fts.gc.MemberId;
+import org.junit.jupiter.api.Test;
+
+/** The casts' wire forms: each type round-trips with its tag, and anything else is refused, never guessed. */
+class CastTest {
+    private static final Request REQUEST = new Request(new RequestId("client-ü", 42), "r1",
+            "counter".getBytes(StandardCharsets.UTF_8), "increment", 2, true, 0x05010001, 0x00010109, 4,
+            new byte[] {1, 2, 3, 4, 5}, false, 1_700_000_000_123L, 1_700_000_001_623L);
+
+    @Test
+    void anInvocationRoundTripsEveryField() {
+        byte[] wire = Cast.encode(new Cast.Invocation(REQUEST));
+        assertEquals(Cast.INVOCATION, wire[0]);
+        Request r = ((Cast.Invocation) Cast.decode(wire)).request();
+        assertEquals(REQUEST.id(), r.id());
+        assertEquals("r1", r.origin());
+        assertArrayEquals(REQUEST.objectId(), r.objectId());
+        assertEquals("increment", r.operation());
+        assertEquals(2, r.giopMinor());
+        assertEquals(true, r.littleEndian());
+        assertEquals(REQUEST.tcs(), r.tcs());
+        assertEquals(REQUEST.tcsw(), r.tcsw());
+        assertEquals(4, r.pad());
+        assertArrayEquals(REQUEST.body(), r.body());
+        assertEquals(false, r.responseExpected());
+        assertEquals(REQUEST.timestamp(), r.timestamp());
+        assertEquals(REQUEST.keepUntil(), r.keepUntil());
+    }
+
+    @Test
+    void anAnnouncementAndAMarkerRoundTrip() {
+        Cast announce = new Cast.Announce("r3", "127.0.0.1:4711");
+        assertEquals(announce, Cast.decode(Cast.encode(announce)));
+        Cast marker = new Cast.StateMarker("nonce-1", new MemberId("r0"), new MemberId("r2"));
+        byte[] wire = Cast.encode(marker);
+        assertEquals(Cast.STATE_MARKER, wire[0]);
+        assertEquals(marker, Cast.decode(wire));
+    }
+
+    @Test
+    void anUnknownTagAnEmptyOrATruncatedCastIsRefused() {
+        assertThrows(IllegalArgumentException.class, () -> Cast.decode(new byte[0]));
+        assertThrows(IllegalArgumentException.class, () -> Cast.decode(new byte[] {99, 0, 1, 'x'}));
+        byte[] marker = Cast.encode(new Cast.StateMarker("n", new MemberId("r0"), new MemberId("r1")));
+        assertThrows(IllegalArgumentException.class, () -> Cast.decode(Arrays.copyOf(marker, marker.length - 1)));
+        byte[] invocation = Cast.encode(new Cast.Invocation(REQUEST));
+        for (int cut = 1; cut < invocation.length; cut += 7) {
+            byte[] truncated = Arrays.copyOf(invocation, cut);
+            assertThrows(IllegalArgumentException.class, () -> Cast.decode(truncated), "cut at " + cut);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package org.fts.goa;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import org.fts.ft.FtConstants;
+import org.fts.ft.FtGroupComponent;
+import org.fts.ft.Ior;
+import org.junit.jupiter.api.Test;
+
+/** The IOGR, built on FTS's one IOR codec: a profile per endpoint, one key, TAG_FT_GROUP on each. */
+class IogrTest {
+    private static final byte[] KEY = "impl/FTS-g/counter".getBytes(StandardCharsets.US_ASCII);
+
+    private static String local() {
+        Ior.Component codeSets = new Ior.Component(1, new byte[] {0, 0, 0, 0, 0, 1, 0, 1});
+        return new Ior("IDL:fts_samples/Counter:1.0",
+                List.of(new Ior.Iiop(1, 2, "127.0.0.1", 5001, KEY, List.of(codeSets)).profile())).stringify();
+    }
+
+    @Test
+    void everyEndpointGetsAProfileWithTheSameKeyAndTheGroupTag() {
+        String iogr = Iogr.build(local(), List.of("127.0.0.1:5000", "127.0.0.1:5001", "host-b:5002"), "g",
+                "counter".getBytes(StandardCharsets.US_ASCII), 3);
+        Ior ior = Ior.parse(iogr);
+        assertEquals("IDL:fts_samples/Counter:1.0", ior.typeId());
+        assertEquals(List.of("127.0.0.1:5000", "127.0.0.1:5001", "host-b:5002"),
+                ior.profiles().stream().map(Ior.Profile::endpoint).toList());
+        for (Ior.Profile p : ior.profiles()) {
+            Ior.Iiop iiop = Ior.Iiop.decode(p.data());
+            assertEquals(2, iiop.minor());
+            assertArrayEquals(KEY, iiop.objectKey());
+            assertNotNull(p.component(1), "the local profile's components are kept");
+            FtGroupComponent group = FtGroupComponent.decode(p.component(FtConstants.TAG_FT_GROUP));
+            assertEquals("g", group.ftDomainId());
+            assertEquals(Iogr.groupId("counter".getBytes(StandardCharsets.US_ASCII)), group.objectGroupId());
+            assertEquals(3, group.refVersion());
+        }
+    }
+
+    @Test
+    void withoutEndpointsTheLocalProfileIsTheOnlyOne() {
+        Ior ior = Ior.parse(Iogr.build(local(), List.of(), "g", new byte[] {1}, 1));
+        assertEquals(List.of("127.0.0.1:5001"), ior.profiles().stream().map(Ior.Profile::endpoint).toList());
+    }
+}
