@@ -7,6 +7,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 
 import org.fts.batching.Batcher;
+import org.omg.CORBA.CompletionStatus;
+import org.omg.CORBA.IMP_LIMIT;
 
 /**
  * Stages 5-6 at the replica that received a request: it passes the batching doorway, is cast into the current
@@ -74,11 +76,20 @@ final class CastPath {
 
     /**
      * Casts {@code r} into the current batch; the future completes with its reply once this replica executed
-     * it. A oneway request completes at once.
+     * it. A oneway request completes at once. A request that has no wire form (a string over 65535 bytes)
+     * fails with {@code IMP_LIMIT}; its ticket ends either way.
      */
     CompletableFuture<Reply> cast(Request r, Ticket ticket) {
+        byte[] message;
+        try {
+            message = Cast.encode(new Cast.Invocation(r));
+        } catch (IllegalArgumentException e) {
+            ticket.cancel();
+            throw new IMP_LIMIT("FTS: the request cannot be cast: " + e.getMessage(), 0,
+                    CompletionStatus.COMPLETED_NO);
+        }
         if (!r.responseExpected()) {
-            ticket.exit(Cast.encode(new Cast.Invocation(r)));
+            ticket.exit(message);
             return CompletableFuture.completedFuture(Reply.NONE);
         }
         Pending mine = new Pending();
@@ -93,7 +104,12 @@ final class CastPath {
             ticket.cancel();   // a retry of a request in flight from this replica: wait for that one execution
             return p.reply;
         }
-        ticket.exit(Cast.encode(new Cast.Invocation(r)));
+        try {
+            ticket.exit(message);
+        } catch (RuntimeException e) {
+            pending.remove(r.id(), mine);
+            throw e;
+        }
         return mine.reply;
     }
 

@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Stage 7, on the group's delivery thread: takes every delivered batch apart and routes each {@link Cast}:
- * invocations to {@link Execution} while the replica's state is current (to the state transfer's buffer, or
- * nowhere, while it is not), endpoint announcements to the group reference at a cut of execution, markers to
- * the {@link StateTransfer}. Views, epochs and "not primary" change the replica's {@link Standing}, which fails
+ * invocations to {@link Execution} and endpoint announcements to the group reference (at a cut of execution)
+ * while the replica's state is current; both to the state transfer's buffer while it awaits a snapshot, and
+ * nowhere before (the snapshot will hold them); markers to the {@link StateTransfer}. Views, epochs and "not primary" change the replica's {@link Standing}, which fails
  * the requests that wait here when the replica stops serving. Never runs servant code.
  */
 final class DeliveryRouter implements GroupListener {
@@ -65,28 +65,45 @@ final class DeliveryRouter implements GroupListener {
             batcher.ownBatchDelivered();
         }
         for (Cast c : casts) {
-            if (c instanceof Cast.Invocation i) {
-                invocation(i.request());
-            } else if (c instanceof Cast.Announce a) {
-                lanes.atCut(() -> {
-                    if (membership.add(a.endpoint())) {
-                        LOG.info("{}: replica {} at {} joined the group reference: {}", self, a.replica(),
-                                a.endpoint(), membership.current());
-                    }
-                });
-            } else if (transfer.onMarker((Cast.StateMarker) c)) {
-                installed();
+            if (c instanceof Cast.StateMarker m) {
+                marker(m);
+            } else if (standing.current()) {
+                act(c);
+            } else if (!transfer.buffered(c) && c instanceof Cast.Invocation i && self.equals(i.request().origin())) {
+                // Not executed here: the state this replica fetches will hold it. Its client learns the outcome
+                // is unknown and retries elsewhere (exactly once: the reply cache).
+                castPath.notExecuted(i.request().id(),
+                        new IllegalStateException("replica " + self + " " + standing.notServing()));
             }
         }
     }
 
-    private void invocation(Request r) {
-        if (standing.current()) {
-            execution.submit(r);
-        } else if (!transfer.buffered(r) && self.equals(r.origin())) {
-            // Not executed here: the state this replica fetches will hold it. Its client learns the outcome
-            // is unknown and retries elsewhere (exactly once: the reply cache).
-            castPath.notExecuted(r.id(), new IllegalStateException("replica " + self + " " + standing.notServing()));
+    /** A delivered invocation or announcement, at a replica whose state is current. */
+    private void act(Cast c) {
+        if (c instanceof Cast.Invocation i) {
+            execution.submit(i.request());
+        } else if (c instanceof Cast.Announce a) {
+            lanes.atCut(() -> {
+                if (membership.add(a.endpoint())) {
+                    LOG.info("{}: replica {} at {} joined the group reference: {}", self, a.replica(),
+                            a.endpoint(), membership.current());
+                }
+            });
+        }
+    }
+
+    private void marker(Cast.StateMarker m) {
+        boolean installedNow;
+        try {
+            installedNow = transfer.onMarker(m);
+        } catch (RuntimeException e) {
+            // A local failure (e.g. the lanes refuse work while shutting down): the rest of the batch still
+            // goes where it goes at every other replica.
+            LOG.error("{}: state marker {} failed here: {}", self, m, e.toString(), e);
+            return;
+        }
+        if (installedNow) {
+            installed();
         }
     }
 
@@ -132,9 +149,9 @@ final class DeliveryRouter implements GroupListener {
         standingChanged(false, null);
     }
 
-    /** After an install: the requests delivered since the state's cut execute, in order. */
-    void executeBuffered(List<Request> buffered) {
-        buffered.forEach(execution::submit);
+    /** After an install: the casts delivered since the state's cut take effect, in order. */
+    void actOnBuffered(List<Cast> buffered) {
+        buffered.forEach(this::act);
     }
 
     /** The state transfer installed the group's state: current, and the group layer counts it as synced. */

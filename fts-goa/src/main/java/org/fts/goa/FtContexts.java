@@ -5,6 +5,8 @@ import java.util.List;
 import org.fts.ft.FtConstants;
 import org.fts.ft.FtGroupVersionContext;
 import org.fts.ft.FtRequestContext;
+import org.omg.CORBA.BAD_PARAM;
+import org.omg.CORBA.CompletionStatus;
 import org.omg.IOP.ServiceContext;
 
 /**
@@ -18,6 +20,8 @@ import org.omg.IOP.ServiceContext;
  */
 record FtContexts(RequestId id, long expirationMillis, long clientVersion) {
     static final FtContexts NONE = new FtContexts(null, 0, -1);
+    /** The longest FT_REQUEST client_id accepted, in characters: every reply cached for it carries it. */
+    static final int MAX_CLIENT_ID = 1024;
 
     static FtContexts of(List<ServiceContext> contexts) {
         RequestId id = null;
@@ -26,6 +30,10 @@ record FtContexts(RequestId id, long expirationMillis, long clientVersion) {
         for (ServiceContext sc : contexts) {
             if (sc.context_id == FtConstants.FT_REQUEST) {
                 FtRequestContext ft = FtRequestContext.decode(sc.context_data);
+                if (ft.clientId().length() > MAX_CLIENT_ID) {
+                    throw new BAD_PARAM("FTS: an FT_REQUEST client_id of " + ft.clientId().length()
+                            + " characters; at most " + MAX_CLIENT_ID + " are accepted", 0, CompletionStatus.COMPLETED_NO);
+                }
                 id = new RequestId(ft.clientId(), ft.retentionId());
                 expiration = FtRequestContext.epochMillis(ft.expirationTime());
             } else if (sc.context_id == FtConstants.FT_GROUP_VERSION) {

@@ -176,7 +176,7 @@ final class ReplicaEngine implements StateTransfer.Host {
     }
 
     @Override
-    public void install(byte[] snapshot, List<Request> buffered) throws Snapshot.StateException {
+    public void install(byte[] snapshot, List<Cast> buffered) throws Snapshot.StateException {
         CompletableFuture<Snapshot.StateException> done = new CompletableFuture<>();
         lanes.atCut(() -> {   // nothing executes here while not current; this waits for what already was queued
             try {
@@ -192,6 +192,6 @@ final class ReplicaEngine implements StateTransfer.Host {
         if (failed != null) {
             throw failed;
         }
-        router.executeBuffered(buffered);
+        router.actOnBuffered(buffered);
     }
 }

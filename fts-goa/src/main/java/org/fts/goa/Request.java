@@ -71,6 +71,9 @@ public record Request(RequestId id, String origin, byte[] objectId, String opera
             }
             byte[] body = new byte[len];
             in.readFully(body);
+            if (in.available() != 0) {
+                throw new IllegalArgumentException(in.available() + " bytes after the request");
+            }
             return new Request(id, origin, oid, op, minor, (flags & 1) != 0, tcs, tcsw, pad, body, (flags & 2) != 0,
                     timestamp, keepUntil);
         } catch (IOException e) {

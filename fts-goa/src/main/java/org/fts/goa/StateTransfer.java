@@ -51,11 +51,11 @@ final class StateTransfer {
         byte[] snapshot() throws Snapshot.StateException;
 
         /**
-         * Called on the delivery thread: installs {@code snapshot} with the lanes idle, then queues
-         * {@code buffered} for execution. Only that: the caller of {@link #onMarker}/{@link #onDirect} learns of
+         * Called on the delivery thread: installs {@code snapshot} with the lanes idle, then acts on the casts
+         * {@code buffered} since the cut, in order. Only that: the caller of {@link #onMarker}/{@link #onDirect} learns of
          * the install from their result and changes the replica's standing.
          */
-        void install(byte[] snapshot, List<Request> buffered) throws Snapshot.StateException;
+        void install(byte[] snapshot, List<Cast> buffered) throws Snapshot.StateException;
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(StateTransfer.class);
@@ -76,7 +76,7 @@ final class StateTransfer {
     private String nonce;
     private MemberId provider;
     private final Set<MemberId> tried = new HashSet<>();
-    private List<Request> buffer = new ArrayList<>();
+    private List<Cast> buffer = new ArrayList<>();
     private byte[][] chunks;
     private int received;
     private long lastProgress;
@@ -214,12 +214,15 @@ final class StateTransfer {
         return mine && tryInstall(m.provider());   // the chunks may have overtaken the marker
     }
 
-    /** Whether {@code r}, delivered now, goes to the buffer (this replica awaits a snapshot). */
-    synchronized boolean buffered(Request r) {
+    /**
+     * Whether {@code c} (an invocation or an announcement), delivered now, goes to the buffer: this replica
+     * delivered its marker and awaits the snapshot, which holds nothing delivered after the marker.
+     */
+    synchronized boolean buffered(Cast c) {
         if (phase != Phase.AWAITING) {
             return false;
         }
-        buffer.add(r);
+        buffer.add(c);
         return true;
     }
 
@@ -299,7 +302,7 @@ final class StateTransfer {
     /** Installs once both the marker was delivered and every chunk arrived (delivery thread); true if it did. */
     private boolean tryInstall(MemberId from) {
         byte[] whole;
-        List<Request> replay;
+        List<Cast> replay;
         synchronized (this) {
             if (phase != Phase.AWAITING || chunks == null || received < chunks.length) {
                 return false;
@@ -319,7 +322,7 @@ final class StateTransfer {
             }
             return false;
         }
-        LOG.info("{}: installed the group's state from {} ({} bytes, {} requests buffered meanwhile)",
+        LOG.info("{}: installed the group's state from {} ({} bytes, {} casts buffered meanwhile)",
                 host.member(), from, whole.length, replay.size());
         synchronized (this) {
             tried.clear();

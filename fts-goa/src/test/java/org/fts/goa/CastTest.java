@@ -50,6 +50,14 @@ class CastTest {
     void anUnknownTagAnEmptyOrATruncatedCastIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> Cast.decode(new byte[0]));
         assertThrows(IllegalArgumentException.class, () -> Cast.decode(new byte[] {99, 0, 1, 'x'}));
+        byte[] oldFormat = {2, 0, 1, 'c', 0, 0, 0, 0, 0, 0, 0, 7};   // an earlier version's request: version byte 2
+        assertThrows(IllegalArgumentException.class, () -> Cast.decode(oldFormat));
+        byte[] announce = Cast.encode(new Cast.Announce("r3", "127.0.0.1:4711"));
+        assertThrows(IllegalArgumentException.class, () -> Cast.decode(Arrays.copyOf(announce, announce.length + 1)),
+                "trailing bytes");
+        byte[] request = Cast.encode(new Cast.Invocation(REQUEST));
+        assertThrows(IllegalArgumentException.class, () -> Cast.decode(Arrays.copyOf(request, request.length + 2)),
+                "trailing bytes");
         byte[] marker = Cast.encode(new Cast.StateMarker("n", new MemberId("r0"), new MemberId("r1")));
         assertThrows(IllegalArgumentException.class, () -> Cast.decode(Arrays.copyOf(marker, marker.length - 1)));
         byte[] invocation = Cast.encode(new Cast.Invocation(REQUEST));

@@ -129,13 +129,13 @@ public final class ReplicaCluster implements AutoCloseable {
      * fetching the state can take long (e.g. during a partition), and a fault schedule must not wait on it.
      * {@link #isReady} tells when it serves; {@link #close()} reaps it either way.
      */
-    public void relaunch(int i, List<String> more) throws IOException {
+    public synchronized void relaunch(int i, List<String> more) throws IOException {
         ChildJvm old = members.get(i).jvm;
         if (old.isAlive()) {
             throw new IllegalStateException("r" + i + " is still running");
         }
         old.close();   // keeps its stdout in the log directory
-        members.set(i, launch(i, more));
+        members.set(i, launch(i, more));   // under the lock: close() reaps it or it is never started
     }
 
     /** Whether replica {@code i}'s current process runs and has said {@code READY} (joined, state installed). */
@@ -255,6 +255,7 @@ public final class ReplicaCluster implements AutoCloseable {
         synchronized (this) {
             closed = true;
         }
+        members.forEach(m -> m.jvm.destroy());   // all at once, then each is waited for
         members.forEach(m -> m.jvm.close());
     }
 }

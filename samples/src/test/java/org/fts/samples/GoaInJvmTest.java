@@ -216,7 +216,8 @@ class GoaInJvmTest {
     /** Sends one GIOP 1.2 request (operation without arguments) with the given service contexts. */
     private static RawReply raw(int port, String objectKey, String op, Map<Integer, byte[]> contexts) throws Exception {
         byte[] key = objectKey.getBytes(StandardCharsets.US_ASCII);
-        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1024);
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(1024
+                + contexts.values().stream().mapToInt(c -> c.length + 8).sum());
         b.put("GIOP".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 2).put((byte) 0).put((byte) 0);
         b.putInt(0);
         b.putInt(9).put((byte) 3).put(new byte[3]);
@@ -287,6 +288,21 @@ class GoaInJvmTest {
         assertTrue(new String(id, StandardCharsets.US_ASCII).contains("MARSHAL"), new String(id, StandardCharsets.US_ASCII));
         assertEquals(before, counter(0).value(), "nothing executed");
         assertEquals(before + 1, counter(1).increment(), "other clients are served");
+    }
+
+    @Test
+    void anOversizedFtClientIdIsThatClientsBadParamAndTheReplicaServesOn() throws Exception {
+        int before = counter(0).value();
+        byte[] context = new org.fts.ft.FtRequestContext("c".repeat(70_000), 1,
+                org.fts.ft.FtRequestContext.timeT(System.currentTimeMillis() + 60_000)).encode();
+        RawReply r = raw(replicas.ports.get(0), "fts-test/FTS-samples/counter", "increment",
+                Map.of(org.fts.ft.FtConstants.FT_REQUEST, context));
+        assertEquals(2, r.status(), "SYSTEM_EXCEPTION");
+        byte[] id = new byte[r.body().getInt() - 1];
+        r.body().get(id);
+        assertTrue(new String(id, StandardCharsets.US_ASCII).contains("BAD_PARAM"), new String(id, StandardCharsets.US_ASCII));
+        assertEquals(before, counter(0).value(), "nothing executed");
+        assertEquals(before + 1, counter(0).increment(), "the same replica serves on");
     }
 
     private static void align(java.nio.ByteBuffer b, int n) {

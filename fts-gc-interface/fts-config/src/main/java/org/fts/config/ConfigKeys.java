@@ -33,7 +33,14 @@ public final class ConfigKeys {
      * a misspelt key would otherwise be ignored in silence, and its default used. Returns the unknown names.
      */
     public static List<String> checkNames(Logger log, Properties props) {
-        List<String> known = ConfigReference.allKeys().stream().map(ConfigKey::name).toList();
+        List<String> known;
+        try {
+            known = ConfigReference.allKeys().stream().map(ConfigKey::name).toList();
+        } catch (java.util.ServiceConfigurationError | LinkageError | IllegalStateException e) {
+            // Advisory only: a broken provider on the class path must not stop a replica or a client.
+            log.warn("fts.* property names not checked: the key registry cannot be read ({})", e.toString());
+            return List.of();
+        }
         List<String> unknown = new ArrayList<>();
         for (String name : new TreeSet<>(props.stringPropertyNames())) {
             if (name.startsWith("fts.") && !known.contains(name)) {

@@ -6,12 +6,14 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -19,7 +21,7 @@ import java.util.function.Predicate;
 /**
  * A JVM started with the caller's class path: its stdout lines are collected (they can be awaited, and a
  * listener sees each as it comes), its stderr is appended to {@code <logs>/<name>.err}, and once reaped its
- * stdout is written to {@code <logs>/<name>.out}. Every child is reaped by {@link #close()}, and, should the
+ * stdout is appended to {@code <logs>/<name>.out}. Every child is reaped by {@link #close()}, and, should the
  * starting JVM exit first, by one shutdown hook for all children: nobody leaves a process behind.
  */
 public final class ChildJvm implements AutoCloseable {
@@ -35,6 +37,7 @@ public final class ChildJvm implements AutoCloseable {
     private final List<String> lines = new ArrayList<>();
     private final Consumer<String> listener;
     private final Thread reader;
+    private final AtomicBoolean outWritten = new AtomicBoolean();
 
     private ChildJvm(String name, Path logs, Process process, Consumer<String> listener) {
         this.name = name;
@@ -206,7 +209,15 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** Reaps the child: SIGKILL if still running (paused too), then waits for it. Idempotent, never throws. */
+    /** SIGKILL (paused too), without waiting: {@link #close()} waits. For stopping several children at once. */
+    public void destroy() {
+        process.destroyForcibly();
+    }
+
+    /**
+     * Reaps the child: SIGKILL if still running (paused too), then waits for it, and appends its stdout to
+     * {@code <logs>/<name>.out} (a child started again under the same name adds to it). Idempotent, never throws.
+     */
     @Override
     public void close() {
         LIVE.remove(this);
@@ -223,8 +234,17 @@ public final class ChildJvm implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        if (!outWritten.compareAndSet(false, true)) {
+            return;
+        }
         try {
-            Files.write(logs.resolve(name + ".out"), lines());
+            reader.join(2_000);   // the rest of its stdout, already in the pipe
+            List<String> out = new ArrayList<>();
+            out.add("---- " + name + " (pid " + process.pid() + ")");
+            out.addAll(lines());
+            Files.write(logs.resolve(name + ".out"), out, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (IOException ignored) {
             // the collected stdout is kept for post-mortems only
         }
