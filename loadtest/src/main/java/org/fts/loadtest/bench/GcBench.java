@@ -22,11 +22,11 @@ import org.fts.gc.View;
  * payloads. For 1 and 3 concurrent senders it prints the ABCAST throughput (messages/s delivered per
  * member, every sender sending flat out) and the synchronous latency (send, wait for the own delivery),
  * ending with one grep-able line per binding and sender count:
- * {@code gc-bench binding=jgroups-udp senders=3 msgs_per_s=... p50_us=... p99_us=...}.
+ * {@code gc-bench binding=jgroups-udp delivery=default senders=3 msgs_per_s=... p50_us=... p99_us=...}.
  *
  * <p>Options: {@code --binding local|jgroups-udp|jgroups-tcp|all} (default all), {@code --messages N}
  * per throughput run (default 200000), {@code --roundtrips N} per sender (default 5000), {@code --stack XML}
- * to measure a JGroups stack file of one's own.
+ * to measure a JGroups stack file of one's own, {@code --delivery agreed|uniform} (default: fts.delivery's).
  */
 public final class GcBench {
     private static final int MEMBERS = 3;
@@ -37,6 +37,7 @@ public final class GcBench {
     private final int messages;
     private final int roundtrips;
     private final String stack;
+    private String delivery;   // null: the default (fts.delivery)
 
     GcBench(String binding, int messages, int roundtrips, String stack) {
         this.binding = binding;
@@ -50,14 +51,17 @@ public final class GcBench {
         int messages = 200_000;
         int roundtrips = 5_000;
         String stack = null;
+        String delivery = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--binding" -> which = args[++i];
                 case "--messages" -> messages = Integer.parseInt(args[++i]);
                 case "--roundtrips" -> roundtrips = Integer.parseInt(args[++i]);
                 case "--stack" -> stack = args[++i];
+                case "--delivery" -> delivery = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (use --binding local|jgroups-udp|jgroups-tcp|all, --messages N, --roundtrips N, --stack XML)");
+                        + " (use --binding local|jgroups-udp|jgroups-tcp|all, --messages N, --roundtrips N, --stack XML,"
+                        + " --delivery agreed|uniform)");
             }
         }
         List<String> bindings = which.equals("all") ? List.of("local", "jgroups-udp", "jgroups-tcp") : List.of(which);
@@ -68,6 +72,7 @@ public final class GcBench {
         List<String> summary = new ArrayList<>();
         for (String b : bindings) {
             GcBench bench = new GcBench(b, messages, roundtrips, stack);
+            bench.delivery = delivery;
             summary.addAll(bench.run());
         }
         summary.forEach(System.out::println);
@@ -130,6 +135,9 @@ public final class GcBench {
         if (stack != null && binding.startsWith("jgroups")) {
             cfg.setProperty("fts.gc.jgroups.stack", stack);
         }
+        if (delivery != null) {
+            cfg.setProperty("fts.delivery", delivery);
+        }
         List<GroupChannel> channels = new ArrayList<>();
         List<Counter> counters = new ArrayList<>();
         List<String> lines = new ArrayList<>();
@@ -148,8 +156,9 @@ public final class GcBench {
             for (int senders : new int[] {1, 3}) {
                 double rate = throughput(channels, counters, senders, messages);
                 long[] lat = latency(channels, counters, senders, roundtrips);
-                String line = String.format(Locale.ROOT, "gc-bench binding=%s senders=%d msgs_per_s=%.0f p50_us=%d p99_us=%d",
-                        binding, senders, rate, lat[0], lat[1]);
+                String line = String.format(Locale.ROOT,
+                        "gc-bench binding=%s delivery=%s senders=%d msgs_per_s=%.0f p50_us=%d p99_us=%d", binding,
+                        cfg.getProperty("fts.delivery", "default"), senders, rate, lat[0], lat[1]);
                 System.out.println(line);
                 lines.add(line);
             }

@@ -22,7 +22,7 @@ import org.omg.CORBA.ORB;
  *
  * <p>Options: {@code --seconds S} per case (default 5), {@code --threads 1,50}, {@code --policies nb,tab}
  * (batching policies of the replicas, default nb), {@code --delivery agreed,uniform} (fts.delivery, default
- * agreed), {@code --no-plain} (skip the plain server).
+ * agreed), {@code --no-plain} (skip the plain server), {@code --attach R} (thread t calls replica (t + R) mod 3; default 0).
  */
 public final class GoaBench {
     private GoaBench() {
@@ -34,16 +34,18 @@ public final class GoaBench {
         List<String> policies = List.of("nb");
         List<String> deliveries = List.of("agreed");
         boolean plainToo = true;
+        int attach = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--policies" -> policies = List.of(args[++i].split(","));
                 case "--no-plain" -> plainToo = false;
+                case "--attach" -> attach = Integer.parseInt(args[++i]);
                 case "--delivery" -> deliveries = List.of(args[++i].split(","));
                 case "--threads" -> threadCounts = java.util.Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + " (use --seconds S, --threads 1,50, --policies nb,tab,natural, --delivery agreed,uniform,"
-                        + " --no-plain)");
+                        + " --no-plain, --attach R)");
             }
         }
         Path logs = Path.of("target", "bench-logs");
@@ -64,22 +66,26 @@ public final class GoaBench {
             List<String> opts = plain ? List.of() : List.of("-Dfts.batching=" + policy, "-Dfts.delivery=" + delivery);
             try (ReplicaCluster cluster = new ReplicaCluster(group, 3, plain, opts, logs)) {
                 for (int t : threadCounts) {
-                    double[] r = run(cluster, t, seconds);
+                    double[] r = run(cluster, t, seconds, plain ? 0 : attach);
                     System.out.printf(Locale.ROOT, "goa-bench server=%s policy=%s delivery=%s replicas=%d threads=%d "
-                            + "ops_per_s=%.0f mean_us=%.0f%n", plain ? "plain-poa" : "fts", plain ? "-" : policy, delivery,
-                            plain ? 1 : 3, t, r[0], r[1]);
+                            + "attach=r%d ops_per_s=%.0f mean_us=%.0f%n", plain ? "plain-poa" : "fts",
+                            plain ? "-" : policy, delivery, plain ? 1 : 3, t, plain ? 0 : attach, r[0], r[1]);
                 }
             }
         }
     }
 
-    /** Returns {ops/s, mean latency in us} over {@code seconds}, after a one-second warm-up. */
-    static double[] run(ReplicaCluster cluster, int threads, int seconds) throws InterruptedException {
+    /**
+     * Returns {ops/s, mean latency in us} over {@code seconds}, after a one-second warm-up. Thread {@code t}
+     * calls replica {@code (t + attach) % n}: with one thread and {@code attach} 0 that is r0, the first to start
+     * and so the group's sequencer; {@code attach} 1 puts it on a follower.
+     */
+    static double[] run(ReplicaCluster cluster, int threads, int seconds, int attach) throws InterruptedException {
         ORB orb = ORB.init(new String[0], Clients.orbDefaults());
         try {
             List<HelloObj> refs = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
-                int port = cluster.ports().get(i % cluster.ports().size());
+                int port = cluster.ports().get((i + attach) % cluster.ports().size());
                 // A distinct object key prefix per thread is not needed: one connection per server suffices.
                 refs.add(HelloObjHelper.narrow(orb.string_to_object(
                         Clients.corbaloc("127.0.0.1", port, cluster.group(), "hello"))));

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** Keeps {@code bin/fts bench gc} working: a tiny run on the in-JVM binding prints sane figures. */
 class GcBenchSmokeTest {
     private static final Pattern LINE = Pattern.compile(
-            "gc-bench binding=local senders=(\\d) msgs_per_s=(\\d+) p50_us=(\\d+) p99_us=(\\d+)");
+            "gc-bench binding=local delivery=default senders=(\\d) msgs_per_s=(\\d+) p50_us=(\\d+) p99_us=(\\d+)");
 
     @Test
     void printsOneGreppableLinePerSenderCount() throws Exception {
