@@ -36,6 +36,7 @@ class ConfigurationTest {
         assertRejected("fts.gc", "fts.gc", "carrier-pigeon");
         assertRejected("fts.gc.jgroups.mcast_port", "fts.gc.jgroups.mcast_port", "abc");
         assertRejected("fts.gc.jgroups.mcast_port", "fts.gc.jgroups.mcast_port", "70000");
+        assertRejected("fts.gc.jgroups.mcast_ttl", "fts.gc.jgroups.mcast_ttl", "256");
         assertRejected("fts.gc.jgroups.stack", "fts.gc.jgroups.stack", "/no/such/stack.xml");
         assertRejected("fts.gc.local.delay", "fts.gc", "local", "fts.gc.local.delay", "5");
     }

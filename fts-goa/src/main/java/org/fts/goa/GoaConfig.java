@@ -49,8 +49,13 @@ public record GoaConfig(String group, String replicaId, List<String> replicas, i
                     + "refused at the replica that received it (IMP_LIMIT, COMPLETED_NO) before it reaches the group; keep "
                     + "it below fts.giop.max_message_size");
 
+    public static final ConfigKey<Boolean> LEAVE_ON_SHUTDOWN = ConfigKey.bool("fts.shutdown.leave", true,
+            "on JVM shutdown (SIGTERM, System.exit) the replica sends its last batch and leaves the group: the others "
+                    + "install a view without it at once, with no failure detection, and its clients redirect");
+
     public static final List<ConfigKey<?>> KEYS = List.of(GROUP, REPLICA_ID, REPLICAS, STATE_TIMEOUT, POOL_BACKGROUND,
-            SERVANTS_INDEPENDENT, CACHE_MAX_ENTRIES, CACHE_TTL, CACHE_MARGIN, REQUEST_TIMEOUT, REQUEST_MAX_SIZE);
+            SERVANTS_INDEPENDENT, CACHE_MAX_ENTRIES, CACHE_TTL, CACHE_MARGIN, REQUEST_TIMEOUT, REQUEST_MAX_SIZE,
+            LEAVE_ON_SHUTDOWN);
 
     /** Reads and validates every key, logging the values in effect. */
     public static GoaConfig from(Properties props, Logger log) {

@@ -66,6 +66,8 @@ public final class GroupPOA extends PoaBasics {
     private final Map<ObjectKey, Map.Entry<Long, String>> iogrs = new ConcurrentHashMap<>();
     private final StatsExport stats;
     private final GroupPOAManager manager;
+    private final java.util.concurrent.atomic.AtomicBoolean left = new java.util.concurrent.atomic.AtomicBoolean();
+    private final Thread leaveOnShutdown;
 
     private GroupPOA(ORB orb, Properties props) throws Exception {
         super(POAHelper.narrow(orb.resolve_initial_references("RootPOA")));
@@ -91,7 +93,12 @@ public final class GroupPOA extends PoaBasics {
         groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
         this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
         this.stats = new StatsExport(config, engine.batcher().stats());
+        this.leaveOnShutdown = GoaConfig.LEAVE_ON_SHUTDOWN.get(props)
+                ? new Thread(() -> leave("the JVM shuts down"), "fts-leave-" + config.replicaId()) : null;
         channel.join(config.group(), engine.listener());
+        if (leaveOnShutdown != null) {
+            Runtime.getRuntime().addShutdownHook(leaveOnShutdown);
+        }
         LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
         String endpoint = Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(new byte[] {0},
                 "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).endpoint();
@@ -130,6 +137,18 @@ public final class GroupPOA extends PoaBasics {
         } catch (Exception e) {
             throw new org.omg.CORBA.INITIALIZE("FTS: cannot create the group object adaptor: " + e);
         }
+    }
+
+    /**
+     * The adaptor of this ORB's replica group, configured by the {@code fts.*} keys of the ORB's own
+     * configuration: {@code jacorb.properties}, {@code orb.properties}, system properties and the properties
+     * given to {@code ORB.init}, like every JacORB setting. {@link GroupPOAInitializer} uses it to register
+     * the adaptor as {@code resolve_initial_references("GroupPOA")}.
+     *
+     * @throws org.fts.config.ConfigException naming the key, if the configuration is invalid
+     */
+    public static GroupPOA create(ORB orb) {
+        return create(orb, Jacorb.ftsSettings(orb));
     }
 
     /** The batching statistics of this replica (also over JMX as org.fts:type=Batching). */
@@ -307,10 +326,30 @@ public final class GroupPOA extends PoaBasics {
     /** Leaves the group, stops executing, and destroys the underlying POA. */
     @Override
     public void destroy(boolean etherealize, boolean waitForCompletion) {
-        engine.flush();      // the last batch goes while the channel is open; logs the stats dump
-        channel.close();
-        engine.shutdown();
+        leave("destroy() was called");
+        if (leaveOnShutdown != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(leaveOnShutdown);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs or ran: it found the group left
+            }
+        }
         groupPoa.destroy(etherealize, waitForCompletion);
         stats.close();
+    }
+
+    /**
+     * Leaves the group once: the last batch goes while the channel is open, the channel disconnects (the others
+     * install a view without this replica at once), and execution stops. Requests not yet answered here fail
+     * their connection; FT clients retry them elsewhere, where the reply cache answers those already executed.
+     */
+    private void leave(String why) {
+        if (!left.compareAndSet(false, true)) {
+            return;
+        }
+        LOG.info("replica {} leaves group {}: {}", config.replicaId(), config.group(), why);
+        engine.flush();      // logs the stats dump
+        channel.close();
+        engine.shutdown();
     }
 }

@@ -14,7 +14,9 @@ import org.fts.ft.Ior;
  * Turns a reference to this replica into an interoperable object group reference (IOGR): one IIOP 1.2
  * profile per replica endpoint, all with the same object key (identical at every replica), each carrying
  * {@code TAG_FT_GROUP}. A client ORB without FTS tries the profiles in turn, so it reaches a live replica.
- * Built with FTS's own IOR codec ({@link Ior}), from the ORB's stringified reference.
+ * Every profile also names the other replicas in {@code TAG_ALTERNATE_IIOP_ADDRESS} components (IIOP 1.2):
+ * ORBs that read only the first profile (omniORB, TAO) try its alternate addresses when its own endpoint is
+ * down. Built with FTS's own IOR codec ({@link Ior}), from the ORB's stringified reference.
  */
 final class Iogr {
     private Iogr() {
@@ -33,7 +35,7 @@ final class Iogr {
         if (mine == null) {
             throw new org.omg.CORBA.INTERNAL("FTS: the local reference has no IIOP profile");
         }
-        List<Ior.Component> components = new ArrayList<>(mine.components());
+        List<Ior.Component> components = new ArrayList<>(mine.without(Ior.TAG_ALTERNATE_IIOP_ADDRESS).components());
         components.add(new Ior.Component(FtConstants.TAG_FT_GROUP,
                 new FtGroupComponent(group, groupId(objectId), version).encode()));
         List<Ior.Profile> profiles = new ArrayList<>();
@@ -41,11 +43,23 @@ final class Iogr {
             profiles.add(new Ior.Iiop(1, 2, mine.host(), mine.port(), mine.objectKey(), components).profile());
         }
         for (String e : endpoints) {
-            int colon = e.lastIndexOf(':');
-            profiles.add(new Ior.Iiop(1, 2, e.substring(0, colon), Integer.parseInt(e.substring(colon + 1)),
-                    mine.objectKey(), components).profile());
+            List<Ior.Component> withAlternates = new ArrayList<>(components);
+            for (String other : endpoints) {
+                if (!other.equals(e)) {
+                    withAlternates.add(Ior.Iiop.alternateAddress(host(other), port(other)));
+                }
+            }
+            profiles.add(new Ior.Iiop(1, 2, host(e), port(e), mine.objectKey(), withAlternates).profile());
         }
         return new Ior(ior.typeId(), profiles).stringify();
+    }
+
+    private static String host(String endpoint) {
+        return endpoint.substring(0, endpoint.lastIndexOf(':'));
+    }
+
+    private static int port(String endpoint) {
+        return Integer.parseInt(endpoint.substring(endpoint.lastIndexOf(':') + 1));
     }
 
     /** A stable 64-bit object group id for an object id: the same at every replica. */

@@ -167,4 +167,31 @@ final class Jacorb {
             return dflt;
         }
     }
+
+    /**
+     * Every {@code fts.*} setting of the ORB's configuration: {@code jacorb.properties}, {@code orb.properties},
+     * system properties and the properties given to {@code ORB.init}, in JacORB's precedence. Empty if the ORB
+     * is not JacORB's.
+     */
+    static java.util.Properties ftsSettings(ORB orb) {
+        java.util.Properties p = new java.util.Properties();
+        if (orb instanceof org.jacorb.orb.ORB jacorb) {
+            org.jacorb.config.Configuration c = jacorb.getConfiguration();
+            for (String name : c.getAttributeNamesWithPrefix("fts.")) {
+                p.setProperty(name, c.getAttribute(name, ""));
+            }
+        }
+        return p;
+    }
+
+    /** The ORB an initializer is initialising, or null if it is not JacORB's. */
+    static ORB orbOf(org.omg.PortableInterceptor.ORBInitInfo info) {
+        return info instanceof org.jacorb.orb.portableInterceptor.ORBInitInfoImpl j ? j.getORB() : null;
+    }
+
+    /** Whether JacORB fails {@code ORB.init} when an ORB initializer fails ({@code jacorb.orb_initializer.fail_on_error}). */
+    static boolean failOnInitializerError(ORB orb) {
+        return orb instanceof org.jacorb.orb.ORB jacorb
+                && jacorb.getConfiguration().getAttributeAsBoolean("jacorb.orb_initializer.fail_on_error", false);
+    }
 }

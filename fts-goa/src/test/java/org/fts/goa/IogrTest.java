@@ -40,6 +40,30 @@ class IogrTest {
             assertEquals(Iogr.groupId("counter".getBytes(StandardCharsets.US_ASCII)), group.objectGroupId());
             assertEquals(3, group.refVersion());
         }
+        assertEquals(List.of("127.0.0.1:5001", "host-b:5002"),
+                Ior.Iiop.decode(ior.profiles().get(0).data()).alternateAddresses(),
+                "each profile names the other replicas, in order, for ORBs that read only the first profile");
+        assertEquals(List.of("127.0.0.1:5000", "host-b:5002"),
+                Ior.Iiop.decode(ior.profiles().get(1).data()).alternateAddresses());
+    }
+
+    @Test
+    void alternateAddressesOfTheLocalReferenceAreNotCopied() {
+        Ior.Iiop local = new Ior.Iiop(1, 2, "127.0.0.1", 5001, KEY,
+                List.of(Ior.Iiop.alternateAddress("elsewhere", 9)));
+        String with = new Ior("IDL:x:1.0", List.of(local.profile())).stringify();
+        Ior ior = Ior.parse(Iogr.build(with, List.of("127.0.0.1:5000", "127.0.0.1:5001"), "g", new byte[] {1}, 1));
+        assertEquals(List.of("127.0.0.1:5001"), Ior.Iiop.decode(ior.profiles().get(0).data()).alternateAddresses());
+    }
+
+    @Test
+    void anAlternateAddressIsTheStandardEncapsulationOfHostAndPort() {
+        Ior.Component c = Ior.Iiop.alternateAddress("host-b", 5002);
+        assertEquals(Ior.TAG_ALTERNATE_IIOP_ADDRESS, c.tag());
+        assertEquals(3, c.tag(), "IOP::TAG_ALTERNATE_IIOP_ADDRESS");
+        // byte order, string length 7 (with NUL), "host-b\0", pad to 2, ushort 5002
+        assertArrayEquals(new byte[] {0, 0, 0, 0, 0, 0, 0, 7, 'h', 'o', 's', 't', '-', 'b', 0, 0, 0x13, (byte) 0x8a},
+                c.data());
     }
 
     @Test

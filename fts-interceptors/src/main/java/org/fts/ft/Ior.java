@@ -13,6 +13,8 @@ import java.util.List;
 public record Ior(String typeId, List<Profile> profiles) {
     /** {@code TAG_INTERNET_IOP}. */
     public static final int TAG_INTERNET_IOP = 0;
+    /** {@code IOP::TAG_ALTERNATE_IIOP_ADDRESS}: one more {@code host:port} for the same object key. */
+    public static final int TAG_ALTERNATE_IIOP_ADDRESS = 3;
 
     /** One tagged component of an IIOP profile. */
     public record Component(int tag, byte[] data) {
@@ -44,6 +46,30 @@ public record Ior(String typeId, List<Profile> profiles) {
                 }
             }
             return new Iiop(major, minor, host, port, key, components);
+        }
+
+        /** A {@code TAG_ALTERNATE_IIOP_ADDRESS} component for {@code host:port}. */
+        public static Component alternateAddress(String host, int port) {
+            return new Component(TAG_ALTERNATE_IIOP_ADDRESS, new Cdr.Writer().string(host).ushort(port).bytes());
+        }
+
+        /** The {@code host:port} of each {@code TAG_ALTERNATE_IIOP_ADDRESS} component, in order. */
+        public List<String> alternateAddresses() {
+            List<String> out = new ArrayList<>();
+            for (Component c : components) {
+                if (c.tag() == TAG_ALTERNATE_IIOP_ADDRESS) {
+                    Cdr.Reader r = new Cdr.Reader(c.data());
+                    String host = r.string();
+                    out.add(host + ":" + r.ushort());
+                }
+            }
+            return out;
+        }
+
+        /** This body without its components tagged {@code tag}. */
+        public Iiop without(int tag) {
+            return new Iiop(major, minor, host, port, objectKey,
+                    components.stream().filter(c -> c.tag() != tag).toList());
         }
 
         /** This body as a {@code TAG_INTERNET_IOP} profile. */

@@ -10,6 +10,7 @@ import java.util.Properties;
 import org.fts.batching.BatchStats;
 import org.fts.gc.jgroups.JGroupsFaults;
 import org.fts.goa.GroupPOA;
+import org.fts.goa.GroupPOAInitializer;
 import org.fts.goa.giop.GiopGuard;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
@@ -19,18 +20,27 @@ import org.omg.PortableServer.Servant;
 /**
  * A replica of the sample objects ({@code hello}, {@code counter}, {@code account}). Configured by system
  * properties ({@code -Dfts.replica.id=r0 -DOAPort=...}; see docs/configuration.md), which it passes to
- * ORB.init and to the adaptor. The only FTS line is where the adaptor comes from; with {@code --plain} it
- * uses JacORB's RootPOA instead (an unreplicated baseline serving the same objects). Either way its ORB reads
+ * ORB.init; the adaptor reads its {@code fts.*} keys from the ORB's configuration. The only FTS line is where the
+ * adaptor comes from, {@code resolve_initial_references("GroupPOA")} (registered by {@link GroupPOAInitializer});
+ * with {@code --plain} it uses JacORB's RootPOA instead (an unreplicated baseline serving the same objects). Either way its ORB reads
  * connections through the GIOP message size guard ({@code GiopGuard.orbProperties()}, {@code
  * fts.giop.max_message_size}; a {@code -Djacorb.net.server_socket_factory=...} replaces it).
+ *
+ * <p>{@code --config FILE} reads ORB properties ({@code fts.*}, {@code OAIAddr}, {@code OAPort}, {@code jacorb.*})
+ * from a file over the sample's defaults; {@code -D} system properties override both.
  *
  * <p>{@code --hello-objects N} also activates {@code hello-0} … {@code hello-<N-1>}: one HelloObj per load
  * client, as in the paper's experiment.
  *
  * <p>Prints {@code STARTED} on stdout once its objects are activated (the first replicas of a group then wait
- * for a majority), {@code READY} once it serves, then runs until killed or until stdin closes. A line
- * {@code stats} on stdin is answered on stdout with {@code STATS <id> batches=… messages=… delay_n=…
- * delay_sum_ns=… cast_n=… cast_sum_ns=…} (cumulative batching counters; zeros for {@code --plain}).
+ * for a majority), {@code READY} once it serves, then runs until it is stopped: {@code SIGTERM} leaves the group
+ * gracefully ({@code fts.shutdown.leave}), {@code kill -9} is a crash. Standard input is not read, so a replica
+ * runs as a service (systemd, {@code nohup}, a container, {@code </dev/null}).
+ *
+ * <p>{@code --stdin-control} (the launchers and tests) reads commands from stdin and ends the replica when stdin
+ * closes, so that no replica outlives the process that started it. A line {@code stats} is answered on stdout
+ * with {@code STATS <id> batches=… messages=… delay_n=… delay_sum_ns=… cast_n=… cast_sum_ns=…} (cumulative
+ * batching counters; zeros for {@code --plain}).
  */
 public final class Replica {
     static final String[] IDS = {"hello", "counter", "account"};
@@ -52,7 +62,8 @@ public final class Replica {
     }
 
     /**
-     * The launcher's commands on stdin: {@code stats}, {@code digest} (the adaptor's state digest), and, for
+     * The launcher's commands on stdin: {@code stats}, {@code digest} (the adaptor's state digest), {@code view}
+     * (the replica ids of the current group view), and, for
      * tests on JGroups, {@code isolate} / {@code heal} (a partition of this replica: JGroups DISCARD).
      */
     private static void command(String line, String self, BatchStats stats, POA poa) {
@@ -63,6 +74,8 @@ public final class Replica {
                         + (stats == null ? BatchStats.Counters.ZERO : stats.counters()).format());
                 case "digest" -> System.out.println("DIGEST " + self + " "
                         + (goa == null ? "-" : goa.stateDigest()));
+                case "view" -> System.out.println("VIEW " + self + " " + (goa == null ? "" : String.join(",",
+                        goa.channel().view().members().stream().map(m -> m.name().split("#")[0]).toList())));
                 case "isolate" -> JGroupsFaults.isolate(goa.channel());
                 case "heal" -> JGroupsFaults.heal(goa.channel());
                 default -> System.err.println("unknown command: " + line);
@@ -71,6 +84,23 @@ public final class Replica {
             System.err.println(line + " failed: " + e);
         }
         System.out.flush();
+    }
+
+    /** Reads commands from stdin; its end (the launcher is gone) ends the replica. */
+    private static void stdinControl(String self, BatchStats stats, POA poa) {
+        Thread watchdog = new Thread(() -> {
+            try {
+                BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+                for (String line = in.readLine(); line != null; line = in.readLine()) {
+                    command(line.trim(), self, stats, poa);
+                }
+            } catch (java.io.IOException ignored) {
+                // same as EOF
+            }
+            Runtime.getRuntime().halt(0);
+        }, "stdin-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
     }
 
     public static void main(String[] args) {
@@ -87,15 +117,19 @@ public final class Replica {
 
     private static void run(String[] args) throws Exception {
         boolean plain = false;
+        boolean stdinControl = false;
+        java.nio.file.Path config = null;
         int helloObjects = 0;
         int ballastMb = 0;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--plain" -> plain = true;
+                case "--stdin-control" -> stdinControl = true;
                 case "--hello-objects" -> helloObjects = Integer.parseInt(args[++i]);
                 case "--ballast-mb" -> ballastMb = Integer.parseInt(args[++i]);
+                case "--config" -> config = java.nio.file.Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (use --plain, --hello-objects N, --ballast-mb N)");
+                        + " (use --config FILE, --plain, --stdin-control, --hello-objects N, --ballast-mb N)");
             }
         }
         Properties props = new Properties();
@@ -107,6 +141,17 @@ public final class Replica {
         props.setProperty("jacorb.poa.queue_max", "10000");
         // A message larger than fts.giop.max_message_size closes its connection before JacORB allocates it.
         props.putAll(GiopGuard.orbProperties());
+        if (config != null) {   // a service's settings (docs/deployment.md): over these defaults, under -D
+            try (java.io.Reader r = java.nio.file.Files.newBufferedReader(config, StandardCharsets.UTF_8)) {
+                props.load(r);
+            }
+        }
+        if (!plain) {
+            // the adaptor as an initial reference, configured by the ORB's fts.* settings
+            props.setProperty("org.omg.PortableInterceptor.ORBInitializerClass." + GroupPOAInitializer.class.getName(),
+                    "");
+            props.setProperty("jacorb.orb_initializer.fail_on_error", "on");   // a bad fts.* key fails ORB.init
+        }
         props.putAll(System.getProperties());
         ORB orb = ORB.init(new String[0], props);
         POA poa;
@@ -117,24 +162,13 @@ public final class Replica {
                         root.create_lifespan_policy(org.omg.PortableServer.LifespanPolicyValue.PERSISTENT),
                         root.create_id_assignment_policy(org.omg.PortableServer.IdAssignmentPolicyValue.USER_ID)});
         } else {
-            poa = GroupPOA.create(orb, props);   // <- the one line a server changes
+            poa = POAHelper.narrow(orb.resolve_initial_references("GroupPOA"));   // <- the one line a server changes
         }
         BatchStats stats = poa instanceof GroupPOA g ? g.batchStats() : null;
         String self = props.getProperty("fts.replica.id", "plain");
-        Thread watchdog = new Thread(() -> {
-            try {
-                BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-                for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    // the launcher holds stdin open; EOF means it is gone
-                    command(line.trim(), self, stats, poa);
-                }
-            } catch (java.io.IOException ignored) {
-                // same as EOF
-            }
-            Runtime.getRuntime().halt(0);
-        }, "stdin-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        if (stdinControl) {
+            stdinControl(self, stats, poa);
+        }
         Servant[] servants = {new HelloObjImpl(ballast(ballastMb)), new CounterImpl(), new AccountImpl()};
         for (int i = 0; i < IDS.length; i++) {
             poa.activate_object_with_id(IDS[i].getBytes(StandardCharsets.UTF_8), servants[i]);

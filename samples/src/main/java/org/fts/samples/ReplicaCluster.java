@@ -25,6 +25,12 @@ import org.fts.process.ChildJvm;
  * {@link #command}. Used by the demo, the process tests, the benchmarks and the chaos harness.
  */
 public final class ReplicaCluster implements AutoCloseable {
+    /**
+     * A program argument of the cluster, not of the replicas: they run as a service manager runs them, without
+     * {@code --stdin-control} and with stdin closed at once (no {@link #command}s then).
+     */
+    public static final String AS_SERVICES = "--as-services";
+
     private static final Duration START = Duration.ofSeconds(90);
 
     private final List<Member> members = new CopyOnWriteArrayList<>();
@@ -36,6 +42,9 @@ public final class ReplicaCluster implements AutoCloseable {
     private final List<String> args;
     private final Path logDir;
     private final String endpoints;
+    private final List<String> hosts = new ArrayList<>();
+    /** JVM options that place the replicas on distinct hosts (JGroups over TCP); empty on one host. */
+    private final List<String> placement = new ArrayList<>();
     private boolean closed;
 
     /** One replica's current process and what it said. */
@@ -43,12 +52,21 @@ public final class ReplicaCluster implements AutoCloseable {
         final ChildJvm jvm;
         final BlockingQueue<String> stats = new LinkedBlockingQueue<>();
         final BlockingQueue<String> digests = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> views = new LinkedBlockingQueue<>();
         volatile boolean ready;
 
         Member(int i, List<String> jvmArgs) throws IOException {
-            List<String> programArgs = new ArrayList<>(plain ? List.of("--plain") : List.of());
-            programArgs.addAll(args);
+            boolean service = args.contains(AS_SERVICES);
+            // commands on stdin, and the replica ends with this process (its stdin closes); or a service
+            List<String> programArgs = new ArrayList<>(service ? List.of() : List.of("--stdin-control"));
+            if (plain) {
+                programArgs.add("--plain");
+            }
+            args.stream().filter(a -> !a.equals(AS_SERVICES)).forEach(programArgs::add);
             this.jvm = ChildJvm.start(group + "-r" + i, Replica.class, jvmArgs, programArgs, logDir, this::read);
+            if (service) {
+                jvm.closeStdin();
+            }
         }
 
         private void read(String line) {
@@ -57,6 +75,8 @@ public final class ReplicaCluster implements AutoCloseable {
                 references.putIfAbsent(f[1], f[2]);
             } else if (line.startsWith("STATS ")) {
                 stats.add(line.split(" ", 3)[2]);
+            } else if (line.startsWith("VIEW ")) {
+                views.add(line.split(" ", 3)[2]);
             } else if (line.startsWith("DIGEST ")) {
                 digests.add(line.split(" ", 3)[2]);
             } else if (line.startsWith("READY")) {
@@ -76,16 +96,42 @@ public final class ReplicaCluster implements AutoCloseable {
     /** @param args more program arguments for every replica, e.g. {@code --hello-objects 800} */
     public ReplicaCluster(String group, int n, boolean plain, List<String> extra, List<String> args, Path logDir)
             throws Exception {
+        this(group, java.util.Collections.nCopies(plain ? 1 : n, "127.0.0.1"), plain, extra, args, logDir);
+    }
+
+    /**
+     * Replicas on distinct hosts, one per address in {@code hosts} (e.g. 127.0.0.2, 127.0.0.3, 127.0.0.4 as
+     * stand-ins): each binds IIOP and JGroups to its own address, and the group runs the {@code tcp} stack
+     * with every host in {@code initial_hosts}, as docs/deployment.md describes.
+     */
+    public static ReplicaCluster onHosts(String group, List<String> hosts, List<String> extra, Path logDir)
+            throws Exception {
+        return new ReplicaCluster(group, hosts, false, extra, List.of(), logDir);
+    }
+
+    private ReplicaCluster(String group, List<String> hosts, boolean plain, List<String> extra, List<String> args,
+                           Path logDir) throws Exception {
         this.group = group;
         this.plain = plain;
         this.extra = List.copyOf(extra);
         this.args = List.copyOf(args);
         this.logDir = logDir;
-        int count = plain ? 1 : n;
-        for (int i = 0; i < count; i++) {
-            ports.add(freePort());
+        this.hosts.addAll(hosts);
+        for (String host : hosts) {
+            ports.add(freePort(host));
         }
-        this.endpoints = String.join(",", ports.stream().map(p -> "127.0.0.1:" + p).toList());
+        List<String> endpointList = new ArrayList<>();
+        for (int i = 0; i < hosts.size(); i++) {
+            endpointList.add(hosts.get(i) + ":" + ports.get(i));
+        }
+        this.endpoints = String.join(",", endpointList);
+        if (new java.util.HashSet<>(hosts).size() > 1) {
+            int tcp = freePort("127.0.0.1");
+            placement.addAll(List.of("-Dfts.gc.jgroups.stack=tcp", "-Dfts.gc.jgroups.tcp_port=" + tcp,
+                    "-Dfts.gc.jgroups.port_range=0", "-Dfts.gc.jgroups.initial_hosts="
+                            + String.join(",", hosts.stream().map(h -> h + "[" + tcp + "]").toList())));
+        }
+        int count = hosts.size();
         try {
             for (int i = 0; i < count; i++) {
                 members.add(launch(i, List.of()));
@@ -108,8 +154,12 @@ public final class ReplicaCluster implements AutoCloseable {
             throw new IllegalStateException("the cluster is closed: r" + i + " is not started again");
         }
         List<String> jvmArgs = new ArrayList<>(List.of("-Xmx512m", "-Djava.net.preferIPv4Stack=true",
-                "-DOAPort=" + ports.get(i), "-Dfts.group=" + group, "-Dfts.replica.id=r" + i,
-                "-Dfts.replicas=" + endpoints));
+                "-DOAIAddr=" + hosts.get(i), "-DOAPort=" + ports.get(i), "-Dfts.group=" + group,
+                "-Dfts.replica.id=r" + i, "-Dfts.replicas=" + endpoints));
+        if (!placement.isEmpty()) {
+            jvmArgs.addAll(placement);
+            jvmArgs.add("-Dfts.gc.jgroups.bind_addr=" + hosts.get(i));
+        }
         jvmArgs.addAll(extra);
         jvmArgs.addAll(more);
         return new Member(i, jvmArgs);
@@ -174,13 +224,18 @@ public final class ReplicaCluster implements AutoCloseable {
         members.get(i).jvm.kill9();
     }
 
+    /** Sends replica {@code i} SIGTERM: it leaves the group gracefully and exits ({@code fts.shutdown.leave}). */
+    public void terminate(int i) throws IOException, InterruptedException {
+        members.get(i).jvm.signal("TERM");
+    }
+
     /** Waits up to {@code timeout} for replica {@code i} to end by itself; its exit status, if it did. */
     public OptionalInt awaitExit(int i, Duration timeout) throws InterruptedException {
         ChildJvm jvm = members.get(i).jvm;
         return jvm.waitFor(timeout) ? OptionalInt.of(jvm.exitValue()) : OptionalInt.empty();
     }
 
-    /** Sends a line to replica {@code i}'s stdin (its commands: stats, digest, isolate, heal). */
+    /** Sends a line to replica {@code i}'s stdin (its commands: stats, digest, view, isolate, heal). */
     public void command(int i, String line) throws IOException {
         members.get(i).jvm.tell(line);
     }
@@ -200,12 +255,24 @@ public final class ReplicaCluster implements AutoCloseable {
         return d;
     }
 
+    /** The replica ids in replica {@code i}'s current group view. Fails if it does not answer within 15 s. */
+    public List<String> view(int i) throws IOException, InterruptedException {
+        Member m = members.get(i);
+        m.views.clear();
+        command(i, "view");
+        String v = m.views.poll(15, TimeUnit.SECONDS);
+        if (v == null) {
+            throw new IOException("replica r" + i + " did not answer 'view' within 15 s");
+        }
+        return v.isEmpty() ? List.of() : List.of(v.split(","));
+    }
+
     private void awaitReady(int i) {
         members.get(i).jvm.awaitLine(l -> l.startsWith("READY"), START, "r" + i + " to serve");
     }
 
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
+    private static int freePort(String host) throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
             return s.getLocalPort();
         }
     }

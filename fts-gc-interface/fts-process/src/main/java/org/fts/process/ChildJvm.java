@@ -150,6 +150,11 @@ public final class ChildJvm implements AutoCloseable {
         process.getOutputStream().flush();
     }
 
+    /** Closes the child's stdin: it reads end-of-file from then on, as under {@code </dev/null} or systemd. */
+    public void closeStdin() throws IOException {
+        process.getOutputStream().close();
+    }
+
     public long pid() {
         return process.pid();
     }

@@ -35,6 +35,9 @@ public final class JGroupsBinding implements GroupBinding {
             "239.8.8.8", "multicast group of the udp stack");
     public static final ConfigKey<Integer> MCAST_PORT = ConfigKey.integer("fts.gc.jgroups.mcast_port", 45588,
             1, 65535, "port", "multicast port of the udp stack");
+    public static final ConfigKey<Integer> MCAST_TTL = ConfigKey.integer("fts.gc.jgroups.mcast_ttl", 0,
+            0, 255, "hops", "udp stack: multicast time-to-live; 0 keeps the group on one host, hosts on one subnet "
+                    + "need 1 or more");
     public static final ConfigKey<Integer> TCP_PORT = ConfigKey.integer("fts.gc.jgroups.tcp_port", 7800,
             1, 65535, "port", "first port the tcp stack tries to listen on");
     public static final ConfigKey<Integer> PORT_RANGE = ConfigKey.integer("fts.gc.jgroups.port_range", 20,
@@ -43,7 +46,7 @@ public final class JGroupsBinding implements GroupBinding {
             "127.0.0.1[7800]", "tcp stack: where members look for each other, host[port],host[port],...");
 
     private static final List<ConfigKey<?>> KEYS =
-            List.of(STACK, BIND_ADDR, MCAST_ADDR, MCAST_PORT, TCP_PORT, PORT_RANGE, INITIAL_HOSTS);
+            List.of(STACK, BIND_ADDR, MCAST_ADDR, MCAST_PORT, MCAST_TTL, TCP_PORT, PORT_RANGE, INITIAL_HOSTS);
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(fts\\.[a-zA-Z0-9_.]+)(:[^}]*)?}");
 
     @Override

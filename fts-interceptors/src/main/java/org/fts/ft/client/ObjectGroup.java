@@ -36,7 +36,9 @@ final class ObjectGroup {
                 continue;   // not an IIOP profile of this group
             }
             version = Math.max(version, FtGroupComponent.decode(tag).refVersion());
-            members.add(new Member(p.endpoint(), orb.string_to_object(ior.withOnly(p))));
+            // A member reaches only its replica: the redirect logic picks the next one, not the client ORB.
+            Ior.Profile only = Ior.Iiop.decode(p.data()).without(Ior.TAG_ALTERNATE_IIOP_ADDRESS).profile();
+            members.add(new Member(p.endpoint(), orb.string_to_object(ior.withOnly(only))));
         }
         if (members.isEmpty()) {
             throw new org.omg.CORBA.BAD_PARAM("FTS: the reference has no IIOP profile with TAG_FT_GROUP");
