@@ -69,6 +69,7 @@ final class Dispatcher {
                     CompletionStatus.COMPLETED_NO);
         }
         refuseOversized(operation, in);
+        long interruptions = standing.interruptions();
         String notServing = standing.notServing();
         if (notServing != null) {   // before the cache: a replica out of the primary may hold stale replies
             throw new TRANSIENT("FTS: replica " + self + " " + notServing, 0, CompletionStatus.COMPLETED_NO);
@@ -99,6 +100,12 @@ final class Dispatcher {
         CompletableFuture<Reply> done = castPath.cast(request, ticket);
         if (!request.responseExpected()) {
             return null;
+        }
+        if (standing.interruptions() != interruptions) {
+            // It stopped serving while this request waited in the doorway: the waiting requests were failed,
+            // maybe before this one was registered, and its cast may have gone to a view that is not primary.
+            castPath.notExecuted(id, new IllegalStateException("replica " + self + " stopped serving while "
+                    + operation + " was being cast"));
         }
         return answer(await(done, id, operation), rh, ft, oid);
     }

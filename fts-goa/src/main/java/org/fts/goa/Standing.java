@@ -25,6 +25,8 @@ final class Standing {
     private boolean current;
     private boolean everOpened;
     private volatile String notServing = blocked;
+    /** How many times this replica was found not serving: a request compares it around its cast. */
+    private volatile long interruptions;
     /** Completes once activate() may return: the state is current, or the group has no primary yet. */
     private final CompletableFuture<Void> started = new CompletableFuture<>();
 
@@ -73,6 +75,9 @@ final class Standing {
 
     private void publish() {
         String why = blocked != null ? blocked : current ? null : "is obtaining the group's state";
+        if (why != null) {
+            interruptions++;   // single writer (the delivery thread); before the waiting requests are failed
+        }
         synchronized (this) {
             notServing = why;
             notifyAll();
@@ -103,6 +108,15 @@ final class Standing {
     /** Why this replica does not serve, or null if it does (between a view and its epoch it serves: requests wait). */
     String notServing() {
         return notServing;
+    }
+
+    /**
+     * A count that grows each time this replica is found not serving, before the requests waiting here are
+     * failed. A request thread reads it before it checks {@link #notServing()} and again once its request is
+     * registered as waiting: if it changed, the request may have missed that failure and fails itself.
+     */
+    long interruptions() {
+        return interruptions;
     }
 
     /** Waits up to {@code millis} until this replica serves; returns whether it does. */
