@@ -134,6 +134,11 @@ final class CastPath {
         }
     }
 
+    /** Requests cast from this replica and waiting for their execution here. */
+    int inFlight() {
+        return pending.size();
+    }
+
     /** Every request waiting here fails with {@code why} (the replica stopped serving). */
     void failAll(RuntimeException why) {
         List<Pending> waiting = new ArrayList<>(pending.values());

@@ -53,9 +53,16 @@ public record GoaConfig(String group, String replicaId, List<String> replicas, i
             "on JVM shutdown (SIGTERM, System.exit) the replica sends its last batch and leaves the group: the others "
                     + "install a view without it at once, with no failure detection, and its clients redirect");
 
+    public static final ConfigKey<String> NAMING_URL = ConfigKey.optionalString("fts.naming.url",
+            "a CosNaming service where serving replicas bind their object groups, e.g. "
+                    + "corbaloc::127.0.0.1:2809/NameService (unset: none)");
+    public static final ConfigKey<String> NAMING_CONTEXT = ConfigKey.optionalString("fts.naming.context",
+            "the naming context path the object groups are bound under, a/b/c; each object's name is its id "
+                    + "(unset: the group's name, fts.group)");
+
     public static final List<ConfigKey<?>> KEYS = List.of(GROUP, REPLICA_ID, REPLICAS, STATE_TIMEOUT, POOL_BACKGROUND,
             SERVANTS_INDEPENDENT, CACHE_MAX_ENTRIES, CACHE_TTL, CACHE_MARGIN, REQUEST_TIMEOUT, REQUEST_MAX_SIZE,
-            LEAVE_ON_SHUTDOWN);
+            LEAVE_ON_SHUTDOWN, NAMING_URL, NAMING_CONTEXT);
 
     /** Reads and validates every key, logging the values in effect. */
     public static GoaConfig from(Properties props, Logger log) {

@@ -65,6 +65,8 @@ public final class GroupPOA extends PoaBasics {
     private final ReplicaEngine engine;
     private final Map<ObjectKey, Map.Entry<Long, String>> iogrs = new ConcurrentHashMap<>();
     private final StatsExport stats;
+    private final ReplicaStatus status;
+    private final NamingBinder naming;
     private final GroupPOAManager manager;
     private final java.util.concurrent.atomic.AtomicBoolean left = new java.util.concurrent.atomic.AtomicBoolean();
     private final Thread leaveOnShutdown;
@@ -93,6 +95,14 @@ public final class GroupPOA extends PoaBasics {
         groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
         this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
         this.stats = new StatsExport(config, engine.batcher().stats());
+        this.status = new ReplicaStatus(config, engine, channel, membership);
+        String namingUrl = GoaConfig.NAMING_URL.get(props);
+        String namingContext = GoaConfig.NAMING_CONTEXT.get(props);
+        this.naming = namingUrl.isEmpty() ? null : new NamingBinder(orb, namingUrl,
+                namingContext.isEmpty() ? config.group() : namingContext,
+                () -> objects.keySet().stream().map(ObjectKey::id).toList(),
+                oid -> orb.string_to_object(iogrString(oid)), () -> engine.standing().notServing() == null,
+                () -> membership.current().version(), config.replicaId());
         this.leaveOnShutdown = GoaConfig.LEAVE_ON_SHUTDOWN.get(props)
                 ? new Thread(() -> leave("the JVM shuts down"), "fts-leave-" + config.replicaId()) : null;
         channel.join(config.group(), engine.listener());
@@ -336,6 +346,7 @@ public final class GroupPOA extends PoaBasics {
         }
         groupPoa.destroy(etherealize, waitForCompletion);
         stats.close();
+        status.close();
     }
 
     /**
@@ -348,6 +359,9 @@ public final class GroupPOA extends PoaBasics {
             return;
         }
         LOG.info("replica {} leaves group {}: {}", config.replicaId(), config.group(), why);
+        if (naming != null) {
+            naming.close();   // its names stay: the other replicas serve the same object groups
+        }
         engine.flush();      // logs the stats dump
         channel.close();
         engine.shutdown();

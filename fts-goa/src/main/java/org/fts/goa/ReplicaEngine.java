@@ -66,6 +66,10 @@ final class ReplicaEngine implements StateTransfer.Host {
         return router;
     }
 
+    StateTransfer transfer() {
+        return transfer;
+    }
+
     CastPath castPath() {
         return castPath;
     }

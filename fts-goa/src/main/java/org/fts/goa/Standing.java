@@ -21,7 +21,7 @@ final class Standing {
     private View view;
     /** Why the view cannot serve (minority, or not primary after its recovery), or null. */
     private String blocked = "has not joined its group yet";
-    private boolean epochOpen;
+    private volatile boolean epochOpen;   // read over JMX too
     private boolean current;
     private boolean everOpened;
     private volatile String notServing = blocked;

@@ -32,6 +32,19 @@ import org.slf4j.LoggerFactory;
  * ({@link #ready}), a timer (attempt timeouts), a sender (chunks). Guarded by this object's monitor.
  */
 final class StateTransfer {
+    private final java.util.concurrent.atomic.AtomicLong installs = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong provided = new java.util.concurrent.atomic.AtomicLong();
+
+    /** States this replica installed from another. */
+    long installs() {
+        return installs.get();
+    }
+
+    /** States this replica gave to another. */
+    long provided() {
+        return provided.get();
+    }
+
     /** What the transfer needs from its replica. */
     interface Host {
         MemberId member();
@@ -256,6 +269,7 @@ final class StateTransfer {
                 int off = i * CHUNK;
                 host.send(to, Direct.chunk(theNonce, i, total, snap, off, Math.min(CHUNK, snap.length - off)));
             }
+            provided.incrementAndGet();
             LOG.info("{}: gave its state to {}: {} bytes, snapshot {} ms (execution paused), sent in {} ms",
                     host.member(), to, snap.length, snapshotNanos / 1_000_000, (System.nanoTime() - t0) / 1_000_000);
         } catch (RuntimeException e) {
@@ -322,6 +336,7 @@ final class StateTransfer {
             }
             return false;
         }
+        installs.incrementAndGet();
         LOG.info("{}: installed the group's state from {} ({} bytes, {} casts buffered meanwhile)",
                 host.member(), from, whole.length, replay.size());
         synchronized (this) {

@@ -7,7 +7,8 @@ import java.util.UUID;
 import org.omg.CORBA.ORB;
 
 /**
- * {@code bin/fts demo}: 3 replica processes on loopback (JGroups), a plain CORBA client against them; then
+ * {@code bin/fts demo}: 3 replica processes on loopback (JGroups), a plain CORBA client against them, also
+ * through the object groups the replicas bound in a CosNaming service (JacORB's NameServer); then
  * FT clients (the FTS interceptor, properties only) while one replica is killed with SIGKILL; then
  * everything stopped.
  */
@@ -20,12 +21,19 @@ public final class Demo {
         Path logs = Path.of(System.getProperty("fts.demo.logs", "target/demo-logs"));
         System.out.println("FTS demo: starting 3 replicas (separate JVMs, JGroups over 127.0.0.1) ...");
         long t0 = System.nanoTime();
-        try (ReplicaCluster cluster = new ReplicaCluster(group, 3, false, List.of(), logs)) {
+        ORB orb = ORB.init(new String[0], Clients.orbDefaults());
+        int nsPort;
+        try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            nsPort = s.getLocalPort();
+        }
+        try (org.fts.process.ChildJvm ns = NameServers.start(orb, nsPort, logs.resolve("naming-db"), logs);
+             ReplicaCluster cluster = new ReplicaCluster(group, 3, false, List.of("-Dfts.naming.url="
+                     + NameServers.url(nsPort), "-Dfts.naming.context=demo"), logs)) {
             System.out.printf("replicas up in %.1f s on ports %s (logs: %s)%n", (System.nanoTime() - t0) / 1e9,
                     cluster.ports(), logs.toAbsolutePath());
-            ORB orb = ORB.init(new String[0], Clients.orbDefaults());
             try {
                 PlainClient.run(orb, group, cluster.ports());
+                PlainClient.byName(orb, NameServers.url(nsPort), "demo/counter");
             } finally {
                 orb.shutdown(false);
             }

@@ -90,4 +90,26 @@ public final class PlainClient {
                     e.balance, e.requested);
         }
     }
+
+    /**
+     * Resolves {@code name} in the CosNaming service at {@code url} (the replicas bind their object groups
+     * there, {@code fts.naming.url}) and increments the counter through it. Waits up to 30 s for the binding.
+     */
+    static void byName(ORB orb, String url, String name) throws Exception {
+        org.omg.CosNaming.NamingContextExt ns = org.omg.CosNaming.NamingContextExtHelper.narrow(orb.string_to_object(url));
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        org.omg.CORBA.Object ref = null;
+        while (ref == null) {
+            try {
+                ref = ns.resolve_str(name);
+            } catch (org.omg.CosNaming.NamingContextPackage.NotFound e) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(name + " was not bound in " + url + " within 30 s");
+                }
+                Thread.sleep(100);   // polling for the binding, bounded by the deadline
+            }
+        }
+        System.out.printf("naming: resolve_str(\"%s\") -> the counter's object group reference; increment() "
+                + "through it -> %d%n", name, CounterHelper.narrow(ref).increment());
+    }
 }

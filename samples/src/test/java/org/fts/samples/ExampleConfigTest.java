@@ -33,7 +33,9 @@ class ExampleConfigTest {
         assertEquals(List.of(), ConfigKeys.checkNames(LoggerFactory.getLogger(ExampleConfigTest.class), p),
                 "unknown fts.* keys");
         for (ConfigKey<?> key : ConfigReference.allKeys()) {
-            key.get(p);   // throws ConfigException naming the key if the value is invalid
+            if (key.isSet(p)) {
+                key.get(p);   // throws ConfigException naming the key if the value is invalid
+            }
         }
     }
 
@@ -41,6 +43,7 @@ class ExampleConfigTest {
     void theReplicaExampleIsValidAndRegistersTheAdaptor() throws Exception {
         Properties p = load("replica-host-a.properties");
         assertValid(p);
+        org.fts.goa.GoaConfig.from(p, LoggerFactory.getLogger(ExampleConfigTest.class));   // the keys together
         assertTrue(p.containsKey("org.omg.PortableInterceptor.ORBInitializerClass."
                 + org.fts.goa.GroupPOAInitializer.class.getName()));
         assertEquals(org.fts.goa.giop.GuardedServerSocketFactory.class.getName(),

@@ -49,6 +49,11 @@ public final class ConfigKey<T> {
         }
     }
 
+    /** A free-form string that may be left unset: its value is then the empty string. */
+    public static ConfigKey<String> optionalString(String name, String description) {
+        return new ConfigKey<>(name, "", "-", "any", description, String::trim, s -> true, s -> s);
+    }
+
     /** A free-form string; {@code defaultValue} null means the key is required. */
     public static ConfigKey<String> string(String name, String defaultValue, String description) {
         return new ConfigKey<>(name, defaultValue, "-", "non-empty", description,

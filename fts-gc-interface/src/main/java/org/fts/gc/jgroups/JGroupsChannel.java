@@ -43,6 +43,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private final String stackXml;
     private final GroupConfig config;
     private final MemberId self;
+    private volatile String jmxName;
     private volatile JChannel channel;
     private volatile DeliveryPump pump;
     private volatile TotalOrder order;
@@ -80,6 +81,14 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         if (sameName > 1) {
             close();
             throw new GroupException("member " + self + " is already in group " + group);
+        }
+        jmxName = group + "/" + self.name();
+        try {   // jgroups:type=channel,cluster="<group>/<member>", with its protocols
+            org.jgroups.jmx.JmxConfigurator.registerChannel(channel,
+                    java.lang.management.ManagementFactory.getPlatformMBeanServer(), "jgroups", jmxName, true);
+        } catch (Exception e) {
+            LOG.warn("{}: JGroups channel not registered over JMX: {}", self, e.toString());
+            jmxName = null;
         }
         ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(FailStop.threads("fts-ack-" + self));
         t.scheduleWithFixedDelay(this::ack, ACK_INTERVAL_MS, ACK_INTERVAL_MS, TimeUnit.MILLISECONDS);
@@ -213,6 +222,14 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             p.stop(1000);
         }
         JChannel ch = channel;
+        if (ch != null && jmxName != null) {
+            try {
+                org.jgroups.jmx.JmxConfigurator.unregisterChannel(ch,
+                        java.lang.management.ManagementFactory.getPlatformMBeanServer(), "jgroups", jmxName);
+            } catch (Exception e) {
+                LOG.debug("{}: JGroups MBeans already gone: {}", self, e.toString());
+            }
+        }
         if (ch != null) {
             ch.close();
         }

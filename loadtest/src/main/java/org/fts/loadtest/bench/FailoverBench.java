@@ -21,7 +21,7 @@ import org.omg.CORBA.ORB;
  * <p>Options: {@code --clients N} (20), {@code --calls N} per client (200), {@code --kill attached|coordinator}
  * (attached: the replica 60% of the clients use, not the coordinator; coordinator: r0, which sequences the
  * group), {@code --stop kill|term} (kill: {@code kill -9}, a crash; term: SIGTERM, a graceful leave),
- * {@code --runs N} (1).
+ * {@code --runs N} (1); {@code -Dkey=value} options go to the replicas.
  */
 public final class FailoverBench {
     private FailoverBench() {
@@ -33,7 +33,12 @@ public final class FailoverBench {
         int runs = 1;
         String kill = "attached";
         String stop = "kill";
+        List<String> replicaOptions = new java.util.ArrayList<>();
         for (int i = 0; i < args.length; i++) {
+            if (args[i].startsWith("-D")) {   // for the replicas, e.g. -Dfts.gc.jgroups.stack=my-stack.xml
+                replicaOptions.add(args[i]);
+                continue;
+            }
             switch (args[i]) {
                 case "--clients" -> clients = Integer.parseInt(args[++i]);
                 case "--calls" -> calls = Integer.parseInt(args[++i]);
@@ -41,7 +46,7 @@ public final class FailoverBench {
                 case "--kill" -> kill = args[++i];
                 case "--stop" -> stop = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (use --clients N, --calls N, --kill attached|coordinator, --stop kill|term, --runs N)");
+                        + " (use --clients N, --calls N, --kill attached|coordinator, --stop kill|term, --runs N, -Dkey=value)");
             }
         }
         if (!kill.equals("attached") && !kill.equals("coordinator")) {
@@ -52,13 +57,15 @@ public final class FailoverBench {
                     + "not " + stop);
         }
         for (int run = 1; run <= runs; run++) {
-            once(clients, calls, kill.equals("attached") ? 1 : 0, stop.equals("term"), run);
+            once(clients, calls, kill.equals("attached") ? 1 : 0, stop.equals("term"), replicaOptions, run);
         }
     }
 
-    private static void once(int clients, int calls, int victim, boolean term, int run) throws Exception {
+    private static void once(int clients, int calls, int victim, boolean term, List<String> replicaOptions, int run)
+            throws Exception {
         String group = "fo-bench-" + UUID.randomUUID().toString().substring(0, 6);
-        try (ReplicaCluster cluster = new ReplicaCluster(group, 3, false, List.of(), Path.of("target", "bench-logs"))) {
+        try (ReplicaCluster cluster = new ReplicaCluster(group, 3, false, replicaOptions,
+                Path.of("target", "bench-logs"))) {
             ORB orb = ORB.init(new String[0], Clients.ftDefaults());
             try {
                 FailoverWorkload.Result r = FailoverWorkload.run(orb, cluster.reference("counter"),

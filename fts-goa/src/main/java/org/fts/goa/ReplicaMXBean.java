@@ -1,0 +1,43 @@
+package org.fts.goa;
+
+/**
+ * A replica's state over JMX, {@code org.fts:type=Replica,group=…,member=…} (docs/deployment.md). Every
+ * attribute is read when asked, from the replica's live state; none blocks the request path.
+ */
+public interface ReplicaMXBean {
+    /** {@code fts.replica.id}. */
+    String getReplicaId();
+
+    /** {@code fts.group}. */
+    String getGroup();
+
+    /** Whether the replica executes and answers requests: in a primary view, holding the group's state. */
+    boolean isServing();
+
+    /** Why it does not serve (minority, view not primary, fetching the state), or the empty string. */
+    String getNotServing();
+
+    /** Whether its view is primary for now: an epoch opened since the last view. */
+    boolean isPrimary();
+
+    /** The members of its current group view, in view order. */
+    String getView();
+
+    /** The version of the object group references it hands out (grows with membership changes). */
+    long getGroupVersion();
+
+    /** Replies held for retries. */
+    int getReplyCacheSize();
+
+    /** States it installed from another replica (after a restart, a partition, or a join). */
+    long getStateTransfersInstalled();
+
+    /** States it gave to another replica. */
+    long getStateTransfersProvided();
+
+    /** Requests received here, cast, and waiting for their execution. */
+    int getRequestsInFlight();
+
+    /** Deliveries of the group layer queued for this replica and not yet handled. */
+    int getPendingDeliveries();
+}

@@ -1,0 +1,63 @@
+package org.fts.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import fts_samples.CounterHelper;
+import org.fts.testing.Waits;
+import org.junit.jupiter.api.Test;
+
+/** Each replica's state over JMX ({@code org.fts:type=Replica}), as an operator's console reads it. */
+class ReplicaJmxInJvmTest {
+    private static final MBeanServer JMX = ManagementFactory.getPlatformMBeanServer();
+
+    private static Object attribute(int replica, String name) {
+        try {
+            return JMX.getAttribute(new ObjectName("org.fts:type=Replica,group=\"samples\",member=\"r" + replica
+                    + "\""), name);
+        } catch (javax.management.JMException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Test
+    void servingViewCacheAndStateTransfersAreReadableAndFollowTheReplica() throws Exception {
+        try (InJvmReplicas r = new InJvmReplicas(3)) {
+            for (int i = 0; i < 3; i++) {
+                assertEquals(true, attribute(i, "Serving"));
+                assertEquals(true, attribute(i, "Primary"));
+                assertEquals("", attribute(i, "NotServing"));
+                assertEquals(3, ((String) attribute(i, "View")).split(",").length);
+                assertEquals(0, attribute(i, "RequestsInFlight"));
+            }
+            long version = (Long) attribute(0, "GroupVersion");
+            var counter = CounterHelper.narrow(r.at(0, "counter"));
+            counter.increment();
+
+            r.network().partition("samples", List.of(Set.of(r.member(2))));
+            Waits.await(() -> !(Boolean) attribute(2, "Serving"), Duration.ofSeconds(20), () -> "r2 still serves");
+            assertTrue(((String) attribute(2, "NotServing")).contains("holds 1 of the 3 replicas"),
+                    (String) attribute(2, "NotServing"));
+            Waits.await(() -> ((String) attribute(0, "View")).split(",").length == 2, Duration.ofSeconds(20),
+                    () -> "r0's view still has 3 members");
+            counter.increment();   // r2 misses it
+
+            long installed = (Long) attribute(2, "StateTransfersInstalled");
+            r.network().heal("samples");
+            Waits.await(() -> (Boolean) attribute(2, "Serving"), Duration.ofSeconds(30),
+                    () -> "r2 does not serve again: " + attribute(2, "NotServing"));
+            assertTrue((Long) attribute(2, "StateTransfersInstalled") > installed, "r2 fetched the group's state");
+            assertTrue((Long) attribute(0, "StateTransfersProvided") + (Long) attribute(1, "StateTransfersProvided")
+                    > 0, "a member of the majority provided it");
+            assertTrue((Long) attribute(0, "GroupVersion") >= version);
+        }
+    }
+}
