@@ -32,7 +32,8 @@ public final class ConfigReference {
         StringBuilder sb = new StringBuilder();
         sb.append("| key | default | unit | allowed | meaning |\n|---|---|---|---|---|\n");
         for (ConfigKey<?> k : allKeys()) {
-            sb.append("| `").append(k.name()).append("` | `").append(k.defaultText()).append("` | ")
+            String dflt = k.defaultText().isEmpty() ? "(unset)" : "`" + k.defaultText() + "`";
+            sb.append("| `").append(k.name()).append("` | ").append(dflt).append(" | ")
                     .append(k.unit()).append(" | ").append(k.constraint().replace("|", "\\|")).append(" | ")
                     .append(k.description().replace("|", "\\|")).append(" |\n");
         }
