@@ -69,7 +69,8 @@ class GuideIT {
     private String client(String... args) throws Exception {
         List<String> cmd = new ArrayList<>(List.of("./run-client.sh"));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(DIR).redirectErrorStream(true).start();
+        Process p = new ProcessBuilder(cmd).directory(DIR)   // logs go to stderr: kept in target/client.log
+                .redirectError(ProcessBuilder.Redirect.appendTo(new File("target/client.log"))).start();
         all.add(p);
         StringBuilder out = new StringBuilder();
         try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
@@ -79,13 +80,15 @@ class GuideIT {
         }
         assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the client did not finish");
         assertEquals(0, p.exitValue(), () -> "client " + String.join(" ", args) + " failed:\n" + out);
-        String[] lines = out.toString().split("\n");
-        return lines[lines.length - 1];   // the result line comes last, after any log lines
+        return out.toString().trim();   // what the guide shows: the result line
     }
 
     @Test
     void theGuidesStoreServesSurvivesAKillAndARestartedReplicaCatchesUp() throws Exception {
         Files.deleteIfExists(Path.of("target", "store.ior"));
+        for (int n = 1; n <= 3; n++) {
+            Files.writeString(Path.of("target", "replica-" + n + ".log"), "");   // "ready" from this run only
+        }
         for (int n = 1; n <= 3; n++) {
             replicas.add(replica(n));
             if (n == 1) {
