@@ -56,12 +56,15 @@ public final class JGroupsBinding implements GroupBinding {
 
     @Override
     public List<ConfigKey<?>> keys() {
-        return KEYS;
+        List<ConfigKey<?>> all = new java.util.ArrayList<>(KEYS);
+        all.addAll(GroupSecurity.KEYS);
+        return all;
     }
 
     @Override
     public GroupChannel create(Properties config, MemberId self) {
-        return new JGroupsChannel(stackXml(config), org.fts.gc.GroupConfig.from(config), self);
+        return new JGroupsChannel(stackXml(config), org.fts.gc.GroupConfig.from(config), self,
+                GroupSecurity.groupKey(config));
     }
 
     /** The stack XML named by {@code fts.gc.jgroups.stack}, with FTS placeholders filled in. */

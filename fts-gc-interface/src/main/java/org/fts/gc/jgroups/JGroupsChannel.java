@@ -41,6 +41,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private static final long ACK_INTERVAL_MS = 100;
 
     private final String stackXml;
+    private final javax.crypto.SecretKey groupKey;
     private final GroupConfig config;
     private final MemberId self;
     private volatile String jmxName;
@@ -52,8 +53,10 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private volatile Map<MemberId, Address> addresses = Map.of();
     private volatile boolean closed;
 
-    JGroupsChannel(String stackXml, GroupConfig config, MemberId self) {
+    /** @param groupKey the group's secret key (SYM_ENCRYPT), or null for traffic in the clear */
+    JGroupsChannel(String stackXml, GroupConfig config, MemberId self, javax.crypto.SecretKey groupKey) {
         this.stackXml = stackXml;
+        this.groupKey = groupKey;
         this.config = config;
         this.self = self;
     }
@@ -70,6 +73,9 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         try {
             JChannel ch = new JChannel(new ByteArrayInputStream(stackXml.getBytes(StandardCharsets.UTF_8)));
             ch.setName(self.name());
+            if (groupKey != null) {
+                GroupSecurity.install(ch, groupKey);
+            }
             ch.setReceiver(this);
             channel = ch;
             ch.connect(group);

@@ -22,7 +22,8 @@ import org.omg.CORBA.ORB;
  *
  * <p>Options: {@code --seconds S} per case (default 5), {@code --threads 1,50}, {@code --policies nb,tab}
  * (batching policies of the replicas, default nb), {@code --delivery agreed,uniform} (fts.delivery, default
- * agreed), {@code --no-plain} (skip the plain server), {@code --attach R} (thread t calls replica (t + R) mod 3; default 0).
+ * agreed), {@code --no-plain} (skip the plain server), {@code --attach R} (thread t calls replica (t + R) mod 3; default 0),
+ * {@code --security none,sym} (group traffic in the clear or encrypted with a key made for the run; default none).
  */
 public final class GoaBench {
     private GoaBench() {
@@ -32,6 +33,7 @@ public final class GoaBench {
         int seconds = 5;
         List<Integer> threadCounts = List.of(1, 50);
         List<String> policies = List.of("nb");
+        List<String> securities = List.of("none");
         List<String> deliveries = List.of("agreed");
         boolean plainToo = true;
         int attach = 0;
@@ -42,19 +44,23 @@ public final class GoaBench {
                 case "--no-plain" -> plainToo = false;
                 case "--attach" -> attach = Integer.parseInt(args[++i]);
                 case "--delivery" -> deliveries = List.of(args[++i].split(","));
+                case "--security" -> securities = List.of(args[++i].split(","));
                 case "--threads" -> threadCounts = java.util.Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + " (use --seconds S, --threads 1,50, --policies nb,tab,natural, --delivery agreed,uniform,"
-                        + " --no-plain, --attach R)");
+                        + " --no-plain, --attach R, --security none,sym)");
             }
         }
         Path logs = Path.of("target", "bench-logs");
         List<String> cases = new ArrayList<>();
         for (String p : policies) {
             for (String d : deliveries) {
-                cases.add(p + "/" + d);
+                for (String sec : securities) {
+                    cases.add(p + "/" + d + "/" + sec);
+                }
             }
         }
+        List<String> keyed = securities.contains("sym") ? benchKey(Path.of("target", "bench-keys")) : List.of();
         if (plainToo) {
             cases.add(0, "plain");
         }
@@ -63,16 +69,34 @@ public final class GoaBench {
             String group = "bench-" + UUID.randomUUID().toString().substring(0, 6);
             String policy = c.split("/")[0];
             String delivery = plain ? "-" : c.split("/")[1];
-            List<String> opts = plain ? List.of() : List.of("-Dfts.batching=" + policy, "-Dfts.delivery=" + delivery);
+            String security = plain ? "-" : c.split("/")[2];
+            List<String> opts = new ArrayList<>(plain ? List.of()
+                    : List.of("-Dfts.batching=" + policy, "-Dfts.delivery=" + delivery));
+            if (security.equals("sym")) {
+                opts.addAll(keyed);
+            } else if (!plain) {
+                opts.add("-Dfts.gc.jgroups.encrypt=" + security);
+            }
             try (ReplicaCluster cluster = new ReplicaCluster(group, 3, plain, opts, logs)) {
                 for (int t : threadCounts) {
                     double[] r = run(cluster, t, seconds, plain ? 0 : attach);
-                    System.out.printf(Locale.ROOT, "goa-bench server=%s policy=%s delivery=%s replicas=%d threads=%d "
-                            + "attach=r%d ops_per_s=%.0f mean_us=%.0f%n", plain ? "plain-poa" : "fts",
-                            plain ? "-" : policy, delivery, plain ? 1 : 3, t, plain ? 0 : attach, r[0], r[1]);
+                    System.out.printf(Locale.ROOT, "goa-bench server=%s policy=%s delivery=%s security=%s replicas=%d "
+                            + "threads=%d attach=r%d ops_per_s=%.0f mean_us=%.0f%n", plain ? "plain-poa" : "fts",
+                            plain ? "-" : policy, delivery, security, plain ? 1 : 3, t, plain ? 0 : attach, r[0], r[1]);
                 }
             }
         }
+    }
+
+    /** A group key made for this run (docs/security.md), as replica options. */
+    private static List<String> benchKey(Path dir) throws Exception {
+        char[] password = ("bench-" + UUID.randomUUID()).toCharArray();
+        Path store = dir.resolve("group.p12");
+        Path file = dir.resolve("group.pw");
+        org.fts.gc.jgroups.GroupSecurity.createKeystore(store, password, "fts");
+        java.nio.file.Files.writeString(file, new String(password) + "\n");
+        return List.of("-Dfts.gc.jgroups.encrypt=sym", "-Dfts.gc.jgroups.keystore=" + store.toAbsolutePath(),
+                "-Dfts.gc.jgroups.keystore_password_file=" + file.toAbsolutePath());
     }
 
     /**
