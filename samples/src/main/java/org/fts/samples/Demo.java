@@ -18,7 +18,7 @@ public final class Demo {
 
     public static void main(String[] args) throws Exception {
         String group = "demo-" + UUID.randomUUID().toString().substring(0, 6);
-        Path logs = Path.of(System.getProperty("fts.demo.logs", "target/demo-logs"));
+        Path logs = Path.of(System.getProperty("samples.demo.logs", "target/demo-logs"));
         System.out.println("FTS demo: starting 3 replicas (separate JVMs, JGroups over 127.0.0.1) ...");
         long t0 = System.nanoTime();
         ORB orb = ORB.init(new String[0], Clients.orbDefaults());
