@@ -1,21 +1,14 @@
 package org.fts.goa;
 
-import java.lang.management.ManagementFactory;
 import java.util.stream.Collectors;
 
-import javax.management.JMException;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import org.fts.gc.GroupChannel;
 import org.fts.gc.View;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /** {@link ReplicaMXBean} over one replica's engine, registered with the platform MBean server until closed. */
 final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
-    private static final Logger LOG = LoggerFactory.getLogger(ReplicaStatus.class);
-
     private final GoaConfig config;
     private final ReplicaEngine engine;
     private final GroupChannel channel;
@@ -27,28 +20,7 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         this.engine = engine;
         this.channel = channel;
         this.membership = membership;
-        this.name = register();
-    }
-
-    /** The name this replica's bean has, for {@code group} and {@code replicaId}. */
-    static ObjectName objectName(String group, String replicaId) throws JMException {
-        return new ObjectName("org.fts:type=Replica,group=" + ObjectName.quote(group) + ",member="
-                + ObjectName.quote(replicaId));
-    }
-
-    private ObjectName register() {
-        try {
-            ObjectName n = objectName(config.group(), config.replicaId());
-            MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-            if (server.isRegistered(n)) {
-                server.unregisterMBean(n);
-            }
-            server.registerMBean(this, n);
-            return n;
-        } catch (JMException e) {
-            LOG.warn("replica state not registered over JMX: {}", e.toString());
-            return null;
-        }
+        this.name = Jmx.register(this, "Replica", config.group(), config.replicaId());
     }
 
     @Override
@@ -115,12 +87,6 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
 
     @Override
     public void close() {
-        if (name != null) {
-            try {
-                ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-            } catch (JMException e) {
-                LOG.debug("replica MBean already gone: {}", e.toString());
-            }
-        }
+        Jmx.unregister(name);
     }
 }

@@ -18,7 +18,7 @@ public final class Demo {
 
     public static void main(String[] args) throws Exception {
         String group = "demo-" + UUID.randomUUID().toString().substring(0, 6);
-        Path logs = Path.of(System.getProperty("fts.demo.logs", "target/demo-logs"));
+        Path logs = Path.of(System.getProperty("samples.demo.logs", "target/demo-logs"));
         if (args.length > 0 && args[0].equals("--secure")) {
             SecureDemo.run(logs);
             System.out.println("FTS secure demo: done");

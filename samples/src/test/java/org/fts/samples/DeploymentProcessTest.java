@@ -118,7 +118,7 @@ class DeploymentProcessTest {
         }
         String slow = xml.replace("<FD_SOCK2/>", "").replaceAll("<FD_ALL3[^>]*/>",
                 "<FD_ALL3 timeout=\"60s\" interval=\"1s\"/>");
-        assertTrue(!slow.contains("FD_SOCK2") && slow.contains("timeout=\"60s\""), "the stack was slowed");
+        assertTrue(!slow.contains("<FD_SOCK2") && slow.contains("timeout=\"60s\""), "the stack was slowed");
         Files.writeString(stack, slow);
         start(List.of("-Dfts.gc.jgroups.stack=" + stack), List.of());
         Counter counter = CounterHelper.narrow(orb.string_to_object(cluster.reference("counter")));
