@@ -70,11 +70,19 @@ public final class Chaos {
         String name = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")) + "-seed" + o.seed();
         Path dir = logsRoot.resolve(name).toAbsolutePath();
         String group = "chaos-" + UUID.randomUUID().toString().substring(0, 6);
+        List<String> options = new java.util.ArrayList<>(o.replicaJvmOptions());
+        if (o.encrypt()) {   // a group key for this run only
+            char[] password = ("chaos-" + UUID.randomUUID()).toCharArray();
+            org.fts.gc.jgroups.GroupSecurity.createKeystore(dir.resolve("group.p12"), password, "fts");
+            java.nio.file.Files.writeString(dir.resolve("group.pw"), new String(password) + "\n");
+            options.addAll(List.of("-Dfts.gc.jgroups.encrypt=sym", "-Dfts.gc.jgroups.keystore=" + dir.resolve("group.p12"),
+                    "-Dfts.gc.jgroups.keystore_password_file=" + dir.resolve("group.pw")));
+        }
         out.println("chaos: seed=" + o.seed() + " nemesis=" + o.nemesis() + " seconds=" + o.seconds() + " clients="
-                + o.clients() + " keys=" + o.keys() + " replica options=" + o.replicaJvmOptions());
+                + o.clients() + " keys=" + o.keys() + " replica options=" + options);
         out.println("chaos: logs in " + dir);
         ORB ft = null;
-        try (ReplicaCluster cluster = new ReplicaCluster(group, 3, false, o.replicaJvmOptions(),
+        try (ReplicaCluster cluster = new ReplicaCluster(group, 3, false, options,
                 List.of("--hello-objects", Integer.toString(o.keys())), dir);
              Probe probe = new Probe(cluster)) {
             long origin = System.nanoTime();

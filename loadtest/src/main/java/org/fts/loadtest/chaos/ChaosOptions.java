@@ -10,12 +10,13 @@ import java.util.List;
  * @param delivery {@code fts.delivery} for the replicas, or null for their default
  * @param batching {@code fts.batching} for the replicas, or null for their default
  * @param budget   the linearizability search's steps per key
+ * @param encrypt  whether the replicas' group traffic is encrypted, with a key made for the run (docs/security.md)
  */
 public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery, String batching, long seed,
-                           int clients, int keys, long budget) {
+                           int clients, int keys, long budget, boolean encrypt) {
     public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed] [--seconds 60] "
             + "[--delivery agreed|uniform] [--batching ALIAS] [--seed S] [--clients 10] [--keys 5] "
-            + "[--budget " + Linearizability.DEFAULT_BUDGET + "]";
+            + "[--budget " + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym]";
 
     public ChaosOptions {
         if (seconds <= 0 || clients <= 0 || keys <= 0 || budget <= 0) {
@@ -36,6 +37,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         int clients = 10;
         int keys = 5;
         long budget = Linearizability.DEFAULT_BUDGET;
+        boolean encrypt = false;
         for (int i = 0; i < args.length; i++) {
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(args[i] + " needs a value; usage: " + USAGE);
@@ -50,10 +52,15 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 case "--clients" -> clients = Integer.parseInt(v);
                 case "--keys" -> keys = Integer.parseInt(v);
                 case "--budget" -> budget = Long.parseLong(v);
+                case "--encrypt" -> encrypt = switch (v) {
+                    case "sym" -> true;
+                    case "none" -> false;
+                    default -> throw new IllegalArgumentException("--encrypt is none or sym, not " + v);
+                };
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1] + "; usage: " + USAGE);
             }
         }
-        return new ChaosOptions(nemesis, seconds, delivery, batching, seed, clients, keys, budget);
+        return new ChaosOptions(nemesis, seconds, delivery, batching, seed, clients, keys, budget, encrypt);
     }
 
     /** JVM options for every replica. */
@@ -73,6 +80,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         return "bin/fts chaos --nemesis " + nemesis + " --seconds " + seconds + " --seed " + seed + " --clients "
                 + clients + " --keys " + keys + (delivery == null ? "" : " --delivery " + delivery)
                 + (batching == null ? "" : " --batching " + batching)
-                + (budget == Linearizability.DEFAULT_BUDGET ? "" : " --budget " + budget);
+                + (budget == Linearizability.DEFAULT_BUDGET ? "" : " --budget " + budget)
+                + (encrypt ? " --encrypt sym" : "");
     }
 }
