@@ -110,8 +110,10 @@ public final class GroupPOA extends PoaBasics {
             Runtime.getRuntime().addShutdownHook(leaveOnShutdown);
         }
         LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
-        String endpoint = Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(new byte[] {0},
-                "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).endpoint();
+        Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(
+                new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
+        StartupChecks.tlsOnlyOrPlain(local);
+        String endpoint = local.endpoint();
         if (!config.replicas().isEmpty() && !config.replicas().contains(endpoint)) {
             LOG.info("replica {}: endpoint {} is not in fts.replicas; announcing it to the group",
                     config.replicaId(), endpoint);

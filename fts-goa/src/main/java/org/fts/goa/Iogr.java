@@ -17,6 +17,10 @@ import org.fts.ft.Ior;
  * Every profile also names the other replicas in {@code TAG_ALTERNATE_IIOP_ADDRESS} components (IIOP 1.2):
  * ORBs that read only the first profile (omniORB, TAO) try its alternate addresses when its own endpoint is
  * down. Built with FTS's own IOR codec ({@link Ior}), from the ORB's stringified reference.
+ *
+ * <p>A TLS-only replica (docs/security.md) has port 0 in its profile's body and its TLS port in
+ * {@code TAG_SSL_SEC_TRANS}: then {@code endpoints} are TLS endpoints, each profile carries its own replica's
+ * TLS port in that component, and there are no alternate addresses (they would name plaintext endpoints).
  */
 final class Iogr {
     private Iogr() {
@@ -39,10 +43,16 @@ final class Iogr {
         components.add(new Ior.Component(FtConstants.TAG_FT_GROUP,
                 new FtGroupComponent(group, groupId(objectId), version).encode()));
         List<Ior.Profile> profiles = new ArrayList<>();
-        if (endpoints.isEmpty()) {
+        if (endpoints.isEmpty()) {   // the local profile as it is (its TLS component included)
             profiles.add(new Ior.Iiop(1, 2, mine.host(), mine.port(), mine.objectKey(), components).profile());
         }
+        boolean tls = mine.port() == 0 && mine.sslPort() >= 0;
         for (String e : endpoints) {
+            if (tls) {
+                profiles.add(new Ior.Iiop(1, 2, host(e), 0, mine.objectKey(), components).withSslPort(port(e))
+                        .profile());
+                continue;
+            }
             List<Ior.Component> withAlternates = new ArrayList<>(components);
             for (String other : endpoints) {
                 if (!other.equals(e)) {

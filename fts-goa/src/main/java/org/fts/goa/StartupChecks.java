@@ -45,4 +45,18 @@ final class StartupChecks {
         group.setProperty(GroupConfig.GROUP_SIZE.name(), String.valueOf(config.groupSize()));
         return group;
     }
+
+    /**
+     * A replica serves plaintext IIOP or TLS only, never both: a group reference names one endpoint per
+     * replica (docs/security.md). Fails with {@code INITIALIZE}, naming the JacORB key, if this one listens both
+     * ways.
+     */
+    static void tlsOnlyOrPlain(org.fts.ft.Ior.Iiop local) {
+        if (local.port() != 0 && local.sslPort() >= 0) {
+            throw new org.omg.CORBA.INITIALIZE("FTS: this replica listens for plaintext IIOP (port " + local.port()
+                    + ") and for TLS (port " + local.sslPort() + "); a group reference names one endpoint per "
+                    + "replica: require TLS (jacorb.security.ssl.server.required_options=20) or turn it off "
+                    + "(jacorb.security.support_ssl=off)");
+        }
+    }
 }

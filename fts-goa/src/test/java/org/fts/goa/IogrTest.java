@@ -71,4 +71,24 @@ class IogrTest {
         Ior ior = Ior.parse(Iogr.build(local(), List.of(), "g", new byte[] {1}, 1));
         assertEquals(List.of("127.0.0.1:5001"), ior.profiles().stream().map(Ior.Profile::endpoint).toList());
     }
+
+    @Test
+    void aTlsOnlyReplicaGivesEachProfileItsOwnTlsPortAndNoAlternates() {
+        byte[] ssl = new org.fts.ft.Cdr.Writer().ushort(0x7a).ushort(0x20).ushort(6001).bytes();   // supports, requires, port
+        Ior.Iiop local = new Ior.Iiop(1, 2, "127.0.0.1", 0, KEY, List.of(new Ior.Component(Ior.TAG_SSL_SEC_TRANS, ssl)));
+        Ior ior = Ior.parse(Iogr.build(new Ior("IDL:x:1.0", List.of(local.profile())).stringify(),
+                List.of("127.0.0.1:6000", "127.0.0.1:6001", "host-b:6002"), "g", new byte[] {1}, 1));
+        assertEquals(List.of("127.0.0.1:6000", "127.0.0.1:6001", "host-b:6002"),
+                ior.profiles().stream().map(Ior.Profile::endpoint).toList(), "endpoints are the TLS ports");
+        for (Ior.Profile p : ior.profiles()) {
+            Ior.Iiop body = Ior.Iiop.decode(p.data());
+            assertEquals(0, body.port(), "no plaintext port");
+            assertEquals(List.of(), body.alternateAddresses());
+            byte[] c = p.component(Ior.TAG_SSL_SEC_TRANS);
+            org.fts.ft.Cdr.Reader r = new org.fts.ft.Cdr.Reader(c);
+            assertEquals(0x7a, r.ushort(), "the local replica's supported options are kept");
+            assertEquals(0x20, r.ushort(), "and its required ones");
+            assertEquals(Integer.parseInt(p.endpoint().substring(p.endpoint().lastIndexOf(':') + 1)), r.ushort());
+        }
+    }
 }

@@ -15,6 +15,12 @@ public record Ior(String typeId, List<Profile> profiles) {
     public static final int TAG_INTERNET_IOP = 0;
     /** {@code IOP::TAG_ALTERNATE_IIOP_ADDRESS}: one more {@code host:port} for the same object key. */
     public static final int TAG_ALTERNATE_IIOP_ADDRESS = 3;
+    /**
+     * {@code SSLIOP::TAG_SSL_SEC_TRANS}: the TLS endpoint of a profile, {@code struct SSL {AssociationOptions
+     * target_supports, target_requires; unsigned short port;}}. A TLS-only server puts port 0 in the profile's
+     * body and its TLS port here.
+     */
+    public static final int TAG_SSL_SEC_TRANS = 20;
 
     /** One tagged component of an IIOP profile. */
     public record Component(int tag, byte[] data) {
@@ -66,6 +72,42 @@ public record Ior(String typeId, List<Profile> profiles) {
             return out;
         }
 
+        /** The TLS port of this profile ({@code TAG_SSL_SEC_TRANS}), or -1 if it has none. */
+        public int sslPort() {
+            for (Component c : components) {
+                if (c.tag() == TAG_SSL_SEC_TRANS) {
+                    Cdr.Reader r = new Cdr.Reader(c.data());
+                    r.ushort();   // target_supports
+                    r.ushort();   // target_requires
+                    return r.ushort();
+                }
+            }
+            return -1;
+        }
+
+        /** This body with its {@code TAG_SSL_SEC_TRANS} component's port set to {@code port}. */
+        public Iiop withSslPort(int port) {
+            List<Component> out = new ArrayList<>();
+            for (Component c : components) {
+                if (c.tag() == TAG_SSL_SEC_TRANS) {
+                    Cdr.Reader r = new Cdr.Reader(c.data());
+                    int supports = r.ushort();
+                    int requires = r.ushort();
+                    out.add(new Component(TAG_SSL_SEC_TRANS,
+                            new Cdr.Writer().ushort(supports).ushort(requires).ushort(port).bytes()));
+                } else {
+                    out.add(c);
+                }
+            }
+            return new Iiop(major, minor, host, this.port, objectKey, out);
+        }
+
+        /** Where this profile is served: {@code host:port}, or {@code host:<TLS port>} for a TLS-only server. */
+        public String endpoint() {
+            int ssl = port == 0 ? sslPort() : -1;
+            return host + ":" + (ssl >= 0 ? ssl : port);
+        }
+
         /** This body without its components tagged {@code tag}. */
         public Iiop without(int tag) {
             return new Iiop(major, minor, host, port, objectKey,
@@ -87,16 +129,12 @@ public record Ior(String typeId, List<Profile> profiles) {
 
     /** One tagged profile; {@code data} is its encapsulation. */
     public record Profile(int tag, byte[] data) {
-        /** The endpoint of an IIOP profile, {@code host:port}; null for other profiles. */
+        /**
+         * The endpoint of an IIOP profile, {@code host:port}, or {@code host:<TLS port>} for a TLS-only server
+         * (port 0 in the body); null for other profiles.
+         */
         public String endpoint() {
-            if (tag != TAG_INTERNET_IOP) {
-                return null;
-            }
-            Cdr.Reader r = new Cdr.Reader(data);
-            r.octet();   // IIOP version
-            r.octet();
-            String host = r.string();
-            return host + ":" + r.ushort();
+            return tag != TAG_INTERNET_IOP ? null : Iiop.decode(data).endpoint();
         }
 
         /** The data of the first component tagged {@code componentTag} in an IIOP 1.1+ profile, or null. */

@@ -43,6 +43,8 @@ public final class ReplicaCluster implements AutoCloseable {
     private final Path logDir;
     private final String endpoints;
     private final List<String> hosts = new ArrayList<>();
+    /** The ORB property each replica's port goes to: OAPort, or OASSLPort for TLS-only replicas. */
+    private final String portProperty;
     /** JVM options that place the replicas on distinct hosts (JGroups over TCP); empty on one host. */
     private final List<String> placement = new ArrayList<>();
     private boolean closed;
@@ -96,7 +98,7 @@ public final class ReplicaCluster implements AutoCloseable {
     /** @param args more program arguments for every replica, e.g. {@code --hello-objects 800} */
     public ReplicaCluster(String group, int n, boolean plain, List<String> extra, List<String> args, Path logDir)
             throws Exception {
-        this(group, java.util.Collections.nCopies(plain ? 1 : n, "127.0.0.1"), plain, extra, args, logDir);
+        this(group, java.util.Collections.nCopies(plain ? 1 : n, "127.0.0.1"), plain, extra, args, logDir, "OAPort");
     }
 
     /**
@@ -106,12 +108,22 @@ public final class ReplicaCluster implements AutoCloseable {
      */
     public static ReplicaCluster onHosts(String group, List<String> hosts, List<String> extra, Path logDir)
             throws Exception {
-        return new ReplicaCluster(group, hosts, false, extra, List.of(), logDir);
+        return new ReplicaCluster(group, hosts, false, extra, List.of(), logDir, "OAPort");
+    }
+
+    /**
+     * TLS-only replicas on 127.0.0.1 ({@code tls}: {@link Tls#server} as JVM options): each listens on its TLS
+     * port ({@code OASSLPort}) only, and {@code fts.replicas} and {@link #ports()} name those.
+     */
+    public static ReplicaCluster overTls(String group, int n, List<String> tls, Path logDir) throws Exception {
+        return new ReplicaCluster(group, java.util.Collections.nCopies(n, "127.0.0.1"), false, tls, List.of(), logDir,
+                "OASSLPort");
     }
 
     private ReplicaCluster(String group, List<String> hosts, boolean plain, List<String> extra, List<String> args,
-                           Path logDir) throws Exception {
+                           Path logDir, String portProperty) throws Exception {
         this.group = group;
+        this.portProperty = portProperty;
         this.plain = plain;
         this.extra = List.copyOf(extra);
         this.args = List.copyOf(args);
@@ -154,7 +166,7 @@ public final class ReplicaCluster implements AutoCloseable {
             throw new IllegalStateException("the cluster is closed: r" + i + " is not started again");
         }
         List<String> jvmArgs = new ArrayList<>(List.of("-Xmx512m", "-Djava.net.preferIPv4Stack=true",
-                "-DOAIAddr=" + hosts.get(i), "-DOAPort=" + ports.get(i), "-Dfts.group=" + group,
+                "-DOAIAddr=" + hosts.get(i), "-D" + portProperty + "=" + ports.get(i), "-Dfts.group=" + group,
                 "-Dfts.replica.id=r" + i, "-Dfts.replicas=" + endpoints));
         if (!placement.isEmpty()) {
             jvmArgs.addAll(placement);

@@ -20,9 +20,10 @@ import org.fts.gc.jgroups.GroupSecurity;
 import org.omg.CORBA.ORB;
 
 /**
- * {@code bin/fts demo --secure}: 3 replicas whose group traffic is encrypted with a key made for the demo
- * (docs/security.md), an FT client, and a rogue process with the group's name but not its key, which is
- * refused: it stays alone, and what it broadcasts executes nowhere.
+ * {@code bin/fts demo --secure}: 3 TLS-only replicas whose group traffic is encrypted with a key made for the
+ * demo (docs/security.md), an FT client over TLS, a plaintext client that is refused, and a rogue process with
+ * the group's name but not its key, which is refused too: it stays alone, and what it broadcasts executes
+ * nowhere.
  */
 final class SecureDemo {
     private SecureDemo() {
@@ -33,19 +34,31 @@ final class SecureDemo {
         char[] password = ("demo-" + UUID.randomUUID()).toCharArray();
         GroupSecurity.createKeystore(keys.resolve("group.p12"), password, "fts");
         Files.writeString(keys.resolve("group.pw"), new String(password) + "\n");
-        List<String> opts = List.of("-Dfts.gc.jgroups.encrypt=sym",
+        List<String> opts = new ArrayList<>(List.of("-Dfts.gc.jgroups.encrypt=sym",
                 "-Dfts.gc.jgroups.keystore=" + keys.resolve("group.p12").toAbsolutePath(),
-                "-Dfts.gc.jgroups.keystore_password_file=" + keys.resolve("group.pw").toAbsolutePath());
+                "-Dfts.gc.jgroups.keystore_password_file=" + keys.resolve("group.pw").toAbsolutePath()));
+        String tlsPassword = "demo-" + UUID.randomUUID();
+        Path tlsStore = Tls.keystore(keys, tlsPassword);
+        opts.addAll(Tls.asJvmOptions(Tls.server(tlsStore, tlsPassword)));
         String group = "secure-demo-" + UUID.randomUUID().toString().substring(0, 6);
-        System.out.println("secure demo: a group key (AES-256, PKCS12) in " + keys.toAbsolutePath()
-                + "; starting 3 replicas with encrypted group traffic ...");
-        ORB orb = ORB.init(new String[0], Clients.ftDefaults());
-        try (ReplicaCluster cluster = new ReplicaCluster(group, 3, false, opts, logs)) {
+        System.out.println("secure demo: a group key (AES-256) and a TLS key pair (RSA-2048, self-signed) in "
+                + keys.toAbsolutePath() + "; starting 3 TLS-only replicas with encrypted group traffic ...");
+        java.util.Properties ftTls = Clients.ftDefaults();
+        ftTls.putAll(Tls.client(tlsStore, tlsPassword));
+        ORB orb = ORB.init(new String[0], ftTls);
+        ORB plain = ORB.init(new String[0], Clients.orbDefaults());
+        try (ReplicaCluster cluster = ReplicaCluster.overTls(group, 3, opts, logs)) {
             Counter counter = CounterHelper.narrow(orb.string_to_object(cluster.reference("counter")));
             for (int i = 0; i < 10; i++) {
                 counter.increment();
             }
-            System.out.println("FT client: 10 increments -> " + counter.value());
+            System.out.println("FT client over TLS: 10 increments -> " + counter.value());
+            try {
+                CounterHelper.narrow(plain.string_to_object(cluster.reference("counter"))).increment();
+                throw new IllegalStateException("a plaintext client was served by TLS-only replicas");
+            } catch (org.omg.CORBA.TRANSIENT | org.omg.CORBA.COMM_FAILURE e) {
+                System.out.println("plaintext client: refused (" + e.getClass().getSimpleName() + ")");
+            }
             rogue(group);
             for (int i = 0; i < 10; i++) {
                 counter.increment();
@@ -57,12 +70,12 @@ final class SecureDemo {
             System.out.printf("after the rogue: counter.value() -> %d; views %s; state digests %s%n", counter.value(),
                     List.of(cluster.view(0), cluster.view(1), cluster.view(2)),
                     new HashSet<>(digests).size() == 1 ? "equal" : "DIFFER " + digests);
-            System.out.println("IIOP over TLS is not part of this demo yet (issue 16): client traffic is plaintext");
             if (counter.value() != 20 || new HashSet<>(digests).size() != 1) {
                 throw new IllegalStateException("the rogue changed the group's state");
             }
         } finally {
             orb.shutdown(false);
+            plain.shutdown(false);
         }
     }
 

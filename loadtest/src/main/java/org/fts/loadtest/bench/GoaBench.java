@@ -23,7 +23,8 @@ import org.omg.CORBA.ORB;
  * <p>Options: {@code --seconds S} per case (default 5), {@code --threads 1,50}, {@code --policies nb,tab}
  * (batching policies of the replicas, default nb), {@code --delivery agreed,uniform} (fts.delivery, default
  * agreed), {@code --no-plain} (skip the plain server), {@code --attach R} (thread t calls replica (t + R) mod 3; default 0),
- * {@code --security none,sym} (group traffic in the clear or encrypted with a key made for the run; default none).
+ * {@code --security none,sym,tls} (group traffic in the clear, or encrypted with a key made for the run; tls: that,
+ * and IIOP over TLS with a key pair made for the run; default none).
  */
 public final class GoaBench {
     private GoaBench() {
@@ -48,7 +49,7 @@ public final class GoaBench {
                 case "--threads" -> threadCounts = java.util.Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + " (use --seconds S, --threads 1,50, --policies nb,tab,natural, --delivery agreed,uniform,"
-                        + " --no-plain, --attach R, --security none,sym)");
+                        + " --no-plain, --attach R, --security none,sym,tls)");
             }
         }
         Path logs = Path.of("target", "bench-logs");
@@ -60,7 +61,11 @@ public final class GoaBench {
                 }
             }
         }
-        List<String> keyed = securities.contains("sym") ? benchKey(Path.of("target", "bench-keys")) : List.of();
+        List<String> keyed = securities.contains("sym") || securities.contains("tls")
+                ? benchKey(Path.of("target", "bench-keys")) : List.of();
+        String tlsPassword = "bench-" + UUID.randomUUID();
+        Path tlsStore = securities.contains("tls") ? org.fts.samples.Tls.keystore(Path.of("target", "bench-keys"),
+                tlsPassword) : null;
         if (plainToo) {
             cases.add(0, "plain");
         }
@@ -72,14 +77,20 @@ public final class GoaBench {
             String security = plain ? "-" : c.split("/")[2];
             List<String> opts = new ArrayList<>(plain ? List.of()
                     : List.of("-Dfts.batching=" + policy, "-Dfts.delivery=" + delivery));
-            if (security.equals("sym")) {
+            boolean tls = security.equals("tls");
+            if (security.equals("sym") || tls) {   // tls: encrypted group traffic too, and IIOP over TLS
                 opts.addAll(keyed);
             } else if (!plain) {
                 opts.add("-Dfts.gc.jgroups.encrypt=" + security);
             }
-            try (ReplicaCluster cluster = new ReplicaCluster(group, 3, plain, opts, logs)) {
+            if (tls) {
+                opts.addAll(org.fts.samples.Tls.asJvmOptions(org.fts.samples.Tls.server(tlsStore, tlsPassword)));
+            }
+            try (ReplicaCluster cluster = tls ? ReplicaCluster.overTls(group, 3, opts, logs)
+                    : new ReplicaCluster(group, 3, plain, opts, logs)) {
                 for (int t : threadCounts) {
-                    double[] r = run(cluster, t, seconds, plain ? 0 : attach);
+                    double[] r = run(cluster, t, seconds, plain ? 0 : attach,
+                            tls ? org.fts.samples.Tls.client(tlsStore, tlsPassword) : null);
                     System.out.printf(Locale.ROOT, "goa-bench server=%s policy=%s delivery=%s security=%s replicas=%d "
                             + "threads=%d attach=r%d ops_per_s=%.0f mean_us=%.0f%n", plain ? "plain-poa" : "fts",
                             plain ? "-" : policy, delivery, security, plain ? 1 : 3, t, plain ? 0 : attach, r[0], r[1]);
@@ -104,15 +115,23 @@ public final class GoaBench {
      * calls replica {@code (t + attach) % n}: with one thread and {@code attach} 0 that is r0, the first to start
      * and so the group's sequencer; {@code attach} 1 puts it on a follower.
      */
-    static double[] run(ReplicaCluster cluster, int threads, int seconds, int attach) throws InterruptedException {
-        ORB orb = ORB.init(new String[0], Clients.orbDefaults());
+    static double[] run(ReplicaCluster cluster, int threads, int seconds, int attach, java.util.Properties tls)
+            throws InterruptedException {
+        java.util.Properties props = Clients.orbDefaults();
+        if (tls != null) {
+            props.putAll(tls);
+        }
+        ORB orb = ORB.init(new String[0], props);
         try {
             List<HelloObj> refs = new ArrayList<>();
+            org.fts.ft.Ior iogr = tls == null ? null : org.fts.ft.Ior.parse(cluster.reference("hello"));
             for (int i = 0; i < threads; i++) {
-                int port = cluster.ports().get((i + attach) % cluster.ports().size());
-                // A distinct object key prefix per thread is not needed: one connection per server suffices.
-                refs.add(HelloObjHelper.narrow(orb.string_to_object(
-                        Clients.corbaloc("127.0.0.1", port, cluster.group(), "hello"))));
+                int r = (i + attach) % cluster.ports().size();
+                // One connection per server suffices. Over TLS, a replica's profile of the group reference (a
+                // corbaloc names a plaintext endpoint).
+                refs.add(HelloObjHelper.narrow(orb.string_to_object(tls != null
+                        ? iogr.withOnly(iogr.profiles().get(r))
+                        : Clients.corbaloc("127.0.0.1", cluster.ports().get(r), cluster.group(), "hello"))));
             }
             LongAdder ops = new LongAdder();
             LongAdder nanos = new LongAdder();
