@@ -129,6 +129,47 @@ public final class BatchPolicies {
     }
 
     /**
+     * {@code atab}: TAB that charges nothing to a lone request. A cast goes at once when nothing suggests that
+     * another will join it: no other thread is inside the doorway and none of this member's batches is in flight
+     * (so no reply this member is about to give can bring a client's next request). A pending batch also goes
+     * the moment those conditions hold again, when this member's last batch is delivered back. Otherwise, under
+     * load, it is TAB: the batch goes once no new cast came for {@code doorway}.
+     */
+    public static BatchPolicy aloneAwareTimedAdaptive(Duration doorway) {
+        BatchPolicy tab = timedAdaptive(doorway);
+        return new BatchPolicy() {
+            private boolean alone(BatchState s) {
+                return s.inside() == 0 && s.inFlight() == 0;
+            }
+
+            @Override
+            public boolean afterCast(BatchState s, long now) {
+                return alone(s) || tab.afterCast(s, now);
+            }
+
+            @Override
+            public long nextCheck(BatchState s, long now) {
+                return tab.nextCheck(s, now);
+            }
+
+            @Override
+            public boolean onTimer(BatchState s, long now) {
+                return tab.onTimer(s, now);
+            }
+
+            @Override
+            public boolean onDelivered(BatchState s, long now) {
+                return s.pending() > 0 && alone(s);
+            }
+
+            @Override
+            public String describe() {
+                return "atab(doorway=" + Durations.format(doorway) + ")";
+            }
+        };
+    }
+
+    /**
      * A bound on any policy: send no later than {@code maxDelay} after the batch's first message, and at
      * {@code maxCount} messages at the latest (the paper's conclusion: adaptive, with guaranteed progress and
      * bounded latency). Zero means no bound of that kind.

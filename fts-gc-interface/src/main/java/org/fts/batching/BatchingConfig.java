@@ -9,9 +9,10 @@ import org.fts.config.ConfigKey;
 /** The batching keys: the policy by alias, its parameters, and the optional bounds of the hybrids. */
 public final class BatchingConfig {
     public static final ConfigKey<String> POLICY = ConfigKey.choice("fts.batching", "natural",
-            List.of("nb", "cb", "tb", "ab", "tab", "pack", "natural"),
-            "batching policy: nb none, cb count, tb time window, ab adaptive doorway, tab timed adaptive, "
-                    + "pack adaptive packing degree, natural (send while fewer than K batches are in flight)");
+            List.of("nb", "cb", "tb", "ab", "tab", "atab", "pack", "natural"),
+            "batching policy: nb none, cb count, tb time window, ab adaptive doorway, tab timed adaptive, atab tab "
+                    + "that sends a lone request at once, pack adaptive packing degree, natural (send while fewer "
+                    + "than K batches are in flight)");
     public static final ConfigKey<String> DOORWAY = ConfigKey.choice("fts.batching.doorway", "long",
             List.of("short", "long"), "where a request enters the doorway: long = when it arrives, short = at its cast");
     public static final ConfigKey<Integer> CB_COUNT = ConfigKey.integer("fts.batching.cb.count", 10, 1, 100_000,
@@ -22,7 +23,7 @@ public final class BatchingConfig {
             Duration.ofMillis(1), Duration.ofNanos(1000), Duration.ofMinutes(1), "tb: the window");
     public static final ConfigKey<Duration> TAB_DOORWAY = ConfigKey.duration("fts.batching.tab.doorway",
             Duration.ofNanos(250_000), Duration.ZERO, Duration.ofMinutes(1),
-            "tab: a batch goes once no new message came for this long");
+            "tab, atab: a batch goes once no new message came for this long");
     public static final ConfigKey<Integer> PACK_MAX = ConfigKey.integer("fts.batching.pack.max", 100, 1, 100_000,
             "messages", "pack: the largest packing degree");
     public static final ConfigKey<Duration> PACK_INTERVAL = ConfigKey.duration("fts.batching.pack.interval",
@@ -52,6 +53,7 @@ public final class BatchingConfig {
             case "tb" -> BatchPolicies.time(TB_WINDOW.get(p));
             case "ab" -> BatchPolicies.adaptive(DOORWAY.get(p));
             case "tab" -> BatchPolicies.timedAdaptive(TAB_DOORWAY.get(p));
+            case "atab" -> BatchPolicies.aloneAwareTimedAdaptive(TAB_DOORWAY.get(p));
             case "pack" -> BatchPolicies.packing(PACK_MAX.get(p), PACK_INTERVAL.get(p), PACK_PERIOD.get(p));
             case "natural" -> BatchPolicies.natural(NATURAL_IN_FLIGHT.get(p));
             default -> throw new IllegalStateException("unreachable: validated alias");
