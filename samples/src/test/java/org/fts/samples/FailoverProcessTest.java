@@ -84,7 +84,7 @@ class FailoverProcessTest {
                     int[] atStop = snapshot(progress);
                     cluster.pause(victim);
                     // Resume once every unfinished client completed calls after the hang began: the clients of
-                    // the hung replica have redirected. Well inside failure detection (FD_ALL3, 5 s).
+                    // the hung replica have redirected. Well inside failure detection (FD_ALL3, 6 s).
                     Waits.await(() -> IntStream.range(0, CLIENTS).allMatch(
                             c -> progress.get(c) == CALLS || progress.get(c) > atStop[c] + 1),
                             Duration.ofSeconds(30), () -> "clients did not get past the hung replica");

@@ -39,7 +39,7 @@ public final class FaultPlan {
     /** What an episode does. */
     public enum Action { KILL, PAUSE, ISOLATE, ISOLATE_TWO }
 
-    /** Longest fault that stays below failure detection (FD_ALL3 5 s + VERIFY_SUSPECT2 0.25 s), with margin. */
+    /** Longest fault that stays below failure detection (FD_ALL3 6 s + VERIFY_SUSPECT2 0.25 s), with margin. */
     public static final long SHORT_MAX_MILLIS = 3_000;
 
     /**
