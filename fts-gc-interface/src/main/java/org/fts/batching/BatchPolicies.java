@@ -129,22 +129,23 @@ public final class BatchPolicies {
     }
 
     /**
-     * {@code atab}: TAB that charges nothing to a lone request. A cast goes at once when nothing suggests that
-     * another will join it: no other thread is inside the doorway and none of this member's batches is in flight
-     * (so no reply this member is about to give can bring a client's next request). A pending batch also goes
-     * the moment those conditions hold again, when this member's last batch is delivered back. Otherwise, under
-     * load, it is TAB: the batch goes once no new cast came for {@code doorway}.
+     * {@code atab}: TAB that charges nothing to a lone request. TAB sends a batch once no cast came for
+     * {@code doorway}; atab also counts the quiet before a cast. A cast that comes after at least {@code doorway}
+     * of quiet, with nobody else inside the doorway, goes at once: the doorway was already seen quiet, and at
+     * that arrival rate no other request is likely to join it. Under load (casts closer than the doorway) it is
+     * TAB, with TAB's batches.
      */
     public static BatchPolicy aloneAwareTimedAdaptive(Duration doorway) {
+        long d = doorway.toNanos();
         BatchPolicy tab = timedAdaptive(doorway);
         return new BatchPolicy() {
-            private boolean alone(BatchState s) {
-                return s.inside() == 0 && s.inFlight() == 0;
-            }
+            private long previousCast = Long.MIN_VALUE;
 
             @Override
             public boolean afterCast(BatchState s, long now) {
-                return alone(s) || tab.afterCast(s, now);
+                boolean quietBefore = previousCast == Long.MIN_VALUE || now - previousCast >= d;
+                previousCast = now;
+                return tab.afterCast(s, now) || (quietBefore && s.pending() == 1 && s.inside() == 0);
             }
 
             @Override
@@ -155,11 +156,6 @@ public final class BatchPolicies {
             @Override
             public boolean onTimer(BatchState s, long now) {
                 return tab.onTimer(s, now);
-            }
-
-            @Override
-            public boolean onDelivered(BatchState s, long now) {
-                return s.pending() > 0 && alone(s);
             }
 
             @Override

@@ -75,33 +75,31 @@ class BatchPolicyTest {
     void atabSendsALoneRequestAtOnceAndBatchesLikeTabUnderLoad() {
         with(BatchPolicies.aloneAwareTimedAdaptive(Duration.ofNanos(500_000)));
         at(0);
-        cast("lone");                       // nobody inside, nothing in flight: at once, no doorway
-        assertEquals(List.of(List.of("lone")), sent);
-        batcher.ownBatchDelivered();        // its reply goes out; the pipeline is empty again
-        at(10);
-        cast("lone-again");
-        assertEquals(List.of("lone-again"), sent.get(1), "every lone request goes at once");
+        cast("first");                      // nothing before it: at once
+        at(600);
+        cast("lone");                       // 600 us of quiet >= the doorway, nobody inside: at once
+        assertEquals(List.of(List.of("first"), List.of("lone")), sent);
 
-        // Under load: a batch in flight, or threads inside the doorway: TAB's rule
-        at(100);
-        cast("a");                          // "lone-again" is still in flight: hold
-        batcher.enter();                    // a thread is processing its request
-        at(300);
+        at(700);
+        cast("a");                          // only 100 us after the last cast: load, TAB's rule
+        at(900);
         cast("b");                          // restarts the doorway
-        assertEquals(2, sent.size(), "held while a batch is in flight and a thread is inside");
-        at(799.999);
+        assertEquals(2, sent.size(), "held as TAB holds");
+        at(1399.999);
         assertFalse(batcher.tick());
-        at(800);
+        at(1400);
         assertTrue(batcher.tick(), "TAB: one doorway after the last cast");
         assertEquals(List.of("a", "b"), sent.get(2));
 
-        at(900);
-        batcher.exit("c".getBytes(StandardCharsets.UTF_8));   // inside left, but 2 batches are in flight: hold
+        at(5000);
+        batcher.enter();                    // a thread is processing its request
+        cast("c");                          // quiet before it, but someone inside the doorway may join: hold
         assertEquals(3, sent.size());
-        batcher.ownBatchDelivered();
-        assertEquals(3, sent.size(), "one batch still in flight");
-        batcher.ownBatchDelivered();        // the pipeline drained, nobody inside: the pending batch goes now
-        assertEquals(List.of("c"), sent.get(3), "no doorway wait once the member is alone again");
+        batcher.exit("d".getBytes(StandardCharsets.UTF_8));   // 0 us after "c": not quiet, TAB's timer
+        assertEquals(3, sent.size());
+        at(5500);
+        assertTrue(batcher.tick());
+        assertEquals(List.of("c", "d"), sent.get(3));
     }
 
     @Test
