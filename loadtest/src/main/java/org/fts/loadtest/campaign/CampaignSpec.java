@@ -81,7 +81,7 @@ public record CampaignSpec(String name, int replicas, List<Integer> clients, int
         Path file = Path.of(nameOrPath);
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("no campaign '" + nameOrPath
-                    + "': neither built in (quick, full, smoke) nor a file");
+                    + "': neither built in (quick, full, smoke, doorways, atab, atab-rev, fd800) nor a file");
         }
         String name = file.getFileName().toString().replaceFirst("\\.campaign$", "");
         return parse(name, Files.readString(file));
