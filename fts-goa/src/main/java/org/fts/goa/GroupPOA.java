@@ -94,6 +94,10 @@ public final class GroupPOA extends PoaBasics {
             root.create_request_processing_policy(RequestProcessingPolicyValue.USE_SERVANT_MANAGER)});
         groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
         this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
+        Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(
+                new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
+        StartupChecks.tlsOnlyOrPlain(local);   // before anything runs: a refused replica leaves nothing behind
+        String endpoint = local.endpoint();
         this.stats = new StatsExport(config, engine.batcher().stats());
         this.status = new ReplicaStatus(config, engine, channel, membership);
         String namingUrl = GoaConfig.NAMING_URL.get(props);
@@ -105,15 +109,21 @@ public final class GroupPOA extends PoaBasics {
                 () -> membership.current().version(), config.replicaId());
         this.leaveOnShutdown = GoaConfig.LEAVE_ON_SHUTDOWN.get(props)
                 ? new Thread(() -> leave("the JVM shuts down"), "fts-leave-" + config.replicaId()) : null;
-        channel.join(config.group(), engine.listener());
+        try {
+            channel.join(config.group(), engine.listener());
+        } catch (RuntimeException e) {   // nothing of this replica may outlive its failed start
+            if (naming != null) {
+                naming.close();
+            }
+            status.close();
+            stats.close();
+            channel.close();
+            throw e;
+        }
         if (leaveOnShutdown != null) {
             Runtime.getRuntime().addShutdownHook(leaveOnShutdown);
         }
         LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
-        Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(
-                new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
-        StartupChecks.tlsOnlyOrPlain(local);
-        String endpoint = local.endpoint();
         if (!config.replicas().isEmpty() && !config.replicas().contains(endpoint)) {
             LOG.info("replica {}: endpoint {} is not in fts.replicas; announcing it to the group",
                     config.replicaId(), endpoint);
