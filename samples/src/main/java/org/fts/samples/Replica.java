@@ -76,8 +76,14 @@ public final class Replica {
                         + (goa == null ? "-" : goa.stateDigest()));
                 case "view" -> System.out.println("VIEW " + self + " " + (goa == null ? "" : String.join(",",
                         goa.channel().view().members().stream().map(m -> m.name().split("#")[0]).toList())));
-                case "isolate" -> JGroupsFaults.isolate(goa.channel());
-                case "heal" -> JGroupsFaults.heal(goa.channel());
+                case "isolate" -> {
+                    JGroupsFaults.isolate(goa.channel());
+                    System.out.println("ISOLATED " + self);   // in effect from now on
+                }
+                case "heal" -> {
+                    JGroupsFaults.heal(goa.channel());
+                    System.out.println("HEALED " + self);
+                }
                 default -> System.err.println("unknown command: " + line);
             }
         } catch (RuntimeException e) {

@@ -55,6 +55,7 @@ public final class ReplicaCluster implements AutoCloseable {
         final BlockingQueue<String> stats = new LinkedBlockingQueue<>();
         final BlockingQueue<String> digests = new LinkedBlockingQueue<>();
         final BlockingQueue<String> views = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> faults = new LinkedBlockingQueue<>();
         volatile boolean ready;
 
         Member(int i, List<String> jvmArgs) throws IOException {
@@ -77,6 +78,8 @@ public final class ReplicaCluster implements AutoCloseable {
                 references.putIfAbsent(f[1], f[2]);
             } else if (line.startsWith("STATS ")) {
                 stats.add(line.split(" ", 3)[2]);
+            } else if (line.startsWith("ISOLATED ") || line.startsWith("HEALED ")) {
+                faults.add(line.split(" ", 2)[0]);
             } else if (line.startsWith("VIEW ")) {
                 views.add(line.split(" ", 3)[2]);
             } else if (line.startsWith("DIGEST ")) {
@@ -265,6 +268,29 @@ public final class ReplicaCluster implements AutoCloseable {
             throw new IOException("replica r" + i + " did not answer 'digest' within 15 s");
         }
         return d;
+    }
+
+    /**
+     * Cuts replica {@code i} off from the group (JGroups DISCARD, both ways), and returns once the cut is in
+     * effect. Fails if the replica does not confirm within 15 s.
+     */
+    public void isolate(int i) throws IOException, InterruptedException {
+        fault(i, "isolate", "ISOLATED");
+    }
+
+    /** Ends {@link #isolate}, and returns once replica {@code i} confirms it (15 s at most). */
+    public void heal(int i) throws IOException, InterruptedException {
+        fault(i, "heal", "HEALED");
+    }
+
+    private void fault(int i, String command, String confirmation) throws IOException, InterruptedException {
+        Member m = members.get(i);
+        m.faults.clear();
+        command(i, command);
+        String c = m.faults.poll(15, TimeUnit.SECONDS);
+        if (!confirmation.equals(c)) {
+            throw new IOException("replica r" + i + " did not confirm '" + command + "' within 15 s (" + c + ")");
+        }
     }
 
     /** The replica ids in replica {@code i}'s current group view. Fails if it does not answer within 15 s. */

@@ -152,11 +152,11 @@ class MembershipProcessTest {
         start(List.of());
         Load load = new Load(4);
         load.awaitMore(200, "traffic started");
-        cluster.command(2, "isolate");
+        cluster.isolate(2);
         Waits.await(() -> refuses(2), Duration.ofSeconds(30), () -> "r2 still serves while cut off");
         int atSplit = load.values.size();
         load.awaitMore(200, "the majority serving");
-        cluster.command(2, "heal");
+        cluster.heal(2);
         Waits.await(() -> !refuses(2), Duration.ofSeconds(60), () -> "r2 does not serve again after the heal");
         load.awaitMore(100, "traffic after the heal");
         int acked = load.finish();
@@ -200,7 +200,7 @@ class MembershipProcessTest {
         // clients' requests. No other replica holds them, so it delivers none, and answers none: its client
         // gets TRANSIENT once r0 learns it is alone. (With fts.delivery=agreed it would answer, and that answer
         // could be lost with r0's branch of the history.)
-        cluster.command(0, "isolate");
+        cluster.isolate(0);   // in effect once this returns
         org.omg.CORBA.SystemException e = org.junit.jupiter.api.Assertions.assertThrows(
                 org.omg.CORBA.SystemException.class, viaSequencer::increment);
         assertTrue(e instanceof TRANSIENT, e.toString());
@@ -210,7 +210,7 @@ class MembershipProcessTest {
         // alone, be ordered after the heal: its outcome was reported as unknown (COMPLETED_MAYBE), never as done.
         assertTrue(atMajority == 50 || atMajority == 51, "the majority holds 50 or 51: " + atMajority);
         assertEquals(org.omg.CORBA.CompletionStatus.COMPLETED_MAYBE, e.completed);
-        cluster.command(0, "heal");
+        cluster.heal(0);
         Waits.await(() -> !refuses(0), Duration.ofSeconds(60), () -> "r0 does not serve again after the heal");
         int after = at(1).value();
         assertTrue(after == 50 || after == 51, "executed at most once: " + after);
