@@ -26,12 +26,21 @@ final class StartupChecks {
      */
     static void foreground(ORB orb) {
         int threads = Jacorb.intSetting(orb, "jacorb.poa.thread_pool_max", 20);
+        int min = Jacorb.intSetting(orb, "jacorb.poa.thread_pool_min", 5);
         int queue = Jacorb.intSetting(orb, "jacorb.poa.queue_max", 100);
-        LOG.info("foreground: jacorb.poa.thread_pool_max={} jacorb.poa.queue_max={}", threads, queue);
+        LOG.info("foreground: jacorb.poa.thread_pool_min={} jacorb.poa.thread_pool_max={} jacorb.poa.queue_max={}",
+                min, threads, queue);
         if (queue < QUEUE_ADVISED) {
             LOG.warn("jacorb.poa.queue_max={}: beyond {} waiting requests this replica answers TRANSIENT, and FT clients"
                     + " retry elsewhere, which multiplies the load; servers for many clients set it in the ORB"
                     + " properties, e.g. {} as the samples do", queue, queue + threads, QUEUE_ADVISED);
+        }
+        if (min < threads) {
+            // JacORB 3.9 (RPPoolManager, its BZ946) ends a released request thread whenever min are idle, and starts
+            // a new one for the next burst: under load it creates threads all the time (profile: Thread.start on
+            // the POA's RequestController, docs/performance.md).
+            LOG.warn("jacorb.poa.thread_pool_min={} < jacorb.poa.thread_pool_max={}: under load JacORB ends and starts"
+                    + " request threads continually; set both to the same value, as the samples do", min, threads);
         }
     }
 

@@ -145,6 +145,10 @@ public final class Replica {
         // JacORB answers TRANSIENT beyond 100 queued requests by default; thousands of clients need more. The
         // pool stays at JacORB's 20 threads: 100 and 500 measured slower on 2 cores (docs/performance.md).
         props.setProperty("jacorb.poa.queue_max", "10000");
+        // A fixed pool: with min < max, JacORB ends a request thread on release whenever min are idle and starts a
+        // new one for the next burst, so under load it starts threads all the time (its BZ946; docs/performance.md).
+        props.setProperty("jacorb.poa.thread_pool_min", "20");
+        props.setProperty("jacorb.poa.thread_pool_max", "20");
         // A message larger than fts.giop.max_message_size closes its connection before JacORB allocates it.
         props.putAll(GiopGuard.orbProperties());
         if (config != null) {   // a service's settings (docs/deployment.md): over these defaults, under -D

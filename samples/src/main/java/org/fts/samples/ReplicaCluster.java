@@ -47,6 +47,11 @@ public final class ReplicaCluster implements AutoCloseable {
     private final String portProperty;
     /** JVM options that place the replicas on distinct hosts (JGroups over TCP); empty on one host. */
     private final List<String> placement = new ArrayList<>();
+    /**
+     * This group's own multicast port, unless the caller names one: groups that share an address and port
+     * receive each other's traffic and discard it (JGroups' JGRP000012), which costs every one of them CPU.
+     */
+    private final List<String> multicast = new ArrayList<>();
     private boolean closed;
 
     /** One replica's current process and what it said. */
@@ -146,6 +151,9 @@ public final class ReplicaCluster implements AutoCloseable {
                     "-Dfts.gc.jgroups.port_range=0", "-Dfts.gc.jgroups.initial_hosts="
                             + String.join(",", hosts.stream().map(h -> h + "[" + tcp + "]").toList())));
         }
+        if (!plain && extra.stream().noneMatch(o -> o.startsWith("-Dfts.gc.jgroups.mcast_port="))) {
+            multicast.add("-Dfts.gc.jgroups.mcast_port=" + freeUdpPort());
+        }
         int count = hosts.size();
         try {
             for (int i = 0; i < count; i++) {
@@ -171,6 +179,7 @@ public final class ReplicaCluster implements AutoCloseable {
         List<String> jvmArgs = new ArrayList<>(List.of("-Xmx512m", "-Djava.net.preferIPv4Stack=true",
                 "-DOAIAddr=" + hosts.get(i), "-D" + portProperty + "=" + ports.get(i), "-Dfts.group=" + group,
                 "-Dfts.replica.id=r" + i, "-Dfts.replicas=" + endpoints));
+        jvmArgs.addAll(multicast);
         if (!placement.isEmpty()) {
             jvmArgs.addAll(placement);
             jvmArgs.add("-Dfts.gc.jgroups.bind_addr=" + hosts.get(i));
@@ -309,6 +318,12 @@ public final class ReplicaCluster implements AutoCloseable {
         members.get(i).jvm.awaitLine(l -> l.startsWith("READY"), START, "r" + i + " to serve");
     }
 
+    private static int freeUdpPort() throws IOException {
+        try (java.net.DatagramSocket s = new java.net.DatagramSocket(0)) {
+            return s.getLocalPort();
+        }
+    }
+
     private static int freePort(String host) throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(host))) {
             return s.getLocalPort();
@@ -344,6 +359,17 @@ public final class ReplicaCluster implements AutoCloseable {
             all.add(BatchStats.Counters.parse(line));
         }
         return all;
+    }
+
+    /**
+     * The UDP multicast port the group runs on (a process that means to reach the group, such as a rogue in a
+     * security test, must use it): the caller's {@code -Dfts.gc.jgroups.mcast_port}, or the one chosen for it.
+     */
+    public int multicastPort() {
+        String prefix = "-Dfts.gc.jgroups.mcast_port=";
+        return java.util.stream.Stream.concat(extra.stream(), multicast.stream()).filter(o -> o.startsWith(prefix))
+                .map(o -> Integer.valueOf(o.substring(prefix.length()))).reduce((a, b) -> b)
+                .orElse(org.fts.gc.jgroups.JGroupsBinding.MCAST_PORT.defaultValue());
     }
 
     public List<Integer> ports() {

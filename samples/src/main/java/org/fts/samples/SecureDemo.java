@@ -59,7 +59,7 @@ final class SecureDemo {
             } catch (org.omg.CORBA.TRANSIENT | org.omg.CORBA.COMM_FAILURE e) {
                 System.out.println("plaintext client: refused (" + e.getClass().getSimpleName() + ")");
             }
-            rogue(group);
+            rogue(group, cluster.multicastPort());
             for (int i = 0; i < 10; i++) {
                 counter.increment();
             }
@@ -79,11 +79,15 @@ final class SecureDemo {
         }
     }
 
-    /** A process with the group's name and no key: it tries to join, then broadcasts 10 forged messages. */
-    private static void rogue(String group) {
+    /**
+     * A process with the group's name and multicast port and no key: it tries to join, then broadcasts 10 forged
+     * messages.
+     */
+    private static void rogue(String group, int multicastPort) {
         Properties p = new Properties();
         p.setProperty("fts.gc", "jgroups");
         p.setProperty("fts.gc.jgroups.encrypt", "none");
+        p.setProperty("fts.gc.jgroups.mcast_port", Integer.toString(multicastPort));   // where the group is
         p.setProperty("fts.group.size", "0");
         System.out.println("rogue: joining group " + group + " without the key ...");
         try (GroupChannel r = GroupChannels.create(p, "rogue#1")) {

@@ -6,11 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** What the campaign ran on, in one line for the report: cores, CPU model, memory, OS, JDK. */
-final class Machine {
+public final class Machine {
     private Machine() {
     }
 
-    static String describe() {
+    public static String describe() {
         String cpu = "";
         try {
             cpu = Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))

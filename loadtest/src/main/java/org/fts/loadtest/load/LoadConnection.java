@@ -1,0 +1,189 @@
+package org.fts.loadtest.load;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
+
+import org.fts.ft.FtRequestContext;
+
+/**
+ * One client connection of the driver: a non-blocking socket to one server endpoint, its request buffers
+ * (the first request on a connection carries the code sets, later ones do not), and the intended send time of
+ * every call in flight, by request id. Calls are sent by one thread (the connection's I/O loop in a closed
+ * loop, the pacer in an open loop) and their replies read by the I/O loop; the in-flight slots are the only
+ * state the two share.
+ */
+final class LoadConnection {
+    /** Calls in flight on one connection, at most (a power of two: request ids index the slots). */
+    static final int MAX_IN_FLIGHT = 1024;
+
+    /** Where the I/O loop reports each call that ended. */
+    interface Sink {
+        /** @param ok whether the reply said NO_EXCEPTION */
+        void ended(long intendedNanos, long nowNanos, boolean ok);
+    }
+
+    final int index;
+    final String endpoint;
+    private final SocketChannel channel;
+    private final GiopRequest firstRequest;
+    private final GiopRequest request;
+    private final ByteBuffer first;
+    private final ByteBuffer steady;
+    private final long expirationMillis;
+    private ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
+    private final AtomicLongArray intended = new AtomicLongArray(MAX_IN_FLIGHT);
+    private final AtomicInteger inFlight = new AtomicInteger();
+    private int lastId;
+    private boolean firstSent;
+    private volatile boolean dead;
+
+    private LoadConnection(int index, String endpoint, SocketChannel channel, GiopRequest firstRequest,
+                           GiopRequest request, long expirationMillis) {
+        this.index = index;
+        this.endpoint = endpoint;
+        this.channel = channel;
+        this.firstRequest = firstRequest;
+        this.request = request;
+        this.first = firstRequest.newBuffer();
+        this.steady = request.newBuffer();
+        this.expirationMillis = expirationMillis;
+    }
+
+    /**
+     * Connects to {@code host:port} (TCP_NODELAY, as ORBs do) and makes the connection's requests with {@code
+     * call} ({@code codeSets} is set on the first one).
+     *
+     * @param expirationMillis how long an FT_REQUEST says the call may be retried (unused without FT)
+     */
+    static LoadConnection open(int index, String host, int port, GiopRequest.Builder call, long expirationMillis)
+            throws IOException {
+        SocketChannel ch = SocketChannel.open();
+        try {
+            ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+            ch.connect(new InetSocketAddress(host, port));
+            ch.configureBlocking(false);
+        } catch (IOException e) {
+            ch.close();
+            throw new IOException("cannot connect to " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+        GiopRequest firstRequest = call.codeSets(true).build();
+        GiopRequest steady = call.codeSets(false).build();
+        return new LoadConnection(index, host + ":" + port, ch, firstRequest, steady, expirationMillis);
+    }
+
+    SocketChannel channel() {
+        return channel;
+    }
+
+    int inFlight() {
+        return inFlight.get();
+    }
+
+    boolean dead() {
+        return dead;
+    }
+
+    /**
+     * Sends one call intended at {@code intendedNanos} (open loop: its slot in the schedule; closed loop: now).
+     * The caller keeps in-flight calls under {@link #MAX_IN_FLIGHT}. Returns false on a dead connection.
+     */
+    boolean send(long intendedNanos) {
+        if (dead) {
+            return false;
+        }
+        int id = ++lastId;
+        intended.set(id & (MAX_IN_FLIGHT - 1), intendedNanos);
+        ByteBuffer b = firstSent ? steady : first;
+        GiopRequest r = firstSent ? request : firstRequest;
+        firstSent = true;
+        long expiration = r.hasFtRequest() ? FtRequestContext.timeT(System.currentTimeMillis() + expirationMillis) : 0;
+        r.patch(b, id, id, expiration);   // retention id = request id: unique per connection's client id
+        inFlight.incrementAndGet();
+        try {
+            while (b.hasRemaining()) {
+                if (channel.write(b) == 0) {
+                    LockSupport.parkNanos(10_000);   // the socket's send buffer is full: the server does not read
+                }
+            }
+            return true;
+        } catch (IOException e) {
+            dead = true;
+            return false;
+        }
+    }
+
+    /** From now on reads block until something arrives (a connection that is its loop's only one). */
+    void blocking() throws IOException {
+        channel.configureBlocking(true);
+    }
+
+    /**
+     * Reads what has arrived (blocking for it on a {@link #blocking()} connection) and reports every call it
+     * ends; returns the number of calls that failed because the connection died (a close, an error message, lost
+     * framing), 0 normally.
+     */
+    int read(Sink sink) {
+        if (dead) {
+            return 0;
+        }
+        try {
+            if (channel.read(in) < 0) {
+                return die();
+            }
+            long nowNanos = System.nanoTime();
+            int pos = 0;
+            int limit = in.position();
+            for (int len = GiopReply.frameLength(in, pos, limit); len > 0; len = GiopReply.frameLength(in, pos, limit)) {
+                if (len > in.capacity()) {
+                    grow(len);
+                    return 0;
+                }
+                if (limit - pos < len) {
+                    break;
+                }
+                int type = GiopReply.type(in, pos);
+                if (type != GiopReply.REPLY || !GiopReply.isGiop12(in, pos)) {
+                    return die();   // CloseConnection, MessageError, or something this driver never asked for
+                }
+                int id = GiopReply.requestId(in, pos);
+                inFlight.decrementAndGet();
+                sink.ended(intended.get(id & (MAX_IN_FLIGHT - 1)), nowNanos,
+                        GiopReply.status(in, pos) == GiopReply.NO_EXCEPTION);
+                pos += len;
+            }
+            in.limit(limit).position(pos);
+            in.compact();
+            return 0;
+        } catch (IOException | IllegalStateException e) {
+            return die();
+        }
+    }
+
+    /** A reply larger than the buffer: a bigger one, keeping what was read. */
+    private void grow(int needed) {
+        ByteBuffer bigger = ByteBuffer.allocateDirect(Integer.highestOneBit(needed) << 1);
+        in.flip();
+        bigger.put(in);
+        in = bigger;
+    }
+
+    private int die() {
+        dead = true;
+        close();
+        return inFlight.getAndSet(0);
+    }
+
+    void close() {
+        try {
+            channel.close();
+        } catch (IOException e) {
+            // closing anyway
+        }
+    }
+}
