@@ -94,6 +94,19 @@ public interface GroupChannel extends AutoCloseable {
     int pendingDeliveries();
 
     /**
+     * Runs {@code task} on the delivery thread, after every callback already queued and before any queued
+     * later: the application can run its own work at a position of its delivery order without a thread of its
+     * own (the GOA executes requests there, with no hand-off). Never blocks. Like a callback, a {@code
+     * RuntimeException} from it is logged and delivery goes on; an {@code Error} stops the process.
+     *
+     * @throws GroupException if the channel is not joined or is closed
+     */
+    void onDeliveryThread(Runnable task);
+
+    /** Whether the calling thread is this channel's delivery thread, where listener callbacks run. */
+    boolean isDeliveryThread();
+
+    /**
      * Leaves the group gracefully and stops the delivery thread; deliveries still queued are dropped. May be
      * called from a listener callback. Idempotent.
      */

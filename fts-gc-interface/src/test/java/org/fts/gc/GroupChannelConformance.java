@@ -30,121 +30,7 @@ import org.junit.jupiter.api.Test;
  * The contract of {@link GroupChannel}, run against every binding (one subclass per binding). Each test
  * names the guarantee it checks; docs/group-communication.md maps guarantees to these tests.
  */
-public abstract class GroupChannelConformance {
-    protected static final Duration WAIT = Duration.ofSeconds(60);
-
-    /** A member under test: its channel and what it has been given. */
-    protected record Member(GroupChannel channel, Recorder recorder) {
-        MemberId id() {
-            return channel.self();
-        }
-    }
-
-    private final List<GroupChannel> opened = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
-    protected String group;
-
-    /** A new, unjoined channel of the binding under test, with no quorum (every view is primary). */
-    protected GroupChannel create(String memberName) {
-        return create(memberName, 0);
-    }
-
-    /** A new, unjoined channel of the binding under test, for a group of {@code groupSize} replicas. */
-    protected abstract GroupChannel create(String memberName, int groupSize);
-
-    /** Makes {@code member} vanish abruptly, without a graceful leave. */
-    protected abstract void crash(GroupChannel member);
-
-    /** Cuts {@code member} off from the others (a partition), until {@link #heal}. */
-    protected abstract void isolate(GroupChannel member);
-
-    /** Ends {@link #isolate}: the partition merges. */
-    protected abstract void heal(GroupChannel member);
-
-    @BeforeEach
-    void uniqueGroup() {
-        group = "conf-" + UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    @AfterEach
-    void closeEverything() throws InterruptedException {
-        for (Thread t : threads) {
-            t.interrupt();
-            t.join(10_000);
-        }
-        for (int i = opened.size() - 1; i >= 0; i--) {
-            opened.get(i).close();
-        }
-    }
-
-    protected Member join(String name) {
-        return join(name, new Recorder());
-    }
-
-    protected Member join(String name, Recorder recorder) {
-        return join(name, recorder, 0);
-    }
-
-    protected Member join(String name, Recorder recorder, int groupSize) {
-        GroupChannel ch = create(name, groupSize);
-        opened.add(ch);
-        ch.join(group, recorder);
-        return new Member(ch, recorder);
-    }
-
-    /** Joins members in order (the first is the coordinator) and waits until all see the full view. */
-    protected List<Member> joinAll(String... names) {
-        List<Member> members = new ArrayList<>();
-        for (String n : names) {
-            members.add(join(n));
-        }
-        for (Member m : members) {
-            m.recorder().awaitView(v -> v.size() == names.length, WAIT, m.id() + " sees " + names.length + " members");
-        }
-        return members;
-    }
-
-    private static byte[] bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    /** Starts a thread that broadcasts "NAME:0", "NAME:1", ... until {@code keepGoing} says stop. */
-    private Thread sender(Member m, AtomicInteger sent, java.util.function.IntPredicate keepGoing) {
-        Thread t = new Thread(() -> {
-            try {
-                for (int i = 0; keepGoing.test(i) && !Thread.currentThread().isInterrupted(); i++) {
-                    m.channel().abcast(bytes(m.id() + ":" + i));
-                    sent.incrementAndGet();
-                }
-            } catch (GroupException e) {
-                // the member was crashed or closed under us: that is the point of some tests
-            }
-        }, "send-" + m.id());
-        threads.add(t);
-        t.start();
-        return t;
-    }
-
-    /** Asserts FIFO per sender, sender identity, and no duplicates in one member's sequence. */
-    private static void assertWellFormed(MemberId at, List<Delivery> seq) {
-        Map<String, Integer> next = new HashMap<>();
-        Set<String> seen = new HashSet<>();
-        for (Delivery d : seq) {
-            assertTrue(seen.add(d.text()), at + " delivered " + d + " twice");
-            String[] parts = d.text().split(":");
-            assertEquals(parts[0], d.sender().name(), at + ": sender of " + d);
-            int i = Integer.parseInt(parts[1]);
-            int expected = next.getOrDefault(parts[0], 0);
-            assertEquals(expected, i, at + ": FIFO order of " + parts[0] + "'s broadcasts");
-            next.put(parts[0], i + 1);
-        }
-    }
-
-    private static long countFrom(List<Delivery> seq, MemberId sender) {
-        return seq.stream().filter(d -> d.sender().equals(sender)).count();
-    }
-
-    // ---------------------------------------------------------------------------------------------------
+public abstract class GroupChannelConformance extends ConformanceSupport {
 
     @Test
     void viewsAgreeCoordinatorFirstAndLeaveInstallsNewView() {
@@ -286,18 +172,6 @@ public abstract class GroupChannelConformance {
         assertEquals(v0.members(), v1.members(), "survivors report the same view");
     }
 
-    /** Broadcasts {@code prefix + i} for i in [0, n) from {@code m}, on the calling thread. */
-    private static void broadcast(Member m, String prefix, int n) {
-        for (int i = 0; i < n; i++) {
-            m.channel().abcast(bytes(prefix + i));
-        }
-    }
-
-    private static List<String> texts(Recorder r, String prefix) {
-        List<Delivery> all = Thread.holdsLock(r) ? r.deliveredUnsafe() : r.delivered();
-        return all.stream().map(Delivery::text).filter(t -> t.startsWith(prefix)).toList();
-    }
-
     @Test
     void afterAPartitionMergesEveryMemberDeliversOneSequenceAgain() {
         List<Member> m = joinAll("a", "b", "c");
@@ -338,25 +212,6 @@ public abstract class GroupChannelConformance {
                 "nothing crossed from the other side");
         assertTrue(texts(a.recorder(), "p2-").stream().noneMatch(t -> t.startsWith("p2-c:")),
                 "nothing crossed from the other side");
-    }
-
-    /** Joins members of a group of {@code n} replicas in order, each once the previous ones see it. */
-    private List<Member> joinGroupOf(int n, String... names) {
-        List<Member> members = new ArrayList<>();
-        for (String name : names) {
-            members.add(join(name, new Recorder(), n));
-            for (Member m : members) {
-                m.recorder().awaitView(v -> v.size() == members.size(), WAIT, m.id() + " sees " + members.size());
-            }
-        }
-        return members;
-    }
-
-    private static Epoch awaitEpoch(Member m, java.util.function.Predicate<Epoch> p, String what) {
-        m.recorder().awaitState(r -> !r.epochsUnsafe().isEmpty() && p.test(r.epochsUnsafe().get(r.epochsUnsafe().size() - 1)),
-                WAIT, () -> m.id() + ": " + what + " (epochs " + m.recorder().epochs() + ", not primary "
-                        + m.recorder().notPrimaryReasons() + ")");
-        return m.recorder().lastEpoch();
     }
 
     @Test
@@ -442,6 +297,43 @@ public abstract class GroupChannelConformance {
         a.recorder().awaitDelivered(2_001, WAIT);
         assertEquals(b.recorder().delivered(), a.recorder().delivered(), "same sequence once released");
         assertEquals(0, a.channel().pendingDeliveries());
+    }
+
+    @Test
+    void aTaskRunsOnTheDeliveryThreadBetweenTheDeliveriesQueuedBeforeAndAfterIt() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicBoolean inFirst = new AtomicBoolean();
+        List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        Member a = join("a", new Recorder((s, t) -> {
+            seen.add(t);
+            if (inFirst.compareAndSet(false, true)) {
+                try {
+                    release.await(2, TimeUnit.MINUTES);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }));
+        a.channel().abcast(bytes("a:0"));
+        Waits.await(inFirst::get, WAIT, () -> "a to be in its first delivery");
+        a.channel().abcast(bytes("a:1"));
+        Waits.await(() -> a.channel().pendingDeliveries() == 1, WAIT, () -> "a:1 queued behind it");
+        AtomicBoolean onDeliveryThread = new AtomicBoolean();
+        CountDownLatch ran = new CountDownLatch(1);
+        a.channel().onDeliveryThread(() -> {
+            seen.add("task");
+            onDeliveryThread.set(a.channel().isDeliveryThread());
+            ran.countDown();
+        });
+        assertFalse(a.channel().isDeliveryThread(), "the test's thread is not the delivery thread");
+        a.channel().abcast(bytes("a:2"));
+        release.countDown();
+        a.recorder().awaitDelivered(3, WAIT);
+        assertTrue(ran.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the task ran");
+        assertEquals(List.of("a:0", "a:1", "task", "a:2"), seen, "in the order offered");
+        assertTrue(onDeliveryThread.get(), "on the delivery thread");
+        a.channel().close();
+        assertThrows(GroupException.class, () -> a.channel().onDeliveryThread(() -> { }), "after close");
     }
 
     @Test

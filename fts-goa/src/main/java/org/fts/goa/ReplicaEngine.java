@@ -53,7 +53,7 @@ final class ReplicaEngine implements StateTransfer.Host {
                 config.cacheMargin().toMillis());
         this.batcher = new Batcher(policy, Clock.SYSTEM, channel::abcast, false, self);
         this.castPath = new CastPath(batcher, longDoorway);
-        this.lanes = new ExecutionLanes(self, config.backgroundThreads());
+        this.lanes = new ExecutionLanes(self, config.backgroundThreads(), channel);
         this.standing = new Standing(config.groupSize());
         this.transfer = new StateTransfer(this, Math.max(250, config.stateTimeout().toMillis() / 4), self);
         Execution execution = new Execution(self, replay, cache, objects, lanes, castPath);

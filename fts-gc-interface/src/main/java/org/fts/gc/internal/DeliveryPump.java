@@ -49,6 +49,9 @@ public final class DeliveryPump {
     private record Stop(long due) implements Event {
     }
 
+    private record Task(Runnable task, long due) implements Event {
+    }
+
     private final LinkedBlockingQueue<Event> queue = new LinkedBlockingQueue<>();
     private final AtomicInteger depth = new AtomicInteger();
     /** Events offered and not yet finished (the one being dispatched included). */
@@ -97,6 +100,11 @@ public final class DeliveryPump {
     /** Queues the news that a view is not primary. Never blocks. */
     public void notPrimary(View view, String reason) {
         offer(new NotPrimary(view, reason, due()));
+    }
+
+    /** Queues a task of the application's own, run on the delivery thread in turn. Never blocks. */
+    public void task(Runnable task) {
+        offer(new Task(task, due()));
     }
 
     /**
@@ -220,6 +228,8 @@ public final class DeliveryPump {
                 listener.epochOpened(o.epoch());
             } else if (e instanceof NotPrimary n) {
                 listener.notPrimary(n.view(), n.reason());
+            } else if (e instanceof Task t) {
+                t.task().run();
             }
         } catch (RuntimeException ex) {
             LOG.error("{}: listener threw; delivery continues", thread.getName(), ex);

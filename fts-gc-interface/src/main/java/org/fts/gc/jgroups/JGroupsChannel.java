@@ -208,6 +208,21 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     }
 
     @Override
+    public void onDeliveryThread(Runnable task) {
+        DeliveryPump p = pump;
+        if (p == null || closed) {
+            throw new GroupException(self + ": no delivery thread: channel is " + (closed ? "closed" : "not joined"));
+        }
+        p.task(task);
+    }
+
+    @Override
+    public boolean isDeliveryThread() {
+        DeliveryPump p = pump;
+        return p != null && p.isDeliveryThread();
+    }
+
+    @Override
     public int pendingDeliveries() {
         DeliveryPump p = pump;
         return p == null ? 0 : p.pending();

@@ -89,6 +89,21 @@ public final class LocalChannel implements GroupChannel {
     }
 
     @Override
+    public void onDeliveryThread(Runnable task) {
+        DeliveryPump p = pump;
+        if (p == null || closed) {
+            throw new GroupException(self + ": no delivery thread: channel is " + (closed ? "closed" : "not joined"));
+        }
+        p.task(task);
+    }
+
+    @Override
+    public boolean isDeliveryThread() {
+        DeliveryPump p = pump;
+        return p != null && p.isDeliveryThread();
+    }
+
+    @Override
     public int pendingDeliveries() {
         DeliveryPump p = pump;
         return p == null ? 0 : p.pending();
