@@ -52,7 +52,7 @@ final class LoadReport {
                     + " budget:** those points measure the driver too.\n", driverMax, Measurement.DRIVER_CPU_BUDGET_US));
         }
         List<String> targets = ms.stream().map(Measurement::target).distinct().toList();
-        if (targets.contains(reference)) {
+        if (targets.contains(reference) && targets.size() > 1) {
             s.append("\n**Within each run, against ").append(reference).append("** (each run's ratio; the median):\n\n");
             for (String t : targets) {
                 if (!t.equals(reference)) {
