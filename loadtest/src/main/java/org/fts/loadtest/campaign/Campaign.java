@@ -20,16 +20,16 @@ import org.fts.samples.ReplicaCluster;
 /**
  * {@code bin/fts campaign}: the core paper's experiment on this machine. For each series of a campaign
  * ({@link CampaignSpec}) it starts the replicas (separate JVMs, JGroups on 127.0.0.1; one plain-POA JVM for
- * {@code unreplicated}), then for each repetition and client count runs The Grinder ({@link GrinderRun})
- * through warm-up, measured and tail phases, and reads the clients' figures from Grinder's data logs and the
- * replicas' from {@link ReplicaSampler}. Writes {@code runs.csv} (every run), {@code campaign.csv} (runs
- * averaged) and {@code report/index.html}; with {@code --docs FILE}, also the generated part of
- * docs/performance.md.
+ * {@code unreplicated}), then for each repetition and client count runs the campaign's load generator: The Grinder
+ * ({@link GrinderRun}: warm-up, measured and tail phases, figures from Grinder's data logs) or the lean GIOP driver
+ * ({@link LeanPoints}: one connection per client, phases in seconds); the replicas' own figures come from {@link
+ * ReplicaSampler}. Writes {@code runs.csv} (every run), {@code campaign.csv} (runs averaged, with the standard
+ * deviation of throughput) and {@code report/index.html}. Only with {@code --docs} does it also rewrite the
+ * generated part of docs/performance.md for its generator: a quick look never dirties the tree.
  *
- * <p>Options: {@code --quick} (the quick campaign; updates docs/performance.md), {@code --full},
- * {@code --campaign NAME|FILE}, {@code --series a,b} (a subset), {@code --clients 1,10} (another ladder),
- * {@code --runs N} (repetitions),
- * {@code --out DIR} (default {@code target/campaigns}), {@code --docs FILE} / {@code --no-docs}.
+ * <p>Options: {@code --quick}, {@code --full}, {@code --campaign NAME|FILE}, {@code --series a,b} (a subset),
+ * {@code --clients 1,10} (another ladder), {@code --runs N} (repetitions), {@code --generator grinder|lean},
+ * {@code --out DIR} (default {@code target/campaigns}), {@code --docs} (rewrite docs/performance.md's section).
  */
 public final class Campaign {
     private final CampaignSpec spec;
@@ -45,11 +45,11 @@ public final class Campaign {
     public static void main(String[] args) throws Exception {
         String name = null;
         Path outRoot = Path.of("target", "campaigns");
-        Path docs = null;
-        boolean noDocs = false;
+        boolean docs = false;
         List<String> only = null;
         List<Integer> ladder = null;
         Integer runs = null;
+        String generator = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> name = "quick";
@@ -59,20 +59,18 @@ public final class Campaign {
                 case "--clients" -> ladder = java.util.Arrays.stream(args[++i].split(",")).map(String::trim)
                         .map(Integer::valueOf).toList();
                 case "--runs" -> runs = Integer.valueOf(args[++i]);
+                case "--generator" -> generator = args[++i];
                 case "--out" -> outRoot = Path.of(args[++i]);
-                case "--docs" -> docs = Path.of(args[++i]);
-                case "--no-docs" -> noDocs = true;
+                case "--docs" -> docs = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + " (use --quick, --full,"
-                        + " --campaign NAME|FILE, --series a,b, --clients 1,10, --runs N, --out DIR, --docs FILE, --no-docs)");
+                        + " --campaign NAME|FILE, --series a,b, --clients 1,10, --runs N, --generator grinder|lean,"
+                        + " --out DIR, --docs)");
             }
         }
         if (name == null) {
             throw new IllegalArgumentException("say which campaign: --quick, --full or --campaign NAME|FILE");
         }
-        if (docs == null && name.equals("quick") && only == null && ladder == null && runs == null) {
-            docs = Path.of("docs", "performance.md");
-        }
-        CampaignSpec spec = narrowed(CampaignSpec.load(name), only, ladder, runs);
+        CampaignSpec spec = withGenerator(narrowed(CampaignSpec.load(name), only, ladder, runs), generator);
         Path dir = outRoot.resolve(spec.name() + "-"
                 + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))).toAbsolutePath();
         Campaign campaign = new Campaign(spec, dir, System.out);
@@ -80,10 +78,11 @@ public final class Campaign {
         Path report = Report.write(dir.resolve("report"), spec, points, Machine.describe());
         System.out.println("campaign " + spec.name() + ": " + dir.resolve("campaign.csv"));
         System.out.println("report: " + report);
-        if (docs != null && !noDocs) {
-            PerformanceDoc.write(docs, dir.resolve("report"), spec, points, Machine.describe(),
-                    "bin/fts campaign --" + spec.name());
-            System.out.println("updated " + docs.toAbsolutePath());
+        if (docs) {
+            Path doc = Path.of("docs", "performance.md");
+            PerformanceDoc.write(doc, dir.resolve("report"), spec, points, Machine.describe(),
+                    "bin/fts campaign " + String.join(" ", args));
+            System.out.println("updated " + doc.toAbsolutePath());
         }
         System.exit(0);   // JacORB and JGroups leave non-daemon threads behind in some failure paths
     }
@@ -97,7 +96,21 @@ public final class Campaign {
         }
         return new CampaignSpec(s.name(), s.replicas(), ladder == null ? s.clients() : ladder,
                 runs == null ? s.repetitions() : runs,
-                s.warmup(), s.measure(), s.pointTimeoutSeconds(), s.serverWarmup(), series);
+                s.warmup(), s.measure(), s.pointTimeoutSeconds(), s.serverWarmup(), series, s.generator());
+    }
+
+    /** {@code spec} driven by {@code generator} instead of its own (null: keep it), with that generator's defaults. */
+    static CampaignSpec withGenerator(CampaignSpec s, String generator) {
+        if (generator == null || generator.equals(s.generator().kind())) {
+            return s;
+        }
+        CampaignSpec.Generator g = switch (generator) {
+            case "grinder" -> CampaignSpec.Generator.GRINDER;
+            case "lean" -> new CampaignSpec.Generator("lean", 2, 5, 30);
+            default -> throw new IllegalArgumentException("--generator " + generator + ": grinder or lean");
+        };
+        return new CampaignSpec(s.name(), s.replicas(), s.clients(), s.repetitions(), s.warmup(), s.measure(),
+                s.pointTimeoutSeconds(), s.serverWarmup(), s.series(), g);
     }
 
     /** Runs every point and writes runs.csv and campaign.csv into the results folder; returns the averaged rows. */
@@ -125,11 +138,12 @@ public final class Campaign {
                     lines.append("hello-").append(i).append(' ').append(cluster.reference("hello-" + i)).append('\n');
                 }
                 Files.writeString(iogrs, lines);
-                warmUp(series, cluster, iogrs);
+                warmUp(series, cluster, iogrs, maxClients);
                 for (int rep = 1; rep <= spec.repetitions(); rep++) {
                     for (int clients : spec.clients()) {
                         long started = System.nanoTime();
-                        Point p = runPoint(series, cluster, iogrs, clients, rep);
+                        Point p = spec.generator().lean() ? LeanPoints.point(spec, series, cluster, clients)
+                                : runPoint(series, cluster, iogrs, clients, rep);
                         done++;
                         out.printf("[%d/%d] %-12s clients=%-5d run %d/%d: %8.1f req/s  mean %7.2f ms  p99 %6.0f ms"
                                         + "  batch %6.2f  cast %8.1f us  errors %d  (%.0f s)%n", done, total,
@@ -149,13 +163,21 @@ public final class Campaign {
         return points;
     }
 
-    /** The series' server warm-up, if the campaign has one: a Grinder run whose figures are discarded. */
-    private void warmUp(CampaignSpec.Series series, ReplicaCluster cluster, Path iogrs) throws Exception {
+    /** The series' server warm-up, if the campaign has one: load whose figures are discarded. */
+    private void warmUp(CampaignSpec.Series series, ReplicaCluster cluster, Path iogrs, int maxClients)
+            throws Exception {
+        long started = System.nanoTime();
+        if (spec.generator().lean()) {
+            int clients = Math.min(maxClients, 50);
+            double rate = LeanPoints.warmUp(spec, cluster, clients);
+            out.printf("%s: server warm-up, %d lean clients for %.0f s at %.0f calls/s, not measured%n",
+                    series.label(), clients, spec.generator().serverWarmupSeconds(), rate);
+            return;
+        }
         CampaignSpec.ServerWarmup w = spec.serverWarmup();
         if (!w.enabled()) {
             return;
         }
-        long started = System.nanoTime();
         Path warmDir = Files.createDirectories(dir.resolve("runs").resolve(series.label()).resolve("server-warmup"));
         try (ReplicaSampler sampler = new ReplicaSampler(cluster)) {
             GrinderRun.run(warmDir, w.clients(), w.calls(), 0, iogrs, Clients.ftDefaults(),

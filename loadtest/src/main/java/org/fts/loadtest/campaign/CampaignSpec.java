@@ -26,7 +26,22 @@ import java.util.Set;
  * Every unknown key or malformed line is an error naming it.
  */
 public record CampaignSpec(String name, int replicas, List<Integer> clients, int repetitions, Phase warmup,
-                           Phase measure, int pointTimeoutSeconds, ServerWarmup serverWarmup, List<Series> series) {
+                           Phase measure, int pointTimeoutSeconds, ServerWarmup serverWarmup, List<Series> series,
+                           Generator generator) {
+
+    /**
+     * The load generator: {@code grinder} (The Grinder's Jython clients, the paper's experiment; phases counted in
+     * calls per client) or {@code lean} ({@code bin/fts load}'s GIOP driver, one connection per client; phases in
+     * seconds: {@code lean.warmup}, {@code lean.measure}, and {@code lean.server_warmup} before a series' first
+     * point).
+     */
+    public record Generator(String kind, double warmupSeconds, double measureSeconds, double serverWarmupSeconds) {
+        public static final Generator GRINDER = new Generator("grinder", 0, 0, 0);
+
+        public boolean lean() {
+            return kind.equals("lean");
+        }
+    }
 
     /**
      * Load run against each series' fresh replicas before its first point, and not measured: without it the
@@ -69,7 +84,8 @@ public record CampaignSpec(String name, int replicas, List<Integer> clients, int
 
     private static final Set<String> KEYS = Set.of("replicas", "clients", "repetitions", "warmup.total",
             "warmup.min", "warmup.max", "measure.total", "measure.min", "measure.max", "point.timeout",
-            "server.warmup.clients", "server.warmup.calls");
+            "server.warmup.clients", "server.warmup.calls", "generator", "lean.warmup", "lean.measure",
+            "lean.server_warmup");
 
     /** A built-in campaign ({@code quick}, {@code full}, {@code smoke}) or a campaign file's path. */
     public static CampaignSpec load(String nameOrPath) throws IOException {
@@ -81,7 +97,8 @@ public record CampaignSpec(String name, int replicas, List<Integer> clients, int
         Path file = Path.of(nameOrPath);
         if (!Files.isRegularFile(file)) {
             throw new IllegalArgumentException("no campaign '" + nameOrPath
-                    + "': neither built in (quick, full, smoke, doorways, atab, atab-rev, fd800) nor a file");
+                    + "': neither built in (quick, quick-lean, full, smoke, smoke-lean, doorways, atab, atab-rev,"
+                    + " fd800) nor a file");
         }
         String name = file.getFileName().toString().replaceFirst("\\.campaign$", "");
         return parse(name, Files.readString(file));
@@ -120,7 +137,31 @@ public record CampaignSpec(String name, int replicas, List<Integer> clients, int
                 positive(name, "point.timeout", values.getOrDefault("point.timeout", "300")),
                 new ServerWarmup(positive(name, "server.warmup.clients", values.getOrDefault("server.warmup.clients",
                         "50")), nonNegative(name, "server.warmup.calls", values.getOrDefault("server.warmup.calls",
-                        "0"))), List.copyOf(series));
+                        "0"))), List.copyOf(series), generator(name, values));
+    }
+
+    private static Generator generator(String campaign, Map<String, String> v) {
+        String kind = v.getOrDefault("generator", "grinder");
+        if (!kind.equals("grinder") && !kind.equals("lean")) {
+            throw new IllegalArgumentException("campaign " + campaign + ": generator must be grinder or lean, got '"
+                    + kind + "'");
+        }
+        return new Generator(kind, seconds(campaign, v, "lean.warmup", "2"), seconds(campaign, v, "lean.measure", "5"),
+                seconds(campaign, v, "lean.server_warmup", "30"));
+    }
+
+    private static double seconds(String campaign, Map<String, String> v, String key, String dflt) {
+        String value = v.getOrDefault(key, dflt);
+        try {
+            double d = Double.parseDouble(value.trim());
+            if (d >= 0 && (d > 0 || !key.equals("lean.measure"))) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("campaign " + campaign + ": " + key + " must be seconds (a number"
+                + (key.equals("lean.measure") ? " above 0" : ", 0 or more") + "), got '" + value + "'");
     }
 
     private static Series series(String spec, String campaign, int lineNo) {

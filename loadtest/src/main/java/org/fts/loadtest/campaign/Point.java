@@ -18,7 +18,7 @@ record Point(String series, String policy, String params, int replicas, int clie
             + "cpu_us_per_req,client_cpu_us_per_req,rss_mb,errors";
 
     String csv() {
-        return String.format(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%.1f,%.1f,%.3f,%.1f,%.1f,%.2f,%.1f,%.1f,%.1f,%.1f,%.0f,%d",
+        return String.format(Locale.ROOT, "%s,%s,%s,%d,%d,%d,%.1f,%.1f,%.3f,%.3f,%.3f,%.2f,%.1f,%.1f,%.1f,%.1f,%.0f,%d",
                 series, policy, params, replicas, clients, runs, throughputRps, throughputSd, latMeanMs, latP50Ms,
                 latP99Ms, batchMean, castLatencyMeanUs, batchingDelayMeanUs, cpuUsPerReq, clientCpuUsPerReq, rssMb,
                 errors);

@@ -21,10 +21,12 @@ final class ReplicaSampler implements AutoCloseable {
     private static final long TICKS_PER_SECOND = 100;
 
     /**
-     * One sample: when, the counters summed over the replicas, their CPU time summed, the largest RSS, and
-     * the CPU time of the load generator's processes (Grinder agent and workers) summed.
+     * One sample: when, the counters summed over the replicas, their CPU time summed, the largest RSS, the CPU
+     * time of the load generator's processes (Grinder agent and workers) summed, and whether it was taken on
+     * demand ({@link #sampleNow()}) rather than by the period.
      */
-    record Sample(long atMillis, BatchStats.Counters counters, long cpuMicros, long maxRssKb, long clientCpuMicros) {
+    record Sample(long atMillis, BatchStats.Counters counters, long cpuMicros, long maxRssKb, long clientCpuMicros,
+                  boolean onDemand) {
     }
 
     private final ReplicaCluster cluster;
@@ -36,7 +38,7 @@ final class ReplicaSampler implements AutoCloseable {
 
     ReplicaSampler(ReplicaCluster cluster) throws IOException, InterruptedException {
         this.cluster = cluster;
-        samples.add(sample());
+        samples.add(sample(false));
         thread = new Thread(this::loop, "replica-sampler");
         thread.setDaemon(true);
         thread.start();
@@ -46,7 +48,7 @@ final class ReplicaSampler implements AutoCloseable {
         while (!stop) {
             try {
                 Thread.sleep(PERIOD_MS);   // a sampling period, not a wait for a condition
-                samples.add(sample());
+                samples.add(sample(false));
             } catch (InterruptedException e) {
                 return;
             } catch (Exception e) {
@@ -56,7 +58,7 @@ final class ReplicaSampler implements AutoCloseable {
         }
     }
 
-    private Sample sample() throws IOException, InterruptedException {
+    private Sample sample(boolean onDemand) throws IOException, InterruptedException {
         long at = System.currentTimeMillis();
         BatchStats.Counters sum = BatchStats.Counters.ZERO;
         for (BatchStats.Counters c : cluster.stats()) {
@@ -76,7 +78,7 @@ final class ReplicaSampler implements AutoCloseable {
                 clientCpu += cpuMicros(worker.pid());
             }
         }
-        return new Sample(at, sum, cpu, rss, clientCpu);
+        return new Sample(at, sum, cpu, rss, clientCpu, onDemand);
     }
 
     /** From now on, also sample the CPU time of {@code agent} and its descendants. */
@@ -95,7 +97,7 @@ final class ReplicaSampler implements AutoCloseable {
 
     /** Takes a sample now (e.g. just before the load generator exits). */
     void sampleNow() throws IOException, InterruptedException {
-        samples.add(sample());
+        samples.add(sample(true));
     }
 
     @Override

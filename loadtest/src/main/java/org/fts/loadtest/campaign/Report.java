@@ -21,27 +21,33 @@ import org.knowm.xchart.style.markers.Marker;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
- * A campaign's HTML report: the paper's Figures 3–6 against client count (throughput, cast latency, batch
- * length, batch length / cast latency), the clients' mean latency, and the table, as PNGs drawn with XChart and
- * one self-contained index.html (no network needed to view it).
+ * A campaign's HTML report: the paper's Figures 3–6 against client count (throughput, with the standard deviation
+ * over a point's runs as error bars when it has several; cast latency, batch length, batch length / cast latency),
+ * the clients' mean and p99 latency, and the table, as PNGs drawn with XChart and one self-contained index.html (no
+ * network needed to view it).
  */
 final class Report {
-    /** One figure: file name, title, y axis, the value plotted, log y axis, replicated series only. */
-    record Figure(String file, String title, String yAxis, ToDoubleFunction<Point> value, boolean logY,
-                  boolean replicatedOnly) {
+    /**
+     * One figure: file name, title, y axis, the value plotted, its error bar (null: none), log y axis, replicated
+     * series only.
+     */
+    record Figure(String file, String title, String yAxis, ToDoubleFunction<Point> value,
+                  ToDoubleFunction<Point> error, boolean logY, boolean replicatedOnly) {
     }
 
     static final List<Figure> FIGURES = List.of(
-            new Figure("throughput.png", "Throughput vs. client load (paper Fig. 3)", "requests/s",
-                    Point::throughputRps, false, false),
+            new Figure("throughput.png", "Throughput vs. client load (paper Fig. 3)", "requests/s (± sd of the runs)",
+                    Point::throughputRps, Point::throughputSd, false, false),
             new Figure("cast-latency.png", "Cast latency vs. client load (paper Fig. 4)", "mean cast latency (us)",
-                    Point::castLatencyMeanUs, true, true),
+                    Point::castLatencyMeanUs, null, true, true),
             new Figure("batch-length.png", "Batch length vs. client load (paper Fig. 5)", "mean batch length",
-                    Point::batchMean, true, true),
+                    Point::batchMean, null, true, true),
             new Figure("length-per-latency.png", "Batch length / cast latency vs. client load (paper Fig. 6)",
-                    "batch length per ms of cast latency", Point::lengthPerLatencyMs, true, true),
-            new Figure("client-latency.png", "Client latency vs. client load", "mean set() latency (ms)",
-                    Point::latMeanMs, true, false));
+                    "batch length per ms of cast latency", Point::lengthPerLatencyMs, null, true, true),
+            new Figure("client-latency.png", "Client latency vs. client load: mean", "mean set() latency (ms)",
+                    Point::latMeanMs, null, true, false),
+            new Figure("client-latency-p99.png", "Client latency vs. client load: p99", "p99 set() latency (ms)",
+                    Point::latP99Ms, null, true, false));
 
     private static final Color[] PALETTE = {new Color(0x1f77b4), new Color(0xff7f0e), new Color(0x2ca02c),
         new Color(0xd62728), new Color(0x9467bd), new Color(0x8c564b), new Color(0xe377c2), new Color(0x7f7f7f),
@@ -97,12 +103,14 @@ final class Report {
         s.setYAxisLogarithmic(f.logY());
         s.setMarkerSize(7);
         s.setChartBackgroundColor(Color.WHITE);
+        s.setErrorBarsColorSeriesColor(true);
         boolean any = false;
         int index = -1;
         for (Map.Entry<String, List<Point>> e : bySeries(points).entrySet()) {
             index++;   // a series keeps its colour and marker in every figure
             List<Double> xs = new ArrayList<>();
             List<Double> ys = new ArrayList<>();
+            List<Double> errors = new ArrayList<>();
             for (Point p : e.getValue()) {
                 double y = f.value().applyAsDouble(p);
                 if ((f.replicatedOnly() && p.policy().equals("unreplicated")) || (f.logY() && y <= 0)) {
@@ -110,9 +118,11 @@ final class Report {
                 }
                 xs.add((double) p.clients());
                 ys.add(y);
+                errors.add(f.error() == null ? 0 : f.error().applyAsDouble(p));
             }
             if (!xs.isEmpty()) {
-                XYSeries series = chart.addSeries(e.getKey(), xs, ys);
+                boolean bars = errors.stream().anyMatch(x -> x > 0);
+                XYSeries series = bars ? chart.addSeries(e.getKey(), xs, ys, errors) : chart.addSeries(e.getKey(), xs, ys);
                 Color c = PALETTE[index % PALETTE.length];
                 series.setLineColor(c);
                 series.setMarkerColor(c);

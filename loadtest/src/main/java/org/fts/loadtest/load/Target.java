@@ -93,6 +93,12 @@ final class Target implements AutoCloseable {
         return new Target("attached", null, i -> endpoint(parsed, i, attach), List.copyOf(servers));
     }
 
+    /** Connection {@code i} calls the object of {@code references.get(i)} (one object per client, as in the paper). */
+    static Target perClient(List<String> references, String attach) {
+        List<Ior> parsed = references.stream().map(Ior::parse).toList();
+        return new Target("campaign", null, i -> endpoint(parsed.get(i % parsed.size()), i, attach), List.of());
+    }
+
     private static Endpoint endpoint(Ior ior, int connection, String attach) {
         List<Ior.Iiop> profiles = iiop(ior);
         if (profiles.isEmpty()) {

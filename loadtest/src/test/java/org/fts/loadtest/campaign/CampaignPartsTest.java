@@ -31,6 +31,44 @@ class CampaignPartsTest {
     }
 
     @Test
+    void aCampaignNamesItsLoadGeneratorAndTheLeanPhasesAreSeconds() throws Exception {
+        assertEquals("grinder", CampaignSpec.load("quick").generator().kind());
+        CampaignSpec lean = CampaignSpec.load("quick-lean");
+        assertTrue(lean.generator().lean());
+        assertEquals(5, lean.generator().measureSeconds());
+        assertEquals(30, lean.generator().serverWarmupSeconds());
+        assertEquals(CampaignSpec.load("quick").series(), lean.series(), "the quick campaign's series");
+        assertEquals("lean", Campaign.withGenerator(CampaignSpec.load("quick"), "lean").generator().kind());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> CampaignSpec.parse("x", "generator = jmeter\nseries nb fts.batching=nb\n"));
+        assertTrue(e.getMessage().contains("generator"), e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> CampaignSpec.parse("x", "generator = lean\nlean.measure = 0\nseries nb fts.batching=nb\n"));
+        assertTrue(e.getMessage().contains("lean.measure"), e.getMessage());
+    }
+
+    @Test
+    void eachGeneratorRewritesOnlyItsOwnSectionOfTheDocument(@TempDir Path dir) throws Exception {
+        Path doc = dir.resolve("performance.md");
+        Files.writeString(doc, "# P\n" + PerformanceDoc.BEGIN + "\nold grinder\n" + PerformanceDoc.END + "\nhand\n"
+                + PerformanceDoc.LEAN_BEGIN + "\nold lean\n" + PerformanceDoc.LEAN_END + "\nmore hand\n");
+        Path report = Files.createDirectories(dir.resolve("report"));
+        for (Report.Figure f : Report.FIGURES) {
+            Files.write(report.resolve(f.file()), new byte[] {1});
+        }
+        List<Point> points = List.of(point("nb", "nb", 1, 900));
+        PerformanceDoc.write(doc, report, CampaignSpec.load("smoke-lean"), points, "m", "cmd");
+        String text = Files.readString(doc);
+        assertTrue(text.contains("old grinder") && !text.contains("old lean"), text);
+        assertTrue(text.contains("performance/lean/throughput.png") && text.contains("hand\n")
+                && text.contains("more hand"), text);
+        assertTrue(Files.exists(dir.resolve("performance/lean/client-latency-p99.png")));
+        PerformanceDoc.write(doc, report, CampaignSpec.load("smoke"), points, "m", "cmd");
+        assertTrue(!Files.readString(doc).contains("old grinder"));
+        assertTrue(Files.readString(doc).contains("performance/lean/throughput.png"), "the lean section stays");
+    }
+
+    @Test
     void phasesSpreadATotalOverTheClients() {
         CampaignSpec.Phase p = new CampaignSpec.Phase(6000, 10, 1500);
         assertEquals(1500, p.perClient(1));

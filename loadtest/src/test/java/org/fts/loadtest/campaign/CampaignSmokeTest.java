@@ -14,8 +14,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * The smoke campaign (smoke.campaign: nb and tab, 1 and 4 clients, 3 replica JVMs, real Grinder agents and
- * workers) end to end: CSV, report and figures are produced and hold sane values. No timing assertions.
+ * The smoke campaigns end to end, with each load generator: smoke.campaign (nb and tab, 1 and 4 clients, 3 replica
+ * JVMs, real Grinder agents and workers) and smoke-lean.campaign (the same with the lean GIOP driver, 2 runs per
+ * point): CSV, report and figures are produced and hold sane values. No timing assertions.
  */
 class CampaignSmokeTest {
 
@@ -49,5 +50,32 @@ class CampaignSmokeTest {
             assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', f.file());
         }
         assertTrue(progress.toString(StandardCharsets.UTF_8).contains("[4/4]"), progress.toString());
+    }
+
+    @Test
+    @Timeout(300)
+    void leanSmokeCampaignMeasuresAtMicrosecondsWithTheSpreadOfItsRuns() throws Exception {
+        CampaignSpec spec = CampaignSpec.load("smoke-lean");
+        Path dir = Path.of("target", "smoke-campaign", "lean-" + System.nanoTime()).toAbsolutePath();
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        List<Point> points = new Campaign(spec, dir, new PrintStream(progress, true, StandardCharsets.UTF_8)).run();
+        Report.write(dir.resolve("report"), spec, points, Machine.describe());
+        assertEquals(4, points.size(), points.toString());
+        for (Point p : points) {
+            String line = p.csv();
+            assertEquals(2, p.runs(), line);
+            assertTrue(p.throughputRps() > 0 && p.throughputSd() > 0, "two runs differ: " + line);
+            assertEquals(0, p.errors(), line);
+            assertTrue(p.latP50Ms() > 0 && p.latP50Ms() < 1000 && p.latP99Ms() >= p.latP50Ms(), "latencies: " + line);
+            assertTrue(p.batchMean() >= 1 && p.castLatencyMeanUs() > 0, "the replicas' counters: " + line);
+            assertTrue(p.cpuUsPerReq() > 0 && p.clientCpuUsPerReq() > 0, "servers' and driver's CPU: " + line);
+        }
+        List<String> runs = Files.readAllLines(dir.resolve("runs.csv"));
+        assertEquals(1 + 8, runs.size(), "every run kept: " + runs);
+        for (Report.Figure f : Report.FIGURES) {
+            byte[] png = Files.readAllBytes(dir.resolve("report").resolve(f.file()));
+            assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', f.file());
+        }
+        assertTrue(progress.toString(StandardCharsets.UTF_8).contains("lean clients"), progress.toString());
     }
 }
