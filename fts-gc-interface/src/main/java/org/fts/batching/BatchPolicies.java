@@ -129,11 +129,19 @@ public final class BatchPolicies {
     }
 
     /**
-     * {@code atab}: TAB that charges nothing to a lone request. TAB sends a batch once no cast came for
-     * {@code doorway}; atab also counts the quiet before a cast. A cast that comes after at least {@code doorway}
-     * of quiet, with nobody else inside the doorway, goes at once: the doorway was already seen quiet, and at
-     * that arrival rate no other request is likely to join it. Under load (casts closer than the doorway) it is
-     * TAB, with TAB's batches.
+     * {@code atab}: TAB that charges nothing to a lone request. TAB sends a batch once no cast came for {@code
+     * doorway}. atab also sends a cast at once when no other request can be about to join it:
+     * <ul>
+     *   <li>the cast is alone: it is the batch's only message, nobody else is inside the doorway, and none of this
+     *       member's batches is in flight (every request this replica cast before has been delivered back), so the
+     *       only requests that could join are new arrivals; or</li>
+     *   <li>it comes after at least {@code doorway} of quiet, with nobody else inside: the doorway was already seen
+     *       quiet, and at that arrival rate no other request is likely to join it.</li>
+     * </ul>
+     * Under load (casts closer than the doorway, or batches in flight) it is TAB, with TAB's batches. The first
+     * rule serves one client whose round trip is shorter than the doorway: with the quiet rule alone, its requests
+     * waited out the doorway every other call (p50 2.1x NB's with {@code bin/fts load} at one connection; 0.99x with
+     * both rules; docs/batching.md).
      */
     public static BatchPolicy aloneAwareTimedAdaptive(Duration doorway) {
         long d = doorway.toNanos();
@@ -145,7 +153,8 @@ public final class BatchPolicies {
             public boolean afterCast(BatchState s, long now) {
                 boolean quietBefore = previousCast == Long.MIN_VALUE || now - previousCast >= d;
                 previousCast = now;
-                return tab.afterCast(s, now) || (quietBefore && s.pending() == 1 && s.inside() == 0);
+                boolean lone = s.pending() == 1 && s.inside() == 0;
+                return tab.afterCast(s, now) || (lone && (s.inFlight() == 0 || quietBefore));
             }
 
             @Override

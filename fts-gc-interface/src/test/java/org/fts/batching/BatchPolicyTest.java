@@ -103,6 +103,36 @@ class BatchPolicyTest {
     }
 
     @Test
+    void atabSendsALoneCastAtOnceWhenNothingOfItsMemberIsInFlightWhateverTheQuiet() {
+        with(BatchPolicies.aloneAwareTimedAdaptive(Duration.ofNanos(500_000)));
+        at(0);
+        cast("a");                          // at once
+        at(50);
+        batcher.ownBatchDelivered();        // a round trip shorter than the doorway
+        at(100);
+        cast("b");                          // only 100 us of quiet, but nothing in flight and nobody inside: at once
+        assertEquals(List.of(List.of("a"), List.of("b")), sent);
+        at(150);
+        cast("c");                          // "b" still in flight: TAB holds it
+        assertEquals(2, sent.size());
+        at(649.999);
+        assertFalse(batcher.tick());
+        at(650);
+        assertTrue(batcher.tick(), "TAB: one doorway after the last cast");
+        assertEquals(List.of("c"), sent.get(2));
+        batcher.ownBatchDelivered();
+        batcher.ownBatchDelivered();
+        at(700);
+        batcher.enter();                    // another request is being processed here
+        cast("d");                          // nothing in flight, but someone inside may join it: held
+        assertEquals(3, sent.size());
+        batcher.exit("e".getBytes(StandardCharsets.UTF_8));
+        at(1200);
+        assertTrue(batcher.tick());
+        assertEquals(List.of("d", "e"), sent.get(3));
+    }
+
+    @Test
     void cbSendsAtTheCountOrAtTheBackupTimeout() {
         with(BatchPolicies.count(3, Duration.ofMillis(10)));
         at(0);
