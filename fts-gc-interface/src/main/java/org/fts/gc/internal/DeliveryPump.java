@@ -108,6 +108,23 @@ public final class DeliveryPump {
     }
 
     /**
+     * {@code GroupChannel.onDeliveryThread} for a binding whose channel has {@code pump} (null before join):
+     * queues {@code task}, or fails as a channel that is not joined or is closed must.
+     */
+    public static void task(DeliveryPump pump, boolean closed, MemberId self, Runnable task) {
+        if (pump == null || closed) {
+            throw new org.fts.gc.GroupException(self + ": no delivery thread: channel is "
+                    + (closed ? "closed" : "not joined"));
+        }
+        pump.task(task);
+    }
+
+    /** {@code GroupChannel.isDeliveryThread} for a binding whose channel has {@code pump} (null before join). */
+    public static boolean isDeliveryThread(DeliveryPump pump) {
+        return pump != null && pump.isDeliveryThread();
+    }
+
+    /**
      * Whether every epoch with a gap offered so far has reached the listener: an application's "synced" refers
      * to the latest gap only then (a later gap, still queued, makes its freshly installed state stale again).
      */

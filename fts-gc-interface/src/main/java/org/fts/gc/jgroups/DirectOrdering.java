@@ -5,47 +5,44 @@ import org.jgroups.util.MaxOneThreadPerSender;
 import org.jgroups.util.MessageBatch;
 
 /**
- * How FTS's UDP stack hands received messages to the protocols ({@code message_processing_policy}): the ordering
- * traffic is passed up on the thread that received it, everything else as JGroups' default does ({@code max}: at
- * most one pool thread per sender). The ordering traffic is every regular (not OOB) multicast (the sequencer's
- * ORDs, and JGroups' own protocol multicasts) and FTS's acknowledgements ({@link Wire.Ack}, OOB unicasts to the
- * sequencer).
+ * How FTS's UDP stack hands received messages to the protocols ({@code message_processing_policy}): a regular (not
+ * OOB) multicast is passed up on the thread that received it; everything else as JGroups' default does ({@code
+ * max}: at most one pool thread per sender). The regular multicasts are the sequencer's ORDs, the group's traffic,
+ * and JGroups' own protocol multicasts.
  *
- * <p>Why: a pool thread per received ORD batch, and per acknowledgement at the sequencer, cost a thread wake-up
- * each on the ordering path (measured with {@code bin/fts load}; docs/performance.md). Handling them on the
- * receiver is safe because nothing they lead to can block waiting for a receiver:
+ * <p>Why: a pool thread per received ORD batch cost each member a thread wake-up per batch on the ordering path
+ * (measured with {@code bin/fts load}; docs/performance.md). Handling them on the multicast receiver is safe because
+ * nothing they lead to waits for that receiver:
  * <ul>
- *   <li>FTS's handlers of them ({@link Member#onOrd}, {@link Sequencer.Acks#onAck}, views) take short monitors
- *       whose holders never wait while holding them, queue deliveries without blocking, and send only messages
- *       that flow control does not hold (acknowledgements, commits: NO_FC);</li>
- *   <li>flow-control credits travel as unicasts, and every unicast other than an acknowledgement is left to the
- *       pool: the sequencer handles a forwarded broadcast (a regular unicast) by multicasting under flow control,
- *       and that thread must not be the one the credits arrive on. JGroups' own {@code direct} policy runs regular
- *       unicasts directly too; FTS does not, for that reason;</li>
- *   <li>JGroups ships the rule for its own protocols' multicasts ({@code message_processing_policy="direct"}).</li>
+ *   <li>NAKACK2 hands a regular multicast, and any queued after it from the same sender, to the thread that
+ *       delivers it: only multicasts, so only ORDs and views of FTS's own. {@link Member#onOrd} takes a short
+ *       monitor whose holders never wait while holding it, queues deliveries without blocking, and answers with an
+ *       acknowledgement that flow control does not hold (NO_FC, OOB). A view may wait for the sequencer's monitor,
+ *       whose holder may wait for flow-control credits; but credits travel as unicasts, which this policy leaves
+ *       to the pool, so that holder never needs the multicast receiver.</li>
+ *   <li>Unicasts stay on the pool, all of them. The sequencer handles a forwarded broadcast (a regular unicast) by
+ *       multicasting under flow control, and that thread must not be the one the credits arrive on. Nor may any
+ *       OOB unicast be handled on the receiver: UNICAST3 delivers the sender's queued regular messages on the
+ *       thread that delivered an OOB one. Acknowledgements handled there once did exactly that, and a sequencer
+ *       out of credits deadlocked ({@code JGroupsFlowControlTest}). JGroups' own {@code direct} policy runs regular
+ *       unicasts on the receiver; FTS does not, for that reason.</li>
  * </ul>
- * An acknowledgement is recognised by its bytes ({@link Wire#isAck}); a JGroups message that looked like one would
- * only be handled on the receiver, as JGroups' {@code all-direct} policy handles every message. Tested by the
- * conformance suites on the shipped stacks ({@code JGroupsUdpConformanceTest}: a blocked listener, crashes mid-
- * traffic, partitions) and the chaos harness.
+ * Tested by {@code JGroupsFlowControlTest} (three members flat out under tiny credits), the conformance suites on
+ * the shipped stacks ({@code JGroupsUdpConformanceTest}: a blocked listener, crashes mid-traffic, partitions) and
+ * the chaos harness.
  */
 public final class DirectOrdering extends MaxOneThreadPerSender {
     @Override
     public boolean process(Message msg, boolean oob) {
-        boolean multicast = msg.getDest() == null;
-        if ((!oob && multicast) || (oob && !multicast && isAck(msg))) {
-            try {
-                tp.passMessageUp(msg, true, multicast, true);
-            } catch (Throwable t) {
-                log.error("FTS: passing a message up failed", t);
-            }
-            return true;
+        if (oob || msg.getDest() != null) {
+            return super.process(msg, oob);
         }
-        return super.process(msg, oob);
-    }
-
-    private static boolean isAck(Message msg) {
-        return msg.hasArray() && Wire.isAck(msg.getArray(), msg.getOffset(), msg.getLength());
+        try {
+            tp.passMessageUp(msg, true, true, true);
+        } catch (Throwable t) {
+            log.error("FTS: passing a multicast up failed", t);
+        }
+        return true;
     }
 
     @Override

@@ -209,17 +209,12 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
 
     @Override
     public void onDeliveryThread(Runnable task) {
-        DeliveryPump p = pump;
-        if (p == null || closed) {
-            throw new GroupException(self + ": no delivery thread: channel is " + (closed ? "closed" : "not joined"));
-        }
-        p.task(task);
+        DeliveryPump.task(pump, closed, self, task);
     }
 
     @Override
     public boolean isDeliveryThread() {
-        DeliveryPump p = pump;
-        return p != null && p.isDeliveryThread();
+        return DeliveryPump.isDeliveryThread(pump);
     }
 
     @Override

@@ -91,13 +91,7 @@ final class Wire {
     private static final byte DIRECT = 9;
     private static final byte COMMIT = 10;
     private static final byte NOT_PRIMARY = 11;
-    /** The length of an encoded {@link Ack}: its type and two longs. */
-    private static final int ACK_LENGTH = 17;
 
-    /** Whether {@code length} bytes at {@code offset} are an encoded {@link Ack} (without decoding them). */
-    static boolean isAck(byte[] array, int offset, int length) {
-        return array != null && length == ACK_LENGTH && array[offset] == ACK;
-    }
 
     private Wire() {
     }
@@ -117,7 +111,7 @@ final class Wire {
                     .putLong(o.epochView()).putLong(o.e().gseq()).putLong(o.stable()).putLong(o.committed())
                     .put((byte) origin.length).put(origin).putLong(o.e().oseq()).put(o.e().payload()).array();
         } else if (m instanceof Ack a) {
-            return ByteBuffer.allocate(ACK_LENGTH).put(ACK).putLong(a.epochView()).putLong(a.held()).array();
+            return ByteBuffer.allocate(17).put(ACK).putLong(a.epochView()).putLong(a.held()).array();
         } else if (m instanceof Commit c) {
             return ByteBuffer.allocate(17).put(COMMIT).putLong(c.epochView()).putLong(c.committed()).array();
         } else if (m instanceof StateReq r) {
