@@ -91,14 +91,14 @@ final class LoadReport {
                 verdict(out, ms, t, "plain", 50, "closed", Measurement::callsPerSecond, new Bound("calls/s", 0.6, false));
                 verdict(out, ms, t, "plain", 50, "closed", Measurement::serverCpuUsPerCall,
                         new Bound("server CPU per call", 1.5, true));
-                if ("50%".equals(rate)) {
-                    for (Measurement m : first(ms, t, "open")) {
-                        List<Double> p99 = ms.stream().filter(x -> x.target().equals(t) && !x.closed()
-                                && x.connections() == m.connections()).map(Measurement::p99Us).toList();
+                if ("50%".equals(rate)) {   // the bound is at 50 connections; other open points are shown, not judged
+                    List<Double> p99 = ms.stream().filter(x -> x.target().equals(t) && !x.closed()
+                            && x.connections() == 50).map(Measurement::p99Us).toList();
+                    if (!p99.isEmpty()) {
                         double med = medianOf(p99);
-                        out.add(String.format(Locale.ROOT, "%s %s open loop at 50%% of plain's rate, %d connections:"
+                        out.add(String.format(Locale.ROOT, "%s %s open loop at 50%% of plain's rate at 50 connections:"
                                         + " p99 ≤ 5 ms: %.2f ms (runs: %s).", med <= 5000 ? "**Met:**" : "**Not met:**",
-                                t, m.connections(), med / 1000, list(p99, 1e-3, "%.2f")));
+                                t, med / 1000, list(p99, 1e-3, "%.2f")));
                     }
                 }
             }
@@ -142,11 +142,6 @@ final class LoadReport {
     private static Optional<Measurement> find(List<Measurement> ms, String t, int c, String mode, int run) {
         return ms.stream().filter(m -> m.target().equals(t) && m.connections() == c && m.mode().equals(mode)
                 && m.run() == run).findFirst();
-    }
-
-    private static List<Measurement> first(List<Measurement> ms, String t, String mode) {
-        return ms.stream().filter(m -> m.target().equals(t) && m.mode().equals(mode))
-                .filter(m -> m.run() == 1).toList();
     }
 
     /** The points (target, connections, mode), in the order first measured, each with its runs. */

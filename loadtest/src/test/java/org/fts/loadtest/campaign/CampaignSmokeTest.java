@@ -23,11 +23,11 @@ class CampaignSmokeTest {
     @Test
     @Timeout(300)
     void smokeCampaignProducesCsvAndReport() throws Exception {
-        CampaignSpec spec = CampaignSpec.load("smoke");
-        Path dir = Path.of("target", "smoke-campaign", "run-" + System.nanoTime()).toAbsolutePath();
-        ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        List<Point> points = new Campaign(spec, dir, new PrintStream(progress, true, StandardCharsets.UTF_8)).run();
-        Path index = Report.write(dir.resolve("report"), spec, points, Machine.describe());
+        Run run = run("smoke");
+        Path dir = run.dir();
+        List<Point> points = run.points();
+        ByteArrayOutputStream progress = run.progress();
+        Path index = dir.resolve("report").resolve("index.html");
 
         List<String> csv = Files.readAllLines(dir.resolve("campaign.csv"));
         assertEquals(Point.HEADER, csv.get(0));
@@ -55,11 +55,10 @@ class CampaignSmokeTest {
     @Test
     @Timeout(300)
     void leanSmokeCampaignMeasuresAtMicrosecondsWithTheSpreadOfItsRuns() throws Exception {
-        CampaignSpec spec = CampaignSpec.load("smoke-lean");
-        Path dir = Path.of("target", "smoke-campaign", "lean-" + System.nanoTime()).toAbsolutePath();
-        ByteArrayOutputStream progress = new ByteArrayOutputStream();
-        List<Point> points = new Campaign(spec, dir, new PrintStream(progress, true, StandardCharsets.UTF_8)).run();
-        Report.write(dir.resolve("report"), spec, points, Machine.describe());
+        Run run = run("smoke-lean");
+        Path dir = run.dir();
+        List<Point> points = run.points();
+        ByteArrayOutputStream progress = run.progress();
         assertEquals(4, points.size(), points.toString());
         for (Point p : points) {
             String line = p.csv();
@@ -77,5 +76,18 @@ class CampaignSmokeTest {
             assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', f.file());
         }
         assertTrue(progress.toString(StandardCharsets.UTF_8).contains("lean clients"), progress.toString());
+    }
+
+    /** A campaign run end to end, its report written: where, its points, and its progress output. */
+    private record Run(Path dir, List<Point> points, ByteArrayOutputStream progress) {
+    }
+
+    private static Run run(String campaign) throws Exception {
+        CampaignSpec spec = CampaignSpec.load(campaign);
+        Path dir = Path.of("target", "smoke-campaign", campaign + "-" + System.nanoTime()).toAbsolutePath();
+        ByteArrayOutputStream progress = new ByteArrayOutputStream();
+        List<Point> points = new Campaign(spec, dir, new PrintStream(progress, true, StandardCharsets.UTF_8)).run();
+        Report.write(dir.resolve("report"), spec, points, Machine.describe());
+        return new Run(dir, points, progress);
     }
 }

@@ -29,6 +29,7 @@ class LoadReportTest {
             ms.add(m("plain", 50, "closed", run, 40_000, 1000, 3000, 30));
             ms.add(m("fts", 50, "closed", run, 28_000, 1500, 4000, 42));
             ms.add(m("fts", 50, "open", run, 20_000, 800, 4_900 + run * 100, 45));   // p99 5.0, 5.1, 5.2 ms
+            ms.add(m("fts", 1, "open", run, 2_000, 150, 9_000, 60));                 // shown, not judged
         }
         List<String> v = LoadReport.verdicts(ms, "plain", "50%");
         assertEquals(4, v.size(), v.toString());
@@ -36,7 +37,7 @@ class LoadReportTest {
         assertTrue(v.get(1).startsWith("**Met:** fts calls/s at 50 connections ≥ 0.6× plain's: 0.70×"), v.get(1));
         assertTrue(v.get(2).startsWith("**Met:** fts server CPU per call at 50 connections ≤ 1.5× plain's: 1.40×"),
                 v.get(2));
-        assertTrue(v.get(3).startsWith("**Not met:** fts open loop at 50% of plain's rate, 50 connections: p99 ≤ 5 ms:"
+        assertTrue(v.get(3).startsWith("**Not met:** fts open loop at 50% of plain's rate at 50 connections: p99 ≤ 5 ms:"
                 + " 5.10 ms"), v.get(3));
     }
 
