@@ -38,14 +38,16 @@ final class LoadReport {
                 + " | driver CPU µs/call | errors |\n|---|--:|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for (List<Measurement> runs : points(ms).values()) {
             Measurement m = runs.get(0);
+            String offered = m.closed() ? "" : " at " + Math.round(mean(runs, Measurement::offeredRate)) + "/s";
             s.append(String.format(Locale.ROOT, "| %s | %d | %s%s | %d | %s | %s | %s | %s | %s | %s | %d |\n",
-                    m.target(), m.connections(), m.mode(), m.closed() ? "" : " at " + Math.round(m.offeredRate()) + "/s",
+                    m.target(), m.connections(), m.mode(), offered,
                     runs.size(), meanSd(runs, Measurement::callsPerSecond), median(runs, Measurement::p50Us),
                     median(runs, Measurement::p99Us), median(runs, Measurement::p999Us),
                     fmt(mean(runs, Measurement::serverCpuUsPerCall)), fmt(max(runs, Measurement::driverCpuUsPerCall)),
                     runs.stream().mapToLong(Measurement::errors).sum()));
         }
-        s.append("\np50, p99 and p99.9: the median over the runs; CPU per call: the mean (the driver's: the largest).\n");
+        s.append("\np50, p99 and p99.9: the median over the runs; CPU per call: the mean (the driver's: the largest);"
+                + " an open loop's offered rate: the mean (each run sets its own from its own closed-loop rate).\n");
         double driverMax = ms.stream().mapToDouble(Measurement::driverCpuUsPerCall).max().orElse(0);
         if (driverMax > Measurement.DRIVER_CPU_BUDGET_US) {
             s.append(String.format(Locale.ROOT, "\n**The driver spent up to %.1f µs of CPU per call, over its %.0f µs"
