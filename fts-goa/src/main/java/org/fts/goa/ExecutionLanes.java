@@ -75,20 +75,22 @@ final class ExecutionLanes {
     /** The delivery thread runs it now (everything delivered before it has executed); any other queues it there. */
     private void onDeliveryThread(Runnable task) {
         if (channel.isDeliveryThread()) {
-            guarded(task).run();
+            runGuarded(task);   // in place, inside a delivery callback: nothing allocated per execution
         } else {
             channel.onDeliveryThread(guarded(task));
         }
     }
 
     private Runnable guarded(Runnable task) {
-        return () -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                LOG.error("{}: an execution task failed; the lane goes on", name, e);
-            }
-        };
+        return () -> runGuarded(task);
+    }
+
+    private void runGuarded(Runnable task) {
+        try {
+            task.run();
+        } catch (RuntimeException e) {
+            LOG.error("{}: an execution task failed; the lane goes on", name, e);
+        }
     }
 
     /** Stops taking work and waits (a bounded while) for what is queued; the delivery thread stops with its channel. */

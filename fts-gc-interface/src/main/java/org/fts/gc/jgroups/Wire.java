@@ -92,7 +92,6 @@ final class Wire {
     private static final byte COMMIT = 10;
     private static final byte NOT_PRIMARY = 11;
 
-
     private Wire() {
     }
 

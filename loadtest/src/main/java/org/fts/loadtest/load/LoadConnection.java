@@ -21,6 +21,8 @@ import org.fts.ft.FtRequestContext;
 final class LoadConnection {
     /** Calls in flight on one connection, at most (a power of two: request ids index the slots). */
     static final int MAX_IN_FLIGHT = 1024;
+    /** A request that could not be written for this long (the server stopped reading) kills its connection. */
+    private static final long STALLED_SEND_NANOS = 10_000_000_000L;
 
     /** Where the I/O loop reports each call that ended. */
     interface Sink {
@@ -106,9 +108,17 @@ final class LoadConnection {
         r.patch(b, id, id, expiration);   // retention id = request id: unique per connection's client id
         inFlight.incrementAndGet();
         try {
+            long giveUpAt = 0;
             while (b.hasRemaining()) {
-                if (channel.write(b) == 0) {
-                    LockSupport.parkNanos(10_000);   // the socket's send buffer is full: the server does not read
+                if (channel.write(b) == 0) {   // the socket's send buffer is full: the server does not read
+                    long now = System.nanoTime();
+                    if (giveUpAt == 0) {
+                        giveUpAt = now + STALLED_SEND_NANOS;
+                    } else if (now - giveUpAt > 0) {
+                        dead = true;   // counted as a dead connection; the run goes on and ends on time
+                        return false;
+                    }
+                    LockSupport.parkNanos(10_000);
                 }
             }
             return true;

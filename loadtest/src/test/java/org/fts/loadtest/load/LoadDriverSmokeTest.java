@@ -9,6 +9,7 @@ import java.util.List;
 
 import org.fts.samples.ReplicaCluster;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -21,6 +22,7 @@ class LoadDriverSmokeTest {
     private static final boolean LINUX = Files.isDirectory(Path.of("/proc/self"));
 
     @Test
+    @Timeout(300)
     void plainAndReplicatedServersAnswerEveryCallInBothLoops(@TempDir Path dir) throws Exception {
         LoadOptions o = LoadOptions.parse(new String[] {"--targets", "plain,fts", "--connections", "1,4", "--mode",
             "closed,open", "--rate", "50%", "--seconds", "1", "--warmup", "0.5", "--server-warmup", "2", "--ft"});
@@ -53,6 +55,7 @@ class LoadDriverSmokeTest {
     }
 
     @Test
+    @Timeout(120)
     void serversItDidNotStartAreFoundByTheirListeningPort(@TempDir Path dir) throws Exception {
         try (ReplicaCluster server = new ReplicaCluster("attach", 0, true, List.of(), dir)) {
             Target t = Target.attach(server.reference("hello"), "spread", List.of());
