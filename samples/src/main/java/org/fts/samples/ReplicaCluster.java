@@ -116,7 +116,13 @@ public final class ReplicaCluster implements AutoCloseable {
      */
     public static ReplicaCluster onHosts(String group, List<String> hosts, List<String> extra, Path logDir)
             throws Exception {
-        return new ReplicaCluster(group, hosts, false, extra, List.of(), logDir, "OAPort");
+        return onHosts(group, hosts, extra, List.of(), logDir);
+    }
+
+    /** {@link #onHosts(String, List, List, Path)} with more program arguments for every replica. */
+    public static ReplicaCluster onHosts(String group, List<String> hosts, List<String> extra, List<String> args,
+                                         Path logDir) throws Exception {
+        return new ReplicaCluster(group, hosts, false, extra, args, logDir, "OAPort");
     }
 
     /**
@@ -183,6 +189,9 @@ public final class ReplicaCluster implements AutoCloseable {
         if (!placement.isEmpty()) {
             jvmArgs.addAll(placement);
             jvmArgs.add("-Dfts.gc.jgroups.bind_addr=" + hosts.get(i));
+            // JGroups' outgoing connections too: unbound, they would leave from 127.0.0.1 (the loopback route's
+            // source), and a host's traffic could not be told from the clients' (the chaos harness's iptables cuts)
+            jvmArgs.add("-Djgroups.tcp.client_bind_addr=" + hosts.get(i));
         }
         jvmArgs.addAll(extra);
         jvmArgs.addAll(more);
@@ -374,6 +383,11 @@ public final class ReplicaCluster implements AutoCloseable {
 
     public List<Integer> ports() {
         return List.copyOf(ports);
+    }
+
+    /** The address each replica listens on, in replica order (127.0.0.1 unless {@link #onHosts}). */
+    public List<String> hosts() {
+        return List.copyOf(hosts);
     }
 
     public String group() {

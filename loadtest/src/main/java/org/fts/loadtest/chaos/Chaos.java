@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 import org.fts.loadtest.chaos.History.Op;
 import org.fts.loadtest.chaos.Linearizability.Result;
@@ -20,12 +22,14 @@ import org.fts.samples.ReplicaCluster;
 import org.omg.CORBA.ORB;
 
 /**
- * {@code bin/fts chaos}: 3 replica JVMs, FT clients reading, writing and incrementing while a nemesis kills,
- * pauses and partitions replicas on a seeded schedule; then every fault ends, and the run checks that the
- * service recovered (every replica answers), converged (equal state digests), and behaved: every key's history
+ * {@code bin/fts chaos}: replica JVMs (3 by default; with {@code --hosts} each on its own address, over JGroups
+ * TCP), FT clients reading, writing and incrementing while a nemesis kills, pauses, partitions replicas or drops
+ * packets between them on a seeded schedule; then every fault ends, and the run checks that the service
+ * recovered (every replica answers), converged (equal state digests), and behaved: every key's history
  * linearizable, the counter exactly-once. Prints one verdict line ({@link Verdict}) and exits 0 on PASS, 1 on
- * FAIL (2 on bad options). The history, the fault log, the report and every replica's log are kept under
- * {@code target/chaos-logs/<run>}. Every replica is reaped, also on failure or Ctrl-C.
+ * FAIL (2 on bad options, or when a network nemesis cannot run: no iptables, not root). The history, the fault
+ * log, the report and every replica's log are kept under {@code target/chaos-logs/<run>}. Every replica is
+ * reaped, and the network nemeses' iptables chain removed ({@link NetFilter}), also on failure or Ctrl-C.
  *
  * <p>Order of the end: faults end; recovery is timed from the last fault's end until every replica answers a
  * plain {@code counter.value()} and goes on answering for 3 s; the clients stop; convergence is timed from the same instant until the
@@ -55,6 +59,9 @@ public final class Chaos {
         int status;
         try {
             status = run(options, System.out, Path.of("target", "chaos-logs")).passed() ? 0 : 1;
+        } catch (NetFilter.Unavailable e) {
+            System.err.println("fts chaos: " + e.getMessage());
+            status = 2;
         } catch (Exception e) {
             System.out.println("CHAOS verdict=FAIL seed=" + options.seed() + " error=" + e);
             System.out.println("replay:  " + options.replayCommand());
@@ -78,23 +85,40 @@ public final class Chaos {
             options.addAll(List.of("-Dfts.gc.jgroups.encrypt=sym", "-Dfts.gc.jgroups.keystore=" + dir.resolve("group.p12"),
                     "-Dfts.gc.jgroups.keystore_password_file=" + dir.resolve("group.pw")));
         }
-        out.println("chaos: seed=" + o.seed() + " nemesis=" + o.nemesis() + " seconds=" + o.seconds() + " clients="
+        out.println("chaos: seed=" + o.seed() + " nemesis=" + o.nemesis() + " seconds=" + o.seconds() + " replicas="
+                + o.replicas() + (o.hosts() ? " on 127.0.0.2.." : "") + " clients="
                 + o.clients() + " keys=" + o.keys() + " replica options=" + options);
         out.println("chaos: logs in " + dir);
         ORB ft = null;
-        try (ReplicaCluster cluster = new ReplicaCluster(group, 3, false, options,
-                List.of("--hello-objects", Integer.toString(o.keys())), dir);
+        // iptables commands go to the fault log once it exists (its origin is the clients' start), before to out
+        AtomicReference<FaultLog> faultLog = new AtomicReference<>();
+        Consumer<String> netLog = line -> {
+            FaultLog f = faultLog.get();
+            if (f == null) {
+                out.println("chaos: " + line);
+            } else {
+                f.record(System.nanoTime(), line);
+            }
+        };
+        List<String> args = List.of("--hello-objects", Integer.toString(o.keys()));
+        // the filter first: it fails fast without iptables or root, and removes a dead run's rules before the
+        // replicas start; closed last
+        try (NetFilter net = o.nemesis().needsNetFilter() ? NetFilter.open(netLog) : null;
+             ReplicaCluster cluster = o.hosts() ? ReplicaCluster.onHosts(group, o.hostAddresses(), options, args, dir)
+                     : new ReplicaCluster(group, o.replicas(), false, options, args, dir);
              Probe probe = new Probe(cluster)) {
             long origin = System.nanoTime();
             History history = new History(origin);
             FaultLog faults = new FaultLog(origin, out);
+            faultLog.set(faults);
             ft = ORB.init(new String[0], clientProperties());
-            Workload load = new Workload(ft, cluster::reference, o.clients(), o.keys(), history, o.seed());
+            Workload load = new Workload(ft, cluster::reference, o.replicas(), o.clients(), o.keys(), history,
+                    o.seed());
             load.start();
-            out.println("chaos: 3 replicas serve, " + o.clients() + " clients started; the nemesis runs for "
-                    + o.seconds() + " s");
-            Nemesis nemesis = new Nemesis(new FaultPlan(o.nemesis(), o.seed(), 3), new ClusterTarget(cluster, probe),
-                    faults, Nemesis.Clock.SYSTEM);
+            out.println("chaos: " + o.replicas() + " replicas serve" + (o.hosts() ? " on " + cluster.hosts() : "")
+                    + ", " + o.clients() + " clients started; the nemesis runs for " + o.seconds() + " s");
+            Nemesis nemesis = new Nemesis(new FaultPlan(o.nemesis(), o.seed(), o.replicas()),
+                    new ClusterTarget(cluster, probe, net), faults, Nemesis.Clock.SYSTEM);
             nemesis.run(origin + TimeUnit.SECONDS.toNanos(o.seconds()));
             long end = nemesis.lastFaultEnd();
 
@@ -102,11 +126,12 @@ public final class Chaos {
             long recoverMs = recovered < 0 ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(recovered - end));
             out.println("chaos: " + (recovered < 0 ? "NOT every replica serves " + BOUND.toSeconds() + " s after"
                     : "every replica serves " + recoverMs + " ms after") + " the last fault ended");
+            long stopped = history.now();
             int stuck = load.stop(STOP_BOUND);
             long converged = Poll.until(() -> digestsAgree(cluster), BOUND);
             long convergeMs = converged < 0 ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(converged - end));
             List<Integer> finals = new ArrayList<>();
-            for (int i = 0; i < 3; i++) {
+            for (int i = 0; i < o.replicas(); i++) {
                 finals.add(probe.valueWithin(i, BOUND));
             }
 
@@ -117,8 +142,9 @@ public final class Chaos {
             out.println("chaos: " + ops.size() + " operations; checking (history in " + historyFile + ")");
             List<Result> keys = new Linearizability(o.budget()).check(ops);
             CounterCheck.Report counter = CounterCheck.of(ops, finals);
+            long firstInvoke = ops.isEmpty() ? 0 : ops.get(0).invoke();   // ops are sorted by invoke time
             Verdict v = Verdict.of(o, new Verdict.Run(ops, keys, counter, recoverMs, convergeMs, nemesis.faults(),
-                    stuck, nemesis.unexpectedExits()));
+                    stuck, nemesis.unexpectedExits(), History.maxGapNanos(ops, firstInvoke, stopped)));
             List<String> report = new ArrayList<>();
             keys.forEach(k -> report.add("  " + k));
             report.add("  counter: " + counter.ok() + " OK and " + counter.info() + " INFO increments, final values "

@@ -11,12 +11,17 @@ import java.util.List;
  * @param batching {@code fts.batching} for the replicas, or null for their default
  * @param budget   the linearizability search's steps per key
  * @param encrypt  whether the replicas' group traffic is encrypted, with a key made for the run (docs/security.md)
+ * @param replicas how many replicas
+ * @param hosts    whether replica i runs on its own address, 127.0.0.(2+i) (the multi-host recipe on one box)
  */
 public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery, String batching, long seed,
-                           int clients, int keys, long budget, boolean encrypt) {
-    public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed] [--seconds 60] "
-            + "[--delivery agreed|uniform] [--batching ALIAS] [--seed S] [--clients 10] [--keys 5] "
-            + "[--budget " + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym]";
+                           int clients, int keys, long budget, boolean encrypt, int replicas, boolean hosts) {
+    public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed|netpart|bridge|oneway"
+            + "|lossy|netmixed] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] [--batching ALIAS] "
+            + "[--seed S] [--clients 10] [--keys 5] [--budget " + Linearizability.DEFAULT_BUDGET + "] "
+            + "[--encrypt none|sym]";
+    /** The most replicas {@code --hosts} places: 127.0.0.2 to 127.0.0.254. */
+    static final int MAX_HOSTS = 253;
 
     public ChaosOptions {
         if (seconds <= 0 || clients <= 0 || keys <= 0 || budget <= 0) {
@@ -24,6 +29,14 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         }
         if (delivery != null && !delivery.equals("agreed") && !delivery.equals("uniform")) {
             throw new IllegalArgumentException("--delivery is agreed or uniform, not " + delivery);
+        }
+        if (replicas < 3 || (hosts && replicas > MAX_HOSTS)) {
+            throw new IllegalArgumentException("--replicas is 3 or more" + (hosts ? " and at most " + MAX_HOSTS
+                    + " with --hosts" : "") + ", not " + replicas);
+        }
+        if (nemesis.needsNetFilter() && !hosts) {
+            throw new IllegalArgumentException("--nemesis " + nemesis + " drops packets between replica addresses: "
+                    + "it needs --hosts (replica i on 127.0.0.(2+i)), and iptables and root");
         }
     }
 
@@ -38,7 +51,13 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         int keys = 5;
         long budget = Linearizability.DEFAULT_BUDGET;
         boolean encrypt = false;
+        int replicas = 3;
+        boolean hosts = false;
         for (int i = 0; i < args.length; i++) {
+            if (args[i].equals("--hosts")) {   // the one flag without a value
+                hosts = true;
+                continue;
+            }
             if (i + 1 >= args.length) {
                 throw new IllegalArgumentException(args[i] + " needs a value; usage: " + USAGE);
             }
@@ -46,6 +65,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             switch (args[i - 1]) {
                 case "--nemesis" -> nemesis = FaultPlan.Kind.parse(v);
                 case "--seconds" -> seconds = Integer.parseInt(v);
+                case "--replicas" -> replicas = Integer.parseInt(v);
                 case "--delivery" -> delivery = v;
                 case "--batching" -> batching = v;
                 case "--seed" -> seed = Long.parseLong(v);
@@ -60,7 +80,17 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 default -> throw new IllegalArgumentException("unknown option " + args[i - 1] + "; usage: " + USAGE);
             }
         }
-        return new ChaosOptions(nemesis, seconds, delivery, batching, seed, clients, keys, budget, encrypt);
+        return new ChaosOptions(nemesis, seconds, delivery, batching, seed, clients, keys, budget, encrypt, replicas,
+                hosts);
+    }
+
+    /** Each replica's address: 127.0.0.(2+i) with {@code --hosts}, else 127.0.0.1 for all. */
+    public List<String> hostAddresses() {
+        List<String> a = new ArrayList<>();
+        for (int i = 0; i < replicas; i++) {
+            a.add(hosts ? "127.0.0." + (2 + i) : "127.0.0.1");
+        }
+        return a;
     }
 
     /** JVM options for every replica. */
@@ -78,7 +108,8 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
     /** The command that runs the same fault schedule again. */
     public String replayCommand() {
         return "bin/fts chaos --nemesis " + nemesis + " --seconds " + seconds + " --seed " + seed + " --clients "
-                + clients + " --keys " + keys + (delivery == null ? "" : " --delivery " + delivery)
+                + clients + " --keys " + keys + (replicas == 3 ? "" : " --replicas " + replicas)
+                + (hosts ? " --hosts" : "") + (delivery == null ? "" : " --delivery " + delivery)
                 + (batching == null ? "" : " --batching " + batching)
                 + (budget == Linearizability.DEFAULT_BUDGET ? "" : " --budget " + budget)
                 + (encrypt ? " --encrypt sym" : "");

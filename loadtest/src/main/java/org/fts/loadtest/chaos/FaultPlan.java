@@ -1,5 +1,7 @@
 package org.fts.loadtest.chaos;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Random;
 
@@ -12,22 +14,38 @@ import java.util.Random;
  *   <li>{@code pause}: SIGSTOP a replica for 1-7 s, then SIGCONT;</li>
  *   <li>{@code partition}: isolate a replica for 3-9 s; or briefly, 1-3 s (below failure detection, about
  *       5.5 s: the others may exclude it while it still believes in its view); or overlapping: a replica for
- *       6-9 s and, 1-3 s into it, a second one for up to the rest of the first, so that every replica is alone
- *       and the last primary view's members all go through minority views.</li>
+ *       6-9 s and, 1-3 s into it, a second one for up to the rest of the first, so that (with 3 replicas) every
+ *       replica is alone and the last primary view's members all go through minority views.</li>
  * </ul>
- * {@code mixed} draws each episode from all three. Replicas are drawn uniformly, the sequencer r0 included.
+ * {@code mixed} draws each episode from those three. The network nemeses drop packets between replica hosts
+ * (iptables, {@link NetFilter}):
+ * <ul>
+ *   <li>{@code netpart}: a replica cut off from every other, both ways, for 3-9 s;</li>
+ *   <li>{@code bridge}: two replicas cut from each other, both ways, both still reaching the rest, 4-9 s;</li>
+ *   <li>{@code oneway}: for 3-9 s, a replica's packets to one other dropped (the reverse direction passes), or,
+ *       one time in 2, its packets to every other;</li>
+ *   <li>{@code lossy}: for 3-9 s, 5, 20 or 50 % of the packets dropped, at random, both ways between a pair
+ *       or, one time in 2, between a replica and every other.</li>
+ * </ul>
+ * {@code netmixed} draws each episode from those four, {@code kill} and {@code pause}. Replicas are drawn
+ * uniformly, the sequencer r0 included.
  */
 public final class FaultPlan {
     /** The nemeses. */
     public enum Kind {
-        KILL, PAUSE, PARTITION, MIXED;
+        KILL, PAUSE, PARTITION, MIXED, NETPART, BRIDGE, ONEWAY, LOSSY, NETMIXED;
 
         public static Kind parse(String s) {
             try {
                 return valueOf(s.toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("unknown nemesis '" + s + "' (kill, pause, partition, mixed)");
+                throw new IllegalArgumentException("unknown nemesis '" + s + "' (" + NAMES + ")");
             }
+        }
+
+        /** Whether it drops packets between replica hosts: it needs {@code --hosts}, iptables and root. */
+        public boolean needsNetFilter() {
+            return ordinal() >= NETPART.ordinal();
         }
 
         @Override
@@ -36,8 +54,31 @@ public final class FaultPlan {
         }
     }
 
-    /** What an episode does. */
-    public enum Action { KILL, PAUSE, ISOLATE, ISOLATE_TWO }
+    /** Every nemesis, as the options name them. */
+    public static final String NAMES = "kill, pause, partition, mixed, netpart, bridge, oneway, lossy, netmixed";
+
+    /** What {@code mixed} and {@code netmixed} draw from; fixed, so that a seed keeps its schedule. */
+    private static final Kind[] MIXED = {Kind.KILL, Kind.PAUSE, Kind.PARTITION};
+    private static final Kind[] NETMIXED = {Kind.KILL, Kind.PAUSE, Kind.NETPART, Kind.BRIDGE, Kind.ONEWAY, Kind.LOSSY};
+    /** The share of packets a lossy episode drops, in percent. */
+    static final int[] LOSS_PERCENTS = {5, 20, 50};
+
+    /** What an episode does. The last four drop packets between replica hosts ({@link #isNetwork()}). */
+    public enum Action {
+        KILL, PAUSE, ISOLATE, ISOLATE_TWO, CUT_OFF, BRIDGE, ONEWAY, LOSSY;
+
+        public boolean isNetwork() {
+            return ordinal() >= CUT_OFF.ordinal();
+        }
+    }
+
+    /** One direction between two replicas: packets from replica {@code from} to replica {@code to}. */
+    public record Link(int from, int to) {
+        @Override
+        public String toString() {
+            return "r" + from + "->r" + to;
+        }
+    }
 
     /** Longest fault that stays below failure detection (FD_ALL3 6 s + VERIFY_SUSPECT2 0.25 s), with margin. */
     public static final long SHORT_MAX_MILLIS = 3_000;
@@ -45,15 +86,21 @@ public final class FaultPlan {
     /**
      * One episode: wait {@code gapMillis}, then apply {@code action} to {@code replica} for {@code holdMillis}
      * (for a kill: the delay before the restart); for ISOLATE_TWO also {@code second}, isolated
-     * {@code secondAfterMillis} into the first isolation for {@code secondHoldMillis}.
+     * {@code secondAfterMillis} into the first isolation for {@code secondHoldMillis}. For BRIDGE, and ONEWAY or
+     * LOSSY between a pair, {@code second} is the other replica of the pair; -1 means every other replica.
+     * {@code lossPercent}: the share of packets a LOSSY episode drops.
      */
     public record Episode(long gapMillis, Action action, int replica, long holdMillis, int second,
-                          long secondAfterMillis, long secondHoldMillis) {
+                          long secondAfterMillis, long secondHoldMillis, int lossPercent) {
+        static Episode of(long gap, Action action, int replica, long hold) {
+            return new Episode(gap, action, replica, hold, -1, 0, 0, 0);
+        }
+
         /**
          * Whether it starts only when every replica serves: a crash. A replica restarted after a crash has lost
          * what it held, and with three replicas, two without their history at once is beyond the fault model
-         * (the group then waits rather than risk losing acknowledged requests: docs/primary-view.md). Pauses and
-         * partitions lose nothing, and start whenever the schedule says.
+         * (the group then waits rather than risk losing acknowledged requests: docs/primary-view.md). Pauses,
+         * partitions and packet drops lose nothing, and start whenever the schedule says.
          */
         public boolean needsEveryReplicaServing() {
             return action == Action.KILL;
@@ -64,16 +111,42 @@ public final class FaultPlan {
             return holdMillis <= SHORT_MAX_MILLIS;
         }
 
+        /** The directions a network episode drops packets on, among {@code replicas} replicas; empty otherwise. */
+        public List<Link> links(int replicas) {
+            List<Link> links = new ArrayList<>();
+            if (!action.isNetwork()) {
+                return links;
+            }
+            for (int other = 0; other < replicas; other++) {
+                if (other != replica && (second < 0 || other == second)) {
+                    links.add(new Link(replica, other));
+                    if (action != Action.ONEWAY) {
+                        links.add(new Link(other, replica));
+                    }
+                }
+            }
+            return links;
+        }
+
         @Override
         public String toString() {
+            String others = second < 0 ? "every other replica" : "r" + second;
             return switch (action) {
                 case KILL -> String.format(Locale.ROOT, "kill -9 r%d, restart after %.1f s", replica, holdMillis / 1e3);
                 case PAUSE -> String.format(Locale.ROOT, "pause r%d for %.1f s", replica, holdMillis / 1e3);
                 case ISOLATE -> String.format(Locale.ROOT, "isolate r%d for %.1f s%s", replica, holdMillis / 1e3,
                         isShort() ? " (short)" : "");
                 case ISOLATE_TWO -> String.format(Locale.ROOT, "isolate r%d for %.1f s and, %.1f s in, r%d for %.1f s"
-                        + " (every replica alone)", replica, holdMillis / 1e3, secondAfterMillis / 1e3, second,
+                        + " (two alone at once)", replica, holdMillis / 1e3, secondAfterMillis / 1e3, second,
                         secondHoldMillis / 1e3);
+                case CUT_OFF -> String.format(Locale.ROOT, "netpart: cut r%d off from every other replica, both ways, "
+                        + "for %.1f s", replica, holdMillis / 1e3);
+                case BRIDGE -> String.format(Locale.ROOT, "bridge: cut r%d and r%d from each other, both ways, "
+                        + "for %.1f s (both still reach the rest)", replica, second, holdMillis / 1e3);
+                case ONEWAY -> String.format(Locale.ROOT, "oneway: drop r%d's packets to %s for %.1f s (the reverse "
+                        + "direction passes)", replica, others, holdMillis / 1e3);
+                case LOSSY -> String.format(Locale.ROOT, "lossy: drop %d%% of the packets between r%d and %s, both "
+                        + "ways, for %.1f s", lossPercent, replica, others, holdMillis / 1e3);
             };
         }
     }
@@ -98,11 +171,20 @@ public final class FaultPlan {
     /** The next episode of the schedule. */
     public Episode next() {
         long gap = between(2_000, 5_000);
-        Kind k = kind == Kind.MIXED ? Kind.values()[random.nextInt(3)] : kind;
+        Kind k = switch (kind) {
+            case MIXED -> MIXED[random.nextInt(MIXED.length)];
+            case NETMIXED -> NETMIXED[random.nextInt(NETMIXED.length)];
+            default -> kind;
+        };
         int victim = random.nextInt(replicas);
         return switch (k) {
-            case KILL -> new Episode(gap, Action.KILL, victim, between(500, 3_000), -1, 0, 0);
-            case PAUSE -> new Episode(gap, Action.PAUSE, victim, between(1_000, 7_000), -1, 0, 0);
+            case KILL -> Episode.of(gap, Action.KILL, victim, between(500, 3_000));
+            case PAUSE -> Episode.of(gap, Action.PAUSE, victim, between(1_000, 7_000));
+            case NETPART -> Episode.of(gap, Action.CUT_OFF, victim, between(3_000, 9_000));
+            case BRIDGE -> new Episode(gap, Action.BRIDGE, victim, between(4_000, 9_000), other(victim), 0, 0, 0);
+            case ONEWAY -> new Episode(gap, Action.ONEWAY, victim, between(3_000, 9_000), pairOrAll(victim), 0, 0, 0);
+            case LOSSY -> new Episode(gap, Action.LOSSY, victim, between(3_000, 9_000), pairOrAll(victim), 0, 0,
+                    LOSS_PERCENTS[random.nextInt(LOSS_PERCENTS.length)]);
             default -> partition(gap, victim);
         };
     }
@@ -110,15 +192,26 @@ public final class FaultPlan {
     private Episode partition(long gap, int victim) {
         int shape = random.nextInt(4);
         if (shape == 0) {
-            return new Episode(gap, Action.ISOLATE, victim, between(1_000, SHORT_MAX_MILLIS), -1, 0, 0);
+            return Episode.of(gap, Action.ISOLATE, victim, between(1_000, SHORT_MAX_MILLIS));
         }
         if (shape == 1) {
-            int second = (victim + 1 + random.nextInt(replicas - 1)) % replicas;
+            int second = other(victim);
             long hold = between(6_000, 9_000);
             long after = between(1_000, 3_000);
-            return new Episode(gap, Action.ISOLATE_TWO, victim, hold, second, after, between(1_000, hold - after - 500));
+            return new Episode(gap, Action.ISOLATE_TWO, victim, hold, second, after, between(1_000, hold - after - 500),
+                    0);
         }
-        return new Episode(gap, Action.ISOLATE, victim, between(3_000, 9_000), -1, 0, 0);
+        return Episode.of(gap, Action.ISOLATE, victim, between(3_000, 9_000));
+    }
+
+    /** Another replica than {@code r}, uniformly. */
+    private int other(int r) {
+        return (r + 1 + random.nextInt(replicas - 1)) % replicas;
+    }
+
+    /** Another replica than {@code r}, or, one time in 2, -1: every other. */
+    private int pairOrAll(int r) {
+        return random.nextBoolean() ? other(r) : -1;
     }
 
     private long between(long min, long max) {

@@ -100,6 +100,23 @@ public final class History {
         }
     }
 
+    /**
+     * The longest stretch within {@code [from, to]} (times since the origin) in which no client got an answer:
+     * the largest distance between consecutive OK completions, counting {@code from} and {@code to} as the
+     * stretch's ends. {@code to - from} if nothing was answered.
+     */
+    public static long maxGapNanos(List<Op> ops, long from, long to) {
+        long[] answers = ops.stream().filter(o -> o.outcome() == Outcome.OK).mapToLong(Op::complete)
+                .filter(t -> t >= from && t <= to).sorted().toArray();
+        long gap = 0;
+        long last = from;
+        for (long t : answers) {
+            gap = Math.max(gap, t - last);
+            last = t;
+        }
+        return Math.max(gap, to - last);
+    }
+
     /** A value as one field: read values come from replicas and may hold anything. */
     private static String escape(String v) {
         if (v == null) {

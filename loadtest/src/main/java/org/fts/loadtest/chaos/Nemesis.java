@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import org.fts.loadtest.chaos.FaultPlan.Episode;
 
@@ -19,9 +20,9 @@ import org.fts.loadtest.chaos.FaultPlan.Episode;
  *       {@link #SETTLE_MILLIS}, so that a replica is killed only when no other is down, restarting or still
  *       fetching its state. If they do not all serve within {@link #ADMISSION_MILLIS}, the episode is skipped
  *       (and logged).</li>
- *   <li>When the deadline passes, or the thread is interrupted, every isolated replica is healed, every paused
- *       one continued, and every replica not running restarted; {@link #lastFaultEnd()} is when the last fault
- *       ended.</li>
+ *   <li>When the deadline passes, or the thread is interrupted, every packet drop is removed, every isolated
+ *       replica healed, every paused one continued, and every replica not running restarted;
+ *       {@link #lastFaultEnd()} is when the last fault ended.</li>
  *   <li>Every action is logged ({@link FaultLog}); an action that fails is logged and the schedule goes on.</li>
  *   <li>A replica found not running although the nemesis did not kill it (it exited by itself, e.g. failing
  *       to start) is logged, counted ({@link #unexpectedExits()}) and started again.</li>
@@ -56,6 +57,15 @@ public final class Nemesis {
 
         void heal(int i) throws Exception;
 
+        /** Drops every packet from replica {@code from} to replica {@code to}, until {@link #restoreNet}. */
+        void cut(int from, int to) throws Exception;
+
+        /** Drops {@code percent} % of the packets from replica {@code from} to {@code to}, until restoreNet. */
+        void lossy(int from, int to, int percent) throws Exception;
+
+        /** Ends every {@link #cut} and {@link #lossy}. */
+        void restoreNet() throws Exception;
+
         /** Whether replica {@code i} answers a request now (bounded: returns within a few seconds). */
         boolean serves(int i);
     }
@@ -86,6 +96,8 @@ public final class Nemesis {
     private final Set<Integer> killed = new TreeSet<>();
     private final Set<Integer> paused = new TreeSet<>();
     private final Set<Integer> isolated = new TreeSet<>();
+    /** Whether packet drops may be in place (set before they are: one that fails halfway may leave some). */
+    private boolean netFaulted;
     private final List<Episode> done = new ArrayList<>();
     private int faults;
     private int unexpectedExits;
@@ -165,12 +177,38 @@ public final class Nemesis {
                     heal(r);
                 }
             }
+            case CUT_OFF, BRIDGE, ONEWAY, LOSSY -> {
+                netFaulted = true;
+                if (inject(dropping(e), () -> drop(e))) {
+                    sleepUntil(after(e.holdMillis()), deadline);
+                }
+                restoreNet();
+            }
             default -> throw new IllegalStateException(e.toString());
         }
     }
 
+    /** Installs a network episode's drops, one direction at a time. */
+    private void drop(Episode e) throws Exception {
+        for (FaultPlan.Link l : e.links(target.size())) {
+            if (e.action() == FaultPlan.Action.LOSSY) {
+                target.lossy(l.from(), l.to(), e.lossPercent());
+            } else {
+                target.cut(l.from(), l.to());
+            }
+        }
+    }
+
+    private String dropping(Episode e) {
+        return (e.action() == FaultPlan.Action.LOSSY ? "drop " + e.lossPercent() + "% of " : "drop all of ")
+                + e.links(target.size()).stream().map(Object::toString).collect(Collectors.joining(" "));
+    }
+
     /** Ends every fault still in place; restarts every replica not running. Never sleeps. */
     private void endAll() {
+        if (netFaulted) {
+            restoreNet();
+        }
         for (int r : List.copyOf(isolated)) {
             heal(r);
         }
@@ -202,6 +240,13 @@ public final class Nemesis {
     private void heal(int r) {
         act("heal r" + r, () -> target.heal(r));
         isolated.remove(r);   // even if it failed: nothing else to try
+        lastFaultEnd = clock.nanos();
+    }
+
+    private void restoreNet() {
+        if (act("restore the network (every drop removed)", target::restoreNet)) {
+            netFaulted = false;   // else tried again at the next episode's end, or at the end
+        }
         lastFaultEnd = clock.nanos();
     }
 
@@ -298,7 +343,7 @@ public final class Nemesis {
         log.record(clock.nanos(), what);
     }
 
-    /** Faults injected (kills, pauses, isolations). */
+    /** Faults injected (kills, pauses, isolations, network episodes). */
     public int faults() {
         return faults;
     }
@@ -307,7 +352,7 @@ public final class Nemesis {
         return unexpectedExits;
     }
 
-    /** When the last fault ended ({@link Clock#nanos()}): the last heal, SIGCONT or restart. */
+    /** When the last fault ended ({@link Clock#nanos()}): the last heal, SIGCONT, restart or network restore. */
     public long lastFaultEnd() {
         return lastFaultEnd;
     }

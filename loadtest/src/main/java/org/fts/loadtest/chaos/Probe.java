@@ -28,7 +28,7 @@ final class Probe implements AutoCloseable {
         orb = ORB.init(new String[0], p);
         corbalocs = new String[cluster.ports().size()];
         for (int i = 0; i < corbalocs.length; i++) {
-            corbalocs[i] = Clients.corbaloc("127.0.0.1", cluster.ports().get(i), cluster.group(), "counter");
+            corbalocs[i] = Clients.corbaloc(cluster.hosts().get(i), cluster.ports().get(i), cluster.group(), "counter");
         }
         counters = new Counter[corbalocs.length];
     }

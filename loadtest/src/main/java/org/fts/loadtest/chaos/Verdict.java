@@ -13,7 +13,8 @@ import org.fts.loadtest.chaos.Linearizability.Result;
  * converged within the bound, no client
  * was left in a call, and no replica exited by itself. {@code line} is the one grep-able summary
  * ({@code CHAOS verdict=PASS seed=… …}; {@code recover_ms} / {@code converge_ms} are -1 when not within the
- * bound); {@code reasons} says why it failed.
+ * bound; {@code max_gap_s} is the longest stretch in which no client got an answer,
+ * {@link History#maxGapNanos}); {@code reasons} says why it failed.
  */
 public record Verdict(boolean passed, String line, List<String> reasons) {
     /**
@@ -24,7 +25,7 @@ public record Verdict(boolean passed, String line, List<String> reasons) {
 
     /** What the run measured, for {@link #of}. */
     public record Run(List<Op> ops, List<Result> keys, CounterCheck.Report counter, long recoverMs, long convergeMs,
-                      int faults, int stuckClients, int unexpectedExits) {
+                      int faults, int stuckClients, int unexpectedExits, long maxGapNanos) {
     }
 
     public static Verdict of(ChaosOptions o, Run r) {
@@ -61,12 +62,14 @@ public record Verdict(boolean passed, String line, List<String> reasons) {
         boolean passed = reasons.isEmpty();
         CounterCheck.Report c = r.counter();
         String line = "CHAOS verdict=" + (passed ? "PASS" : "FAIL") + " seed=" + o.seed() + " nemesis=" + o.nemesis()
-                + " seconds=" + o.seconds() + " delivery=" + (o.delivery() == null ? "default" : o.delivery())
+                + " seconds=" + o.seconds() + " replicas=" + o.replicas()
+                + " delivery=" + (o.delivery() == null ? "default" : o.delivery())
                 + " batching=" + (o.batching() == null ? "default" : o.batching()) + " clients=" + o.clients()
                 + " ops=" + r.ops().size() + " ok=" + ok + " info=" + info + " fail=" + fail
                 + " linearizable=" + (illegal ? "false" : unknown ? "unknown" : "true") + " keys=" + r.keys().size()
                 + " lost=" + c.lost() + " dup=" + c.duplicates() + " over=" + c.over() + " reordered=" + c.reordered()
-                + " recover_ms=" + r.recoverMs() + " converge_ms=" + r.convergeMs() + " faults=" + r.faults();
+                + " recover_ms=" + r.recoverMs() + " converge_ms=" + r.convergeMs() + " faults=" + r.faults()
+                + String.format(java.util.Locale.ROOT, " max_gap_s=%.1f", r.maxGapNanos() / 1e9);
         return new Verdict(passed, line, List.copyOf(reasons));
     }
 }

@@ -24,10 +24,10 @@ import org.omg.CORBA.TRANSIENT;
 
 /**
  * The chaos run's clients: threads of one FT client ORB, each with its own group references (starting at
- * replica {@code client % 3}), looping until stopped. Each operation picks: one in {@value #INCREMENT_ONE_IN}
- * an {@code increment()} of {@code counter}; otherwise a random {@code hello-k}, and {@code set} of a value
- * unique in the run ({@code c<client>-<n>}) or {@code get()}, half and half. Every operation is recorded in the
- * {@link History}, invoke and completion included.
+ * replica {@code client % replicas}), looping until stopped. Each operation picks: one in
+ * {@value #INCREMENT_ONE_IN} an {@code increment()} of {@code counter}; otherwise a random {@code hello-k}, and
+ * {@code set} of a value unique in the run ({@code c<client>-<n>}) or {@code get()}, half and half. Every
+ * operation is recorded in the {@link History}, invoke and completion included.
  */
 final class Workload {
     static final int INCREMENT_ONE_IN = 5;
@@ -35,16 +35,19 @@ final class Workload {
     private final ORB orb;
     private final UnaryOperator<String> references;
     private final int keys;
+    private final int replicas;
     private final History history;
     private final long seed;
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stop;
 
     /** @param references the group reference of a sample object id (the replicas publish them) */
-    Workload(ORB orb, UnaryOperator<String> references, int clients, int keys, History history, long seed) {
+    Workload(ORB orb, UnaryOperator<String> references, int replicas, int clients, int keys, History history,
+             long seed) {
         this.orb = orb;
         this.references = references;
         this.keys = keys;
+        this.replicas = replicas;
         this.history = history;
         this.seed = seed;
         for (int c = 0; c < clients; c++) {
@@ -75,10 +78,10 @@ final class Workload {
         HelloObj[] hello = new HelloObj[keys];
         for (int k = 0; k < keys; k++) {
             hello[k] = HelloObjHelper.narrow(orb.string_to_object(
-                    FailoverWorkload.startingAt(references.apply("hello-" + k), c % 3)));
+                    FailoverWorkload.startingAt(references.apply("hello-" + k), c % replicas)));
         }
         Counter counter = CounterHelper.narrow(orb.string_to_object(
-                FailoverWorkload.startingAt(references.apply("counter"), c % 3)));
+                FailoverWorkload.startingAt(references.apply("counter"), c % replicas)));
         History.Recorder rec = history.recorder(c);
         Random random = new Random(seed * 1_000_003L + c);
         Thread t = new Thread(() -> {

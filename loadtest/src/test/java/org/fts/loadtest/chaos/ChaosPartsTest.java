@@ -84,11 +84,54 @@ class ChaosPartsTest {
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--kill", "r0"));
     }
 
+    @Test
+    void hostsAndReplicasArePlacedAndTheNetworkNemesesNeedHosts() {
+        ChaosOptions d = ChaosOptions.parse();
+        assertEquals(3, d.replicas());
+        assertFalse(d.hosts());
+        assertEquals(List.of("127.0.0.1", "127.0.0.1", "127.0.0.1"), d.hostAddresses());
+        ChaosOptions o = ChaosOptions.parse("--nemesis", "lossy", "--hosts", "--replicas", "5", "--seed", "9");
+        assertTrue(o.hosts() && o.nemesis().needsNetFilter());
+        assertEquals(List.of("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5", "127.0.0.6"), o.hostAddresses());
+        assertTrue(o.replayCommand().contains(" --replicas 5 --hosts"), o::replayCommand);
+        assertEquals(o, ChaosOptions.parse(o.replayCommand().substring("bin/fts chaos ".length()).split(" ")));
+        assertEquals(ChaosOptions.parse("--hosts", "--nemesis", "netmixed", "--seed", "1"),
+                ChaosOptions.parse("--seed", "1", "--nemesis", "netmixed", "--hosts"), "--hosts anywhere");
+        for (String net : List.of("netpart", "bridge", "oneway", "lossy", "netmixed")) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> ChaosOptions.parse("--nemesis", net));
+            assertTrue(e.getMessage().contains("needs --hosts"), e::getMessage);
+            assertEquals(FaultPlan.Kind.parse(net), ChaosOptions.parse("--nemesis", net, "--hosts").nemesis());
+        }
+        assertFalse(ChaosOptions.parse("--nemesis", "kill", "--hosts").nemesis().needsNetFilter());
+        assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--replicas", "2"));
+        assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--replicas", "254", "--hosts"));
+        assertEquals(254, ChaosOptions.parse("--replicas", "254").replicas(), "one address: no limit of addresses");
+        assertTrue(ChaosOptions.USAGE.contains("--hosts") && ChaosOptions.USAGE.contains("netmixed"));
+    }
+
+    @Test
+    void theLongestGapIsTheLongestStretchWithoutAnAnswer() {
+        long s = 1_000_000_000L;
+        List<Op> ops = List.of(
+                new Op(0, "hello-0", Kind.WRITE, "a", 0, 1 * s, Outcome.OK),
+                new Op(1, "hello-0", Kind.READ, null, 0, 2 * s, Outcome.OK),
+                new Op(0, "counter", Kind.INCREMENT, null, 1 * s, 8 * s, Outcome.INFO),   // no answer
+                new Op(1, "hello-1", Kind.READ, null, 2 * s, 9 * s, Outcome.FAIL),        // nor this
+                new Op(2, "hello-1", Kind.READ, null, 3 * s, 7 * s, Outcome.OK),
+                new Op(1, "hello-1", Kind.READ, null, 9 * s, History.NEVER, Outcome.INFO));
+        assertEquals(5 * s, History.maxGapNanos(ops, 0, 10 * s), "2 s to 7 s");
+        assertEquals(6 * s, History.maxGapNanos(ops, 0, 13 * s), "the end counts: 7 s to 13 s");
+        assertEquals(5 * s, History.maxGapNanos(ops, -4 * s, 6 * s), "the start counts: -4 s to 1 s");
+        assertEquals(4 * s, History.maxGapNanos(List.of(), 1 * s, 5 * s), "no answer at all");
+        assertEquals(0, History.maxGapNanos(List.of(), 1 * s, 1 * s));
+    }
+
     private static Verdict.Run run(List<Linearizability.Result> keys, CounterCheck.Report counter, long recoverMs,
                                    long convergeMs, int stuck, int exits) {
         List<Op> ops = List.of(new Op(0, "hello-0", Kind.WRITE, "a", 0, 1, Outcome.OK),
                 new Op(0, "hello-0", Kind.READ, null, 2, 3, Outcome.INFO));
-        return new Verdict.Run(ops, keys, counter, recoverMs, convergeMs, 4, stuck, exits);
+        return new Verdict.Run(ops, keys, counter, recoverMs, convergeMs, 4, stuck, exits, 2_345_000_000L);
     }
 
     @Test
@@ -99,9 +142,9 @@ class ChaosPartsTest {
         CounterCheck.Report clean = CounterCheck.check(new int[] {1, 2}, 0, List.of(2, 2, 2));
         Verdict pass = Verdict.of(o, run(legal, clean, 120, 300, 0, 0));
         assertTrue(pass.passed(), pass::toString);
-        assertEquals("CHAOS verdict=PASS seed=123 nemesis=mixed seconds=45 delivery=default batching=default "
-                + "clients=10 ops=2 ok=1 info=1 fail=0 linearizable=true keys=1 lost=0 dup=0 over=0 reordered=0 "
-                + "recover_ms=120 converge_ms=300 faults=4", pass.line());
+        assertEquals("CHAOS verdict=PASS seed=123 nemesis=mixed seconds=45 replicas=3 delivery=default "
+                + "batching=default clients=10 ops=2 ok=1 info=1 fail=0 linearizable=true keys=1 lost=0 dup=0 over=0 "
+                + "reordered=0 recover_ms=120 converge_ms=300 faults=4 max_gap_s=2.3", pass.line());
 
         Verdict illegal = Verdict.of(o, run(List.of(new Linearizability.Result("hello-0",
                 Linearizability.Verdict.ILLEGAL, 2, 3, "stale")), clean, 120, 300, 0, 0));

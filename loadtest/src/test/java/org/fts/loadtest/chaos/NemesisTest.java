@@ -5,17 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.fts.loadtest.chaos.FaultPlan.Action;
 import org.fts.loadtest.chaos.FaultPlan.Episode;
 import org.fts.loadtest.chaos.FaultPlan.Kind;
+import org.fts.loadtest.chaos.FaultPlan.Link;
+import org.fts.loadtest.chaos.NemesisFakes.FakeReplicas;
+import org.fts.loadtest.chaos.NemesisFakes.VirtualClock;
 import org.junit.jupiter.api.Test;
 
 /** Fault schedules from a seed, and the nemesis playing them in virtual time against fake replicas. */
@@ -57,122 +61,13 @@ class NemesisTest {
                 default -> throw new AssertionError(e);
             }
         }
-        assertEquals(EnumSet.allOf(Action.class), actions);
+        assertEquals(EnumSet.of(Action.KILL, Action.PAUSE, Action.ISOLATE, Action.ISOLATE_TWO), actions);
         assertEquals(Set.of(0, 1, 2), victims, "the sequencer r0 included");
         assertTrue(shortIsolation);
         assertTrue(episodes(Kind.KILL, 1, 200).stream().allMatch(e -> e.action() == Action.KILL));
         assertTrue(episodes(Kind.PAUSE, 1, 200).stream().allMatch(e -> e.action() == Action.PAUSE));
         assertTrue(episodes(Kind.PARTITION, 1, 200).stream()
                 .allMatch(e -> e.action() == Action.ISOLATE || e.action() == Action.ISOLATE_TWO));
-    }
-
-    /** Time that passes only when the nemesis sleeps. */
-    private static final class VirtualClock implements Nemesis.Clock {
-        long now = 1_000_000_000L;
-
-        @Override
-        public long nanos() {
-            return now;
-        }
-
-        @Override
-        public void sleep(long millis) {
-            now += TimeUnit.MILLISECONDS.toNanos(millis);
-        }
-    }
-
-    /**
-     * Three replicas: a restarted one serves 5 s later, one back from a long isolation or pause 2 s later.
-     * Records each fault with whether every replica served when it began.
-     */
-    private static final class FakeReplicas implements Nemesis.Target {
-        final VirtualClock clock;
-        final boolean[] running = {true, true, true};
-        final boolean[] paused = new boolean[3];
-        final boolean[] isolated = new boolean[3];
-        final long[] servesFrom = new long[3];
-        final long[] since = new long[3];
-        final List<String> faults = new ArrayList<>();
-        final List<Boolean> allServed = new ArrayList<>();
-        int neverServes = -1;
-        /** Until this time, r1 serves only every other second (as a replica answering from a stale view). */
-        long flapsUntil;
-        long firstKill = -1;
-
-        FakeReplicas(VirtualClock clock) {
-            this.clock = clock;
-        }
-
-        private void fault(String what, int i) {
-            boolean all = IntStream.range(0, 3).allMatch(this::serves);
-            faults.add(what + " r" + i);
-            allServed.add(all);
-            since[i] = clock.now;
-        }
-
-        private void back(int i) {
-            long away = clock.now - since[i];
-            servesFrom[i] = clock.now + (away > TimeUnit.MILLISECONDS.toNanos(FaultPlan.SHORT_MAX_MILLIS) ? 2_000_000_000L : 0);
-        }
-
-        @Override
-        public int size() {
-            return 3;
-        }
-
-        @Override
-        public void kill(int i) {
-            assertTrue(running[i] && !paused[i], "kill r" + i + " while it runs");
-            fault("kill", i);
-            firstKill = firstKill < 0 ? clock.now : firstKill;
-            running[i] = false;
-        }
-
-        @Override
-        public void restart(int i) {
-            assertFalse(running[i], "restart r" + i + " only once it is down");
-            running[i] = true;
-            servesFrom[i] = clock.now + 5_000_000_000L;
-        }
-
-        @Override
-        public boolean running(int i) {
-            return running[i];
-        }
-
-        @Override
-        public void pause(int i) {
-            assertTrue(running[i] && !paused[i]);
-            fault("pause", i);
-            paused[i] = true;
-        }
-
-        @Override
-        public void resume(int i) {
-            assertTrue(paused[i]);
-            paused[i] = false;
-            back(i);
-        }
-
-        @Override
-        public void isolate(int i) {
-            assertTrue(running[i] && !isolated[i]);
-            fault("isolate", i);
-            isolated[i] = true;
-        }
-
-        @Override
-        public void heal(int i) {
-            assertTrue(isolated[i]);
-            isolated[i] = false;
-            back(i);
-        }
-
-        @Override
-        public boolean serves(int i) {
-            boolean flapping = i == 1 && clock.now < flapsUntil && (clock.now / 1_000_000_000L) % 2 == 1;
-            return i != neverServes && !flapping && running[i] && !paused[i] && !isolated[i] && clock.now >= servesFrom[i];
-        }
     }
 
     @Test
@@ -254,5 +149,124 @@ class NemesisTest {
         nemesis.run(end);
         assertEquals(0, nemesis.faults());
         assertEquals(end, nemesis.lastFaultEnd());
+    }
+
+    @Test
+    void networkSchedulesStayWithinTheirRangesAndCoverEveryShape() {
+        for (Kind k : List.of(Kind.NETPART, Kind.BRIDGE, Kind.ONEWAY, Kind.LOSSY, Kind.NETMIXED)) {
+            assertTrue(k.needsNetFilter(), k::toString);
+            assertEquals(episodes(k, 42, 50), episodes(k, 42, 50), "the same seed, the same schedule");
+            assertNotEquals(episodes(k, 42, 50), episodes(k, 43, 50));
+        }
+        assertFalse(Kind.MIXED.needsNetFilter() || Kind.PARTITION.needsNetFilter());
+        Set<Action> actions = EnumSet.noneOf(Action.class);
+        Set<Integer> percents = new HashSet<>();
+        Set<List<Integer>> bridges = new HashSet<>();
+        Set<String> shapes = new HashSet<>();
+        for (Episode e : episodes(Kind.NETMIXED, 7, 3000)) {
+            actions.add(e.action());
+            List<Link> links = e.links(3);
+            assertTrue(links.stream().allMatch(l -> l.from() != l.to()), e::toString);
+            assertEquals(links.size(), new HashSet<>(links).size(), e::toString);
+            switch (e.action()) {
+                case KILL, PAUSE -> assertEquals(List.of(), links);
+                case CUT_OFF -> {
+                    assertTrue(e.holdMillis() >= 3_000 && e.holdMillis() <= 9_000, e::toString);
+                    assertEquals(4, links.size(), "both ways to both others: " + e);
+                    assertTrue(links.stream().allMatch(l -> l.from() == e.replica() || l.to() == e.replica()));
+                }
+                case BRIDGE -> {
+                    assertTrue(e.holdMillis() >= 4_000 && e.holdMillis() <= 9_000, e::toString);
+                    assertEquals(Set.of(new Link(e.replica(), e.second()), new Link(e.second(), e.replica())),
+                            Set.copyOf(links));
+                    bridges.add(List.of(Math.min(e.replica(), e.second()), Math.max(e.replica(), e.second())));
+                }
+                case ONEWAY -> {
+                    assertTrue(links.stream().allMatch(l -> l.from() == e.replica()), "one way only: " + e);
+                    assertEquals(e.second() < 0 ? 2 : 1, links.size(), e::toString);
+                    shapes.add("oneway" + (e.second() < 0 ? " to all" : " to one"));
+                }
+                case LOSSY -> {
+                    percents.add(e.lossPercent());
+                    assertEquals(e.second() < 0 ? 4 : 2, links.size(), e::toString);
+                    assertTrue(e.toString().contains(e.lossPercent() + "%"), "the log shows the share: " + e);
+                    shapes.add("lossy" + (e.second() < 0 ? " to all" : " to one"));
+                }
+                default -> throw new AssertionError("netmixed has no DISCARD isolations: " + e);
+            }
+        }
+        assertEquals(EnumSet.of(Action.KILL, Action.PAUSE, Action.CUT_OFF, Action.BRIDGE, Action.ONEWAY, Action.LOSSY),
+                actions);
+        assertEquals(Set.of(5, 20, 50), percents);
+        assertEquals(Set.of(List.of(0, 1), List.of(0, 2), List.of(1, 2)), bridges, "the pairs vary");
+        assertEquals(Set.of("oneway to one", "oneway to all", "lossy to one", "lossy to all"), shapes);
+        assertEquals(8, episodes(Kind.NETPART, 1, 1).get(0).links(5).size(), "cut off from 4 others, both ways");
+        FaultPlan five = new FaultPlan(Kind.BRIDGE, 3, 5);
+        assertEquals(Set.of(0, 1, 2, 3, 4), IntStream.range(0, 500).mapToObj(i -> five.next())
+                .flatMap(e -> java.util.stream.Stream.of(e.replica(), e.second())).collect(Collectors.toSet()));
+    }
+
+    @Test
+    void aNetMixedScheduleKillsOnlyWhenEveryReplicaServesAndEndsEveryDrop() {
+        for (int n : List.of(3, 5)) {
+            for (long seed = 1; seed <= 10; seed++) {
+                VirtualClock clock = new VirtualClock();
+                FakeReplicas replicas = new FakeReplicas(clock, n);
+                FaultLog log = new FaultLog(clock.now, null);
+                Nemesis nemesis = new Nemesis(new FaultPlan(Kind.NETMIXED, seed, n), replicas, log, clock);
+                long end = clock.now + TimeUnit.SECONDS.toNanos(300);
+                nemesis.run(end);
+
+                assertEquals(Map.of(), replicas.drops, "every drop removed: " + log.lines());
+                for (int i = 0; i < n; i++) {
+                    assertTrue(replicas.running[i] && !replicas.paused[i], "r" + i + " left faulty: " + log.lines());
+                }
+                assertEquals(replicas.faults.size(), nemesis.faults());
+                assertTrue(nemesis.faults() > 20, "faults in 300 s: " + nemesis.faults());
+                long network = nemesis.played().stream().filter(e -> e.action().isNetwork()).count();
+                assertTrue(network > 10 && replicas.restores.size() >= network, log.lines()::toString);
+                int f = 0;
+                for (Episode e : nemesis.played()) {
+                    if (e.needsEveryReplicaServing() && f < replicas.faults.size()) {
+                        assertTrue(replicas.allServed.get(f), "began with every replica serving: " + e);
+                    }
+                    f++;
+                }
+                assertTrue(log.lines().stream().anyMatch(l -> l.matches(".*drop (5|20|50)% of r\\d.*")),
+                        log.lines()::toString);
+            }
+        }
+    }
+
+    @Test
+    void aNetworkFaultEndsAtTheDeadline() {
+        VirtualClock clock = new VirtualClock();
+        FakeReplicas replicas = new FakeReplicas(clock);
+        Episode first = new FaultPlan(Kind.NETPART, 11, 3).next();
+        long end = clock.now + TimeUnit.MILLISECONDS.toNanos(first.gapMillis() + 1_000);   // 1 s into a 3-9 s cut
+        Nemesis nemesis = new Nemesis(new FaultPlan(Kind.NETPART, 11, 3), replicas, new FaultLog(clock.now, null),
+                clock);
+        nemesis.run(end);
+        assertEquals(List.of(first), nemesis.played());
+        assertEquals(1, nemesis.faults());
+        assertEquals(List.of(end), replicas.restores, "the drops removed at the deadline, once");
+        assertEquals(Map.of(), replicas.drops);
+        assertEquals(end, nemesis.lastFaultEnd());
+    }
+
+    @Test
+    void dropsThatFailHalfwayAreRemovedAndTheScheduleGoesOn() {
+        VirtualClock clock = new VirtualClock();
+        FakeReplicas replicas = new FakeReplicas(clock);
+        replicas.failingDrop = 2;   // the first episode's second direction
+        FaultLog log = new FaultLog(clock.now, null);
+        Nemesis nemesis = new Nemesis(new FaultPlan(Kind.NETPART, 5, 3), replicas, log, clock);
+        nemesis.run(clock.now + TimeUnit.SECONDS.toNanos(60));
+        assertTrue(log.lines().stream().anyMatch(l -> l.contains("FAILED: java.lang.IllegalStateException: iptables")),
+                log.lines()::toString);
+        assertEquals(Map.of(), replicas.drops);
+        assertEquals(nemesis.played().size(), replicas.restores.size(),
+                "every episode's drops removed, the failed one's too");
+        assertEquals(nemesis.played().size() - 1, nemesis.faults(), "the failed one is not counted");
     }
 }
