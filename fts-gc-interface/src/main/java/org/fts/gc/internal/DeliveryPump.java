@@ -172,6 +172,24 @@ public final class DeliveryPump {
         }
     }
 
+    /**
+     * Dispatches every queued event on the caller's thread, for a pump that was never started, as the protocol
+     * simulator does (it runs a whole group on one thread). Delays ({@link #setDelayNanos}) are ignored.
+     */
+    public void drain() {
+        if (thread.isAlive()) {
+            throw new IllegalStateException(thread.getName() + ": drain() is for a pump that was never started");
+        }
+        for (Event e = queue.poll(); e != null && !stopped && !(e instanceof Stop); e = queue.poll()) {
+            depth.decrementAndGet();
+            try {
+                dispatch(e);
+            } finally {
+                unfinished.decrementAndGet();
+            }
+        }
+    }
+
     private long due() {
         long delay = delayNanos;
         return delay == 0 ? 0 : System.nanoTime() + delay;

@@ -38,6 +38,18 @@ final class Member {
         void sequencerOpen(EpochId epoch, long start);
     }
 
+    /**
+     * Observes what this member delivers and the epochs it opens, with their positions in the history (the
+     * protocol simulator checks its invariants there). Called under this member's monitor: it must not call
+     * back into the protocol, nor change {@code payload}.
+     */
+    interface Tap {
+        void delivered(long gseq, MemberId origin, byte[] payload);
+
+        /** {@code refound} as the recovery said it, before a member that delivered turns it into a gap. */
+        void opened(EpochId epoch, long start, boolean gap, boolean refound, MemberId provider);
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(Member.class);
     private static final int ACK_EVERY = 512;
 
@@ -71,6 +83,8 @@ final class Member {
     private MemberId stashedFrom;
     /** Counts freezes and openings, so that the origin applies them in order ({@link Origin#resume}). */
     private long step;
+    /** Null (the default) outside the protocol simulator: one field test per delivery. */
+    private Tap tap;
 
     Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net) {
         this.self = self;
@@ -219,6 +233,9 @@ final class Member {
         LOG.info("{}: opened epoch {} at {}{} ({} members)", self, epoch, c.start(),
                 gap ? " with a gap (its state must be fetched)" : "", c.members().size());
         pump.epoch(new Epoch(epoch.view(), epoch.sequencer(), c.members(), gap, synced, synced ? null : c.provider()));
+        if (tap != null) {
+            tap.opened(epoch, c.start(), gap, c.refound(), synced ? null : c.provider());
+        }
         Long own = marks.get(self);
         long mine = own == null ? 0 : own;
         for (Entry e : early.values()) {
@@ -332,6 +349,9 @@ final class Member {
             if (e.origin().equals(self)) {
                 origin.delivered(e.oseq());
             }
+            if (tap != null) {
+                tap.delivered(e.gseq(), e.origin(), e.payload());
+            }
             pump.broadcast(e.origin(), e.payload().clone());   // the log keeps the original for repairs
         }
     }
@@ -362,6 +382,11 @@ final class Member {
         if (pump.noGapPending() && !fresh) {
             synced = true;
         }
+    }
+
+    /** For the protocol simulator only: observe this member ({@link Tap}). */
+    synchronized void tap(Tap t) {
+        tap = t;
     }
 
     synchronized Map<MemberId, Long> marks() {

@@ -283,4 +283,9 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     Phase phase() {
         return member.phase();
     }
+
+    /** For the protocol simulator only: observe deliveries and epoch openings. */
+    void tap(Member.Tap t) {
+        member.tap(t);
+    }
 }
