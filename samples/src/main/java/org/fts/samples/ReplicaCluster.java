@@ -188,10 +188,9 @@ public final class ReplicaCluster implements AutoCloseable {
         jvmArgs.addAll(multicast);
         if (!placement.isEmpty()) {
             jvmArgs.addAll(placement);
+            // the shipped tcp stack binds its outgoing connections to it too (client_bind_addr): unbound, they
+            // would leave from 127.0.0.1, and a host's traffic could not be told from the clients'
             jvmArgs.add("-Dfts.gc.jgroups.bind_addr=" + hosts.get(i));
-            // JGroups' outgoing connections too: unbound, they would leave from 127.0.0.1 (the loopback route's
-            // source), and a host's traffic could not be told from the clients' (the chaos harness's iptables cuts)
-            jvmArgs.add("-Djgroups.tcp.client_bind_addr=" + hosts.get(i));
         }
         jvmArgs.addAll(extra);
         jvmArgs.addAll(more);

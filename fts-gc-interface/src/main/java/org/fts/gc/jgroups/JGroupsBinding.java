@@ -45,8 +45,14 @@ public final class JGroupsBinding implements GroupBinding {
     public static final ConfigKey<String> INITIAL_HOSTS = ConfigKey.string("fts.gc.jgroups.initial_hosts",
             "127.0.0.1[7800]", "tcp stack: where members look for each other, host[port],host[port],...");
 
-    private static final List<ConfigKey<?>> KEYS =
-            List.of(STACK, BIND_ADDR, MCAST_ADDR, MCAST_PORT, MCAST_TTL, TCP_PORT, PORT_RANGE, INITIAL_HOSTS);
+    public static final ConfigKey<java.time.Duration> STALL_TIMEOUT = ConfigKey.duration("fts.gc.jgroups.stall_timeout",
+            java.time.Duration.ofSeconds(2), java.time.Duration.ZERO, java.time.Duration.ofMinutes(1),
+            "the sequencer probes a member that holds less than the commit point and acknowledged nothing for this "
+                    + "long, and excludes it if it answers no probe for as long again: a link the sequencer cannot use "
+                    + "stalls its flow control, though the others may still hear the member; 0: off");
+
+    private static final List<ConfigKey<?>> KEYS = List.of(STACK, BIND_ADDR, MCAST_ADDR, MCAST_PORT, MCAST_TTL, TCP_PORT,
+            PORT_RANGE, INITIAL_HOSTS, STALL_TIMEOUT);
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(fts\\.[a-zA-Z0-9_.]+)(:[^}]*)?}");
 
     @Override
@@ -64,7 +70,7 @@ public final class JGroupsBinding implements GroupBinding {
     @Override
     public GroupChannel create(Properties config, MemberId self) {
         return new JGroupsChannel(stackXml(config), org.fts.gc.GroupConfig.from(config), self,
-                GroupSecurity.groupKey(config));
+                GroupSecurity.groupKey(config), STALL_TIMEOUT.get(config));
     }
 
     /** The stack XML named by {@code fts.gc.jgroups.stack}, with FTS placeholders filled in. */

@@ -52,9 +52,13 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private volatile View view;
     private volatile Map<MemberId, Address> addresses = Map.of();
     private volatile boolean closed;
+    /** {@code fts.gc.jgroups.stall_timeout} in nanoseconds (0: off). */
+    private final long stallNanos;
 
     /** @param groupKey the group's secret key (SYM_ENCRYPT), or null for traffic in the clear */
-    JGroupsChannel(String stackXml, GroupConfig config, MemberId self, javax.crypto.SecretKey groupKey) {
+    JGroupsChannel(String stackXml, GroupConfig config, MemberId self, javax.crypto.SecretKey groupKey,
+                   java.time.Duration stallTimeout) {
+        this.stallNanos = stallTimeout.toNanos();
         this.stackXml = stackXml;
         this.groupKey = groupKey;
         this.config = config;
@@ -104,9 +108,28 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private void ack() {
         try {
             order.ackIfMoved();
+            if (stallNanos > 0) {
+                order.watchStalls(System.nanoTime(), stallNanos);
+            }
         } catch (RuntimeException e) {
             LOG.debug("{}: ack failed: {}", self, e.toString());
         }
+    }
+
+    /** Excludes {@code member} through this member's GMS, as its failure detector would (it is the coordinator). */
+    @Override
+    public void exclude(MemberId member) {
+        JChannel ch = channel;
+        Address a = addresses.get(member);
+        org.jgroups.protocols.pbcast.GMS gms = ch == null ? null
+                : ch.getProtocolStack().findProtocol(org.jgroups.protocols.pbcast.GMS.class);
+        if (a == null || gms == null || closed) {
+            return;
+        }
+        LOG.warn("{}: {} acknowledged nothing for {} ms while a majority moved on, and answered no probe for as long: "
+                + "excluded (this member, the sequencer, cannot reach it, or it cannot reach this member)", self, member,
+                stallNanos / 1_000_000);
+        gms.up(new org.jgroups.Event(org.jgroups.Event.SUSPECT, List.of(a)));
     }
 
     @Override

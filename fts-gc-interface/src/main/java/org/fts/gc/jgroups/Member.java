@@ -70,6 +70,8 @@ final class Member {
     private long held;
     private long delivered;
     private long commitKnown;
+    /** The last entry of the history the open epoch continues: delivered only once committed in this epoch. */
+    private long tailEnd;
     private long lastAcked;
     private final TreeMap<Long, Entry> log = new TreeMap<>();
     /** Entries beyond {@code held + 1}: repairs arriving out of order. */
@@ -215,8 +217,10 @@ final class Member {
             marks.putAll(c.marks());
             synced = false;
         } else {
-            commitKnown = Math.max(commitKnown, held);   // establishing the epoch committed the whole history
-            deliverCommitted();
+            if (!config.uniform()) {
+                commitKnown = Math.max(commitKnown, held);   // agreed delivery: what it holds, it delivers
+                deliverCommitted();
+            }
             if (fresh) {
                 synced = true;   // founding: the initial state is the group's
             }
@@ -225,7 +229,14 @@ final class Member {
         fresh = false;
         epoch = c.epoch();
         epochMembers = c.members();
-        commitKnown = held;
+        if (!config.uniform()) {
+            commitKnown = held;
+        }
+        // Uniform delivery: the history this epoch continues is delivered only as far as the new sequencer says a
+        // majority of the epoch's members opened it. Establishing the epoch does not commit its tail: only the
+        // source and the members repaired from it may hold it yet (the others skip it with a gap), and were the
+        // source to fail now, a later epoch could give those positions to other broadcasts.
+        tailEnd = held;
         lastAcked = held;
         phase = new Phase.Open(c.epoch(), c.members());
         shortcut = !config.uniform() || (!self.equals(epoch.sequencer())
@@ -337,7 +348,8 @@ final class Member {
     }
 
     private void deliverCommitted() {
-        long limit = shortcut || !(phase instanceof Phase.Open) ? held : Math.min(held, commitKnown);
+        long limit = !(phase instanceof Phase.Open) || (shortcut && commitKnown >= tailEnd) ? held
+                : Math.min(held, commitKnown);
         while (delivered < limit) {
             Entry e = log.get(delivered + 1);
             if (e == null) {
@@ -371,6 +383,11 @@ final class Member {
         }
         lastAcked = held;
         return new long[] {epoch.view(), held};
+    }
+
+    /** The last entry this member knows a majority holds (the new sequencer's floor at an opening). */
+    synchronized long commitKnown() {
+        return commitKnown;
     }
 
     synchronized EpochId epoch() {

@@ -52,7 +52,8 @@ final class Sequencer {
     private List<MemberId> pendingMembers = List.of();
     private EpochId epoch;
     private List<MemberId> members = List.of();
-    private boolean sequencing;
+    /** Volatile: the failure-detection timer reads it without the monitor, which a blocked multicast may hold. */
+    private volatile boolean sequencing;
     private long nextGseq;
     private final Map<MemberId, Long> sequencedOseq = new HashMap<>();
     private final Map<MemberId, TreeMap<Long, Wire.Fwd>> parked = new HashMap<>();
@@ -68,6 +69,14 @@ final class Sequencer {
 
     Acks acks() {
         return acks;
+    }
+
+    /**
+     * Members of the epoch this member sequences that hold less than the commit point and acknowledged nothing
+     * new for {@code patienceNanos} (none when it sequences nothing). Never takes this monitor.
+     */
+    List<MemberId> stalled(long now, long patienceNanos) {
+        return sequencing ? acks.stalled(now, patienceNanos) : List.of();
     }
 
     /**
@@ -157,7 +166,7 @@ final class Sequencer {
         nextGseq = start;
         sequencedOseq.clear();
         sequencedOseq.putAll(member.marks());   // what the history already holds, per origin
-        acks.open(e, members, start - 1);
+        acks.open(e, members, start - 1, member.commitKnown());
         sequencing = true;
         LOG.debug("{}: sequencing epoch {} from {}; {} forwards queued", self, e, start, queued.size());
         List<Object[]> waiting = new ArrayList<>(queued);
@@ -245,7 +254,10 @@ final class Sequencer {
         private List<MemberId> members = List.of();
         private int majority;
         private final Map<MemberId, Long> acked = new HashMap<>();
+        /** Per member, the System.nanoTime() of its last acknowledgement that advanced (or of the opening). */
+        private final Map<MemberId, Long> progressed = new HashMap<>();
         private long emitted;
+        private long tailEnd;
         private volatile long stable;
         private volatile long committed;
 
@@ -264,15 +276,24 @@ final class Sequencer {
             return committed;
         }
 
-        void open(EpochId e, List<MemberId> m, long held) {
+        /**
+         * Opens the book of epoch {@code e}, which continues the history up to {@code held}; of that history, only
+         * up to {@code floor} is known to be held by a majority. The rest (the tail) commits once a majority of
+         * {@code m} acknowledge it: each member acknowledges its opening.
+         */
+        void open(EpochId e, List<MemberId> m, long held, long floor) {
             synchronized (lock) {
                 epoch = e;
                 members = m;
                 majority = config.majority(m);
                 acked.clear();
+                progressed.clear();
+                long now = System.nanoTime();
+                m.forEach(x -> progressed.put(x, now));
                 emitted = held;
+                tailEnd = held;
                 stable = 0;
-                committed = held;
+                committed = Math.min(floor, held);
             }
         }
 
@@ -290,10 +311,32 @@ final class Sequencer {
             }
         }
 
+        /**
+         * Members that hold less than the commit point, so a majority moved on without them, and whose
+         * acknowledgements have not advanced for {@code patienceNanos}: paused, starved, or cut off from this
+         * member in one direction or both, which a failure detector may never notice while others still hear them.
+         */
+        List<MemberId> stalled(long now, long patienceNanos) {
+            synchronized (lock) {
+                if (epoch == null) {
+                    return List.of();
+                }
+                List<MemberId> out = new ArrayList<>();
+                for (MemberId m : members) {
+                    if (!m.equals(self) && acked.getOrDefault(m, 0L) < committed
+                            && now - progressed.getOrDefault(m, now) >= patienceNanos) {
+                        out.add(m);
+                    }
+                }
+                return out;
+            }
+        }
+
         private void update(EpochId e, MemberId src, long held) {
             long c;
             long s;
             boolean advanced;
+            boolean inTail;
             synchronized (lock) {
                 if (!e.equals(epoch)) {
                     return;
@@ -301,7 +344,11 @@ final class Sequencer {
                 if (src.equals(self)) {
                     emitted = Math.max(emitted, held);
                 } else {
-                    acked.merge(src, held, Math::max);
+                    Long before = acked.get(src);
+                    if (before == null || held > before) {
+                        acked.put(src, held);
+                        progressed.put(src, System.nanoTime());
+                    }
                 }
                 Map<String, Long> perReplica = new LinkedHashMap<>();
                 long min = Long.MAX_VALUE;
@@ -314,6 +361,7 @@ final class Sequencer {
                 marks.sort(java.util.Comparator.reverseOrder());
                 c = marks.size() >= majority ? marks.get(majority - 1) : committed;
                 advanced = c > committed;
+                inTail = committed < tailEnd;   // followers' shortcut does not cover the tail: they must be told
                 if (advanced) {
                     committed = c;
                 }
@@ -322,7 +370,7 @@ final class Sequencer {
             }
             if (advanced) {
                 member.commit(e, c, s);
-                if (config.uniform() && majority > 2) {
+                if (config.uniform() && (majority > 2 || inTail)) {
                     net.commitToOthers(new Wire.Commit(e.view(), c));   // others cannot count on sequencer + self
                 }
             }

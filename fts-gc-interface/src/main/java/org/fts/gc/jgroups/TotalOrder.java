@@ -58,6 +58,13 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
 
         /** Like {@link #multicast}, not flow-controlled, and may overtake earlier messages. */
         void multicastUrgent(byte[] msg);
+
+        /**
+         * Asks the membership service to exclude {@code member}, which does not answer this member (the
+         * sequencer) although others may still hear it; the next view goes on without it. None by default.
+         */
+        default void exclude(MemberId member) {
+        }
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(TotalOrder.class);
@@ -70,6 +77,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private final Member member;
     private final Sequencer sequencer;
     private final DeliveryPump pump;
+    private final StallWatch stalls = new StallWatch();
 
     TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump) {
         this.self = self;
@@ -144,6 +152,10 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
             Recovery.runAll(member.onEpoch(src, e));
         } else if (m instanceof Wire.NotPrimary n) {
             member.onNotPrimary(src, n.view(), n.reason());
+        } else if (m instanceof Wire.Probe p) {
+            net.urgent(src, Wire.encode(new Wire.ProbeReply(p.nonce())));
+        } else if (m instanceof Wire.ProbeReply) {
+            stalls.answered(src, System.nanoTime());
         } else if (m instanceof Wire.Direct d) {
             pump.direct(src, d.payload());
         } else {
@@ -154,6 +166,15 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     /** After a batch of received messages: one ACK for all the ORDs it held. */
     void afterBatch() {
         ack(member.ackDue(false));
+    }
+
+    /**
+     * As the sequencer, one tick of the {@link StallWatch}: members a majority moved on without for
+     * {@code patienceNanos} are probed, and those that leave probes unanswered as long are excluded.
+     */
+    void watchStalls(long now, long patienceNanos) {
+        stalls.tick(now, sequencer.stalled(now, patienceNanos), patienceNanos,
+                m -> net.urgent(m, Wire.encode(new Wire.Probe(now))), net::exclude);
     }
 
     /** The timer's ACK, for stability when traffic alone did not send one. */

@@ -23,7 +23,7 @@ final class Wire {
 
     /** A message of the protocol. */
     sealed interface Msg permits Fwd, Ord, Ack, Commit, StateReq, State, SendRepair, Repair, EpochMsg, NotPrimary,
-            Direct {
+            Direct, Probe, ProbeReply {
     }
 
     /** Origin to sequencer: broadcast {@code oseq}; every oseq below {@code firstUnacked} was delivered. */
@@ -80,6 +80,17 @@ final class Wire {
     record Direct(byte[] payload) implements Msg {
     }
 
+    /**
+     * Sequencer to a member whose acknowledgements stalled: do you still hear me? Answered at once
+     * ({@link ProbeReply}), off the ordered path, so a member that is merely slow answers.
+     */
+    record Probe(long nonce) implements Msg {
+    }
+
+    /** The answer to a {@link Probe}. */
+    record ProbeReply(long nonce) implements Msg {
+    }
+
     private static final byte FWD = 1;
     private static final byte ORD = 2;
     private static final byte ACK = 3;
@@ -91,6 +102,8 @@ final class Wire {
     private static final byte DIRECT = 9;
     private static final byte COMMIT = 10;
     private static final byte NOT_PRIMARY = 11;
+    private static final byte PROBE = 12;
+    private static final byte PROBE_REPLY = 13;
 
     private Wire() {
     }
@@ -139,6 +152,10 @@ final class Wire {
             byte[] r = n.reason().getBytes(StandardCharsets.UTF_8);
             return ByteBuffer.allocate(1 + 8 + 4 + r.length).put(NOT_PRIMARY).putLong(n.view()).putInt(r.length)
                     .put(r).array();
+        } else if (m instanceof Probe p) {
+            return ByteBuffer.allocate(9).put(PROBE).putLong(p.nonce()).array();
+        } else if (m instanceof ProbeReply p) {
+            return ByteBuffer.allocate(9).put(PROBE_REPLY).putLong(p.nonce()).array();
         } else {
             byte[] p = ((Direct) m).payload();
             return ByteBuffer.allocate(1 + p.length).put(DIRECT).put(p).array();
@@ -195,6 +212,10 @@ final class Wire {
             }
             case DIRECT:
                 return new Direct(rest(b));
+            case PROBE:
+                return new Probe(b.getLong());
+            case PROBE_REPLY:
+                return new ProbeReply(b.getLong());
             default:
                 throw new IllegalArgumentException("unknown message type " + msg[0]);
         }
