@@ -106,6 +106,9 @@ public final class EpochPlan {
         if (holders.isEmpty()) {
             return Decision.founding(members, false, 1);
         }
+        if (n > 0) {
+            dropHollowEpochs(members, reports, holders, majority);
+        }
         if (n > 0 && GroupConfig.replicas(holders) < majority) {
             if (foundingNeverCommitted(members, reports, holders, majority)) {
                 long last = members.stream().mapToLong(m -> reports.get(m).last()).max().orElse(0);
@@ -183,6 +186,46 @@ public final class EpochPlan {
             }
         }
         return GroupConfig.replicas(mayHaveOpened) < majority;
+    }
+
+    /**
+     * Rule 3's refinement. A member opens an epoch with a gap at once, while the members of its source's epoch
+     * wait for their repairs; a view change in between can leave an epoch that only members with a gap opened.
+     * They hold nothing of the history before it, and no synced member of it is here to provide it (rule 4), so
+     * taken as the most advanced it would keep the group not primary for good. Such an epoch committed nothing if
+     * the members that may have opened it (its members, less those here that report an older epoch) are fewer
+     * than a majority: neither its tail (committed once a majority opened it) nor what it ordered (once a majority
+     * held it). Its reporters then hold no part of the history and are not counted as holders: they skip to the
+     * new epoch with a gap. Repeated while the latest epoch left is such a one; never empties the holders.
+     */
+    private static void dropHollowEpochs(List<MemberId> members, Map<MemberId, Report> reports, List<MemberId> holders,
+                                         int majority) {
+        while (!holders.isEmpty()) {
+            EpochId top = null;
+            for (MemberId m : holders) {
+                EpochId e = reports.get(m).epoch();
+                top = top == null || e.compareTo(top) > 0 ? e : top;
+            }
+            EpochId latest = top;
+            List<MemberId> inTop = holders.stream().filter(m -> reports.get(m).epoch().equals(latest)).toList();
+            Report any = reports.get(inTop.get(0));
+            if (any.founding() || inTop.size() == holders.size()
+                    || inTop.stream().anyMatch(m -> reports.get(m).synced())) {
+                return;
+            }
+            List<MemberId> mayHaveOpened = new ArrayList<>();
+            for (MemberId m : any.epochMembers()) {
+                Report here = members.contains(m) ? reports.get(m) : null;
+                boolean didNot = here != null && (!here.holdsHistory() || here.epoch().compareTo(latest) < 0);
+                if (!didNot) {
+                    mayHaveOpened.add(m);
+                }
+            }
+            if (GroupConfig.replicas(mayHaveOpened) >= majority) {
+                return;
+            }
+            holders.removeAll(inTop);
+        }
     }
 
     /** Whether {@code a} continues a more advanced history than {@code b}: (epoch, last), then synced, then self. */

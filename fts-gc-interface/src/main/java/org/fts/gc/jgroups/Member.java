@@ -70,6 +70,12 @@ final class Member {
     private long held;
     private long delivered;
     private long commitKnown;
+    /**
+     * Whether this member's state holds any broadcast: it delivered one, or skipped to an epoch with a gap (its
+     * state then comes from another). Not {@code delivered > 0}: founding the group again sets that without
+     * delivering anything, and a second refounding then took the initial state for a foreign one.
+     */
+    private boolean applied;
     /** The last entry of the history the open epoch continues: delivered only once committed in this epoch. */
     private long tailEnd;
     private long lastAcked;
@@ -192,7 +198,7 @@ final class Member {
         Phase.Catching c = (Phase.Catching) phase;
         boolean gap = c.gap();
         boolean refound = c.refound();
-        if (refound && delivered > 0) {
+        if (refound && applied) {
             gap = true;   // it delivered (agreed delivery) what the group does not keep: its state is not the initial one
             refound = false;
         }
@@ -210,6 +216,7 @@ final class Member {
             gap = true;
         }
         if (gap) {
+            applied = true;
             log.clear();
             held = c.start() - 1;
             delivered = held;
@@ -358,6 +365,7 @@ final class Member {
                 return;
             }
             delivered = e.gseq();
+            applied = true;
             if (e.origin().equals(self)) {
                 origin.delivered(e.oseq());
             }
