@@ -1,23 +1,19 @@
 package org.fts.gc;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.fts.gc.jgroups.JGroupsFaults;
+import org.fts.testing.OneOrder;
 import org.fts.testing.Recorder;
-import org.fts.testing.Recorder.Delivery;
+import org.fts.testing.SyncingListener;
 import org.fts.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -87,34 +83,12 @@ class JGroupsBridgeTest {
             p.setProperty("fts.gc", "jgroups");
             p.setProperty("fts.group.size", "3");
             p.setProperty("fts.gc.jgroups.mcast_port", port);
-            Recorder r = new Recorder();
+            SyncingListener l = new SyncingListener();
             GroupChannel ch = GroupChannels.create(p, name);
+            l.channel = ch;
             channels.add(ch);
-            recorders.add(r);
-            ch.join(group, new GroupListener() {
-                @Override
-                public void deliver(MemberId s, byte[] m) {
-                    r.deliver(s, m);
-                }
-
-                @Override
-                public void viewAccepted(View v) {
-                    r.viewAccepted(v);
-                }
-
-                @Override
-                public void epochOpened(Epoch e) {
-                    r.epochOpened(e);
-                    if (e.gap() || e.provider() != null) {
-                        ch.synced();   // "installs the state" at once
-                    }
-                }
-
-                @Override
-                public void notPrimary(View v, String why) {
-                    r.notPrimary(v, why);
-                }
-            });
+            recorders.add(l.recorder);
+            ch.join(group, l);
         }
         for (Recorder r : recorders) {
             r.awaitView(v -> v.size() == 3, REFORM, "3 members");
@@ -180,27 +154,6 @@ class JGroupsBridgeTest {
     }
 
     private void assertOneOrder(String fault) {
-        List<List<Delivery>> seqs = recorders.stream().map(Recorder::delivered).toList();
-        for (List<Delivery> s : seqs) {
-            assertEquals(s.size(), new HashSet<>(s).size(), fault + ": a broadcast delivered twice");
-        }
-        for (List<Delivery> x : seqs) {
-            for (List<Delivery> y : seqs) {
-                Map<String, Integer> py = new HashMap<>();
-                for (int i = 0; i < y.size(); i++) {
-                    py.put(y.get(i).text(), i);
-                }
-                int last = -1;
-                for (Delivery d : x) {
-                    Integer p = py.get(d.text());
-                    if (p != null) {
-                        if (p < last) {
-                            fail(fault + ": two members delivered in different orders around " + d);
-                        }
-                        last = p;
-                    }
-                }
-            }
-        }
+        OneOrder.assertOneOrder(recorders.stream().map(Recorder::delivered).toList(), fault);
     }
 }

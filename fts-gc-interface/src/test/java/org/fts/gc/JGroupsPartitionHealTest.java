@@ -1,16 +1,13 @@
 package org.fts.gc;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
@@ -18,8 +15,9 @@ import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 import org.fts.gc.jgroups.JGroupsFaults;
-import org.fts.testing.Recorder;
+import org.fts.testing.OneOrder;
 import org.fts.testing.Recorder.Delivery;
+import org.fts.testing.SyncingListener;
 import org.fts.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -40,35 +38,6 @@ class JGroupsPartitionHealTest {
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicBoolean stop = new AtomicBoolean();
 
-    /** A recorder that, told of a gap, "installs the state" at once (GroupChannel.synced()). */
-    private static final class Syncing implements GroupListener {
-        final Recorder recorder = new Recorder();
-        volatile GroupChannel channel;
-
-        @Override
-        public void deliver(MemberId sender, byte[] payload) {
-            recorder.deliver(sender, payload);
-        }
-
-        @Override
-        public void viewAccepted(View view) {
-            recorder.viewAccepted(view);
-        }
-
-        @Override
-        public void epochOpened(Epoch epoch) {
-            recorder.epochOpened(epoch);
-            if (epoch.gap() || epoch.provider() != null) {
-                channel.synced();
-            }
-        }
-
-        @Override
-        public void notPrimary(View view, String reason) {
-            recorder.notPrimary(view, reason);
-        }
-    }
-
     @AfterEach
     void close() throws InterruptedException {
         stop.set(true);
@@ -85,19 +54,19 @@ class JGroupsPartitionHealTest {
         LOG.info("seed {} ({} s of faults)", seed, seconds);
         Random rnd = new Random(seed);
         String group = "heal-" + UUID.randomUUID().toString().substring(0, 8);
-        List<Syncing> listeners = new ArrayList<>();
+        List<SyncingListener> listeners = new ArrayList<>();
         for (String name : List.of("a", "b", "c")) {
             Properties p = new Properties();
             p.setProperty("fts.gc", "jgroups");
             p.setProperty("fts.group.size", "3");
-            Syncing l = new Syncing();
+            SyncingListener l = new SyncingListener();
             GroupChannel ch = GroupChannels.create(p, name);
             l.channel = ch;
             channels.add(ch);
             listeners.add(l);
             ch.join(group, l);
         }
-        for (Syncing l : listeners) {
+        for (SyncingListener l : listeners) {
             l.recorder.awaitView(v -> v.size() == 3, REFORM, "3 members");
         }
         for (int i = 0; i < 3; i++) {
@@ -170,7 +139,7 @@ class JGroupsPartitionHealTest {
                 ch.abcast((tag + ch.self()).getBytes(StandardCharsets.UTF_8));
             }
             served = true;
-            for (Syncing l : listeners) {
+            for (SyncingListener l : listeners) {
                 try {
                     l.recorder.awaitState(r -> r.deliveredUnsafe().stream().filter(d -> d.text().startsWith(tag)).count()
                             == 3, Duration.ofSeconds(5), () -> "round " + tag);
@@ -198,27 +167,7 @@ class JGroupsPartitionHealTest {
         return dump.toString();
     }
     private static void assertOneOrder(List<List<Delivery>> seqs, long seed) {
-        for (List<Delivery> s : seqs) {
-            assertEquals(s.size(), new HashSet<>(s).size(), "seed " + seed + ": a broadcast delivered twice");
-        }
-        for (List<Delivery> x : seqs) {
-            for (List<Delivery> y : seqs) {
-                Map<String, Integer> py = new HashMap<>();
-                for (int i = 0; i < y.size(); i++) {
-                    py.put(y.get(i).text(), i);
-                }
-                int last = -1;
-                for (Delivery d : x) {
-                    Integer p = py.get(d.text());
-                    if (p != null) {
-                        if (p < last) {
-                            fail("seed " + seed + ": two members delivered in different orders around " + d);
-                        }
-                        last = p;
-                    }
-                }
-            }
-        }
+        OneOrder.assertOneOrder(seqs, "seed " + seed);
         assertTrue(seqs.stream().allMatch(s -> !s.isEmpty()));
     }
 }

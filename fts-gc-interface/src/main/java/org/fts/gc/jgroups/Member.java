@@ -38,18 +38,6 @@ final class Member {
         void sequencerOpen(EpochId epoch, long start);
     }
 
-    /**
-     * Observes what this member delivers and the epochs it opens, with their positions in the history (the
-     * protocol simulator checks its invariants there). Called under this member's monitor: it must not call
-     * back into the protocol, nor change {@code payload}.
-     */
-    interface Tap {
-        void delivered(long gseq, MemberId origin, byte[] payload);
-
-        /** {@code refound} as the recovery said it, before a member that delivered turns it into a gap. */
-        void opened(EpochId epoch, long start, boolean gap, boolean refound, MemberId provider);
-    }
-
     private static final Logger LOG = LoggerFactory.getLogger(Member.class);
     private static final int ACK_EVERY = 512;
 
@@ -70,11 +58,7 @@ final class Member {
     private long held;
     private long delivered;
     private long commitKnown;
-    /**
-     * Whether this member's state holds any broadcast: it delivered one, or skipped to an epoch with a gap (its
-     * state then comes from another). Not {@code delivered > 0}: founding the group again sets that without
-     * delivering anything, and a second refounding then took the initial state for a foreign one.
-     */
+    /** Whether its state holds a broadcast (delivered, or a gap's); not delivered > 0, which a refounding sets. */
     private boolean applied;
     /** The last entry of the history the open epoch continues: delivered only once committed in this epoch. */
     private long tailEnd;
@@ -92,7 +76,7 @@ final class Member {
     /** Counts freezes and openings, so that the origin applies them in order ({@link Origin#resume}). */
     private long step;
     /** Null (the default) outside the protocol simulator: one field test per delivery. */
-    private Tap tap;
+    private MemberTap tap;
 
     Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net) {
         this.self = self;
@@ -239,10 +223,8 @@ final class Member {
         if (!config.uniform()) {
             commitKnown = held;
         }
-        // Uniform delivery: the history this epoch continues is delivered only as far as the new sequencer says a
-        // majority of the epoch's members opened it. Establishing the epoch does not commit its tail: only the
-        // source and the members repaired from it may hold it yet (the others skip it with a gap), and were the
-        // source to fail now, a later epoch could give those positions to other broadcasts.
+        // Uniform: the continued history's tail may be held by the source alone yet; it is delivered once the new
+        // sequencer says a majority opened the epoch (docs/group-communication.md, "An epoch's tail").
         tailEnd = held;
         lastAcked = held;
         phase = new Phase.Open(c.epoch(), c.members());
@@ -409,8 +391,8 @@ final class Member {
         }
     }
 
-    /** For the protocol simulator only: observe this member ({@link Tap}). */
-    synchronized void tap(Tap t) {
+    /** For the protocol simulator only: observe this member ({@link MemberTap}). */
+    synchronized void tap(MemberTap t) {
         tap = t;
     }
 

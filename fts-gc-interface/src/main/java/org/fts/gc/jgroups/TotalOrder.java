@@ -306,7 +306,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     }
 
     /** For the protocol simulator only: observe deliveries and epoch openings. */
-    void tap(Member.Tap t) {
+    void tap(MemberTap t) {
         member.tap(t);
     }
 }

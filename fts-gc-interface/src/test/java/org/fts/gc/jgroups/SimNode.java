@@ -18,7 +18,7 @@ import org.fts.gc.internal.EpochId;
  * network, its {@link DeliveryPump} (never started: drained by the simulator), the view it installed as JGroups'
  * GMS would, and the model of its application's state that the invariants are checked against.
  */
-final class SimNode implements TotalOrder.Transport, Member.Tap, GroupListener {
+final class SimNode implements TotalOrder.Transport, MemberTap, GroupListener {
     /** Where the application's state stands. */
     enum Standing { FRESH, SYNCED, UNSYNCED }
 
@@ -118,7 +118,7 @@ final class SimNode implements TotalOrder.Transport, Member.Tap, GroupListener {
         sim.multicast(this, SimNetwork.Kind.URGENT, msg);
     }
 
-    // ================================ Member.Tap ================================
+    // ================================ MemberTap ================================
 
     @Override
     public void delivered(long gseq, MemberId origin, byte[] payload) {
