@@ -35,7 +35,9 @@ final class Execution {
 
     private void execute(Request r, ObjectKey key) {
         Reply reply = cache.lookup(r.id(), r.timestamp());
-        if (reply == null) {
+        if (reply == null && cache.evictedEarly(r.id())) {
+            reply = replay.replyEvicted(r);   // it executed: never twice
+        } else if (reply == null) {
             reply = replay.execute(r, objects.get(key));
             if (r.keepUntil() > 0) {
                 cache.put(r.id(), reply, r.timestamp(), r.keepUntil());

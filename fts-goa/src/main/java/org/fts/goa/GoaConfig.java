@@ -28,7 +28,8 @@ public record GoaConfig(String group, String replicaId, List<String> replicas, i
             false, "servants share no state: requests to different objects may execute in parallel");
     public static final ConfigKey<Integer> CACHE_MAX_ENTRIES = ConfigKey.integer("fts.cache.max_entries",
             100_000, 16, Integer.MAX_VALUE, "replies",
-            "reply cache bound: beyond it the oldest replies go, and retries of their requests execute again");
+            "reply cache bound: beyond it the oldest replies go, and a retry of their requests gets IMP_LIMIT "
+                    + "(COMPLETED_YES) instead of executing again; size it for request rate x fts.client.request_duration");
     public static final ConfigKey<Duration> CACHE_TTL = ConfigKey.duration("fts.cache.ttl", Duration.ofSeconds(60),
             Duration.ofMillis(100), Duration.ofHours(24),
             "longest a reply stays cached for retries, whatever the client's request expiration");

@@ -1,6 +1,7 @@
 package org.fts.goa;
 
 import org.omg.CORBA.CompletionStatus;
+import org.omg.CORBA.IMP_LIMIT;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.OBJECT_NOT_EXIST;
 import org.omg.CORBA.SystemException;
@@ -41,6 +42,16 @@ final class Replay {
             return Reply.NONE;
         }
         return h.reply();
+    }
+
+    /**
+     * The answer to a request that executed already but whose reply the cache evicted before the request expired
+     * (fts.cache.max_entries): it is not executed again. The same at every replica.
+     */
+    Reply replyEvicted(Request r) {
+        return system(r, new IMP_LIMIT("FTS: this request executed, but its reply left the reply cache before the "
+                + "request expired (fts.cache.max_entries too small for the request rate); it is not executed again",
+                0, CompletionStatus.COMPLETED_YES));
     }
 
     private Reply system(Request r, SystemException e) {

@@ -15,10 +15,14 @@ import java.util.Map;
  *
  * <p>Only replies a retry can ask for are kept: those of FT clients (FT_REQUEST), until the request's
  * expiration plus {@code marginMillis} (for clock skew between client and replica), but never longer than
- * {@code ttlMillis} after the request. Beyond {@code maxEntries} the oldest go first, expired or not, and a
- * retry of such a request executes again: size {@code maxEntries} for the replies a retry window holds
- * (request rate × {@code fts.client.request_duration}); each entry costs its reply's bytes plus about 200
- * bytes. Early evictions are counted and logged.
+ * {@code ttlMillis} after the request. Beyond {@code maxEntries} the oldest replies go first, expired or not;
+ * a reply evicted before its request expired leaves a <em>tombstone</em> (its request id, about 100 bytes) until
+ * then, so that the request never executes twice: a retry, or a second cast of it ordered late (an attempt a
+ * replica cast before the client gave up on it and asked another), gets {@code IMP_LIMIT} (COMPLETED_YES)
+ * instead of the lost reply. Size {@code maxEntries} for the replies a retry window holds (request rate ×
+ * {@code fts.client.request_duration}); each entry costs its reply's bytes plus about 200 bytes. Tombstones are
+ * bounded too ({@link #TOMBSTONES_PER_ENTRY} per entry); past that the oldest go, and only then can a request
+ * execute twice. Both kinds of early eviction are counted and logged.
  */
 final class ReplyCache {
     private record Entry(Reply reply, long expiresAt) {
@@ -26,7 +30,13 @@ final class ReplyCache {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReplyCache.class);
 
+    /** Tombstones kept per {@code maxEntries}: a retry window {@code 1 + 4} times the configured one. */
+    static final int TOMBSTONES_PER_ENTRY = 4;
+
     private final int maxEntries;
+    private long lostTombstones;
+    /** Requests executed whose replies went before they expired: id to the expiry the reply had. */
+    private final LinkedHashMap<RequestId, Long> tombstones = new LinkedHashMap<>();
     private final long ttlMillis;
     private final long marginMillis;
     private long earlyEvictions;
@@ -62,6 +72,14 @@ final class ReplyCache {
     }
 
 
+    /**
+     * Execution path, after {@link #lookup} found nothing: whether {@code id} executed already and its reply was
+     * evicted before its request expired (it must not execute again).
+     */
+    synchronized boolean evictedEarly(RequestId id) {
+        return tombstones.containsKey(id);
+    }
+
     /** Foreground path (a client's retry arriving): a read that changes nothing. */
     synchronized Reply peek(RequestId id) {
         Entry e = entries.get(id);
@@ -84,16 +102,24 @@ final class ReplyCache {
             out.writeInt(e.getValue().reply().body().length);
             out.write(e.getValue().reply().body());
         }
+        out.writeInt(tombstones.size());
+        for (Map.Entry<RequestId, Long> t : tombstones.entrySet()) {
+            out.writeUTF(t.getKey().clientId());
+            out.writeLong(t.getKey().retentionId());
+            out.writeLong(t.getValue());
+        }
     }
 
     /** A cache's whole contents as {@link #writeTo} wrote them, parsed (a state transfer's part). */
     static final class Contents {
         private final long clock;
         private final LinkedHashMap<RequestId, Entry> entries;
+        private final LinkedHashMap<RequestId, Long> tombstones;
 
-        private Contents(long clock, LinkedHashMap<RequestId, Entry> entries) {
+        private Contents(long clock, LinkedHashMap<RequestId, Entry> entries, LinkedHashMap<RequestId, Long> tombstones) {
             this.clock = clock;
             this.entries = entries;
+            this.tombstones = tombstones;
         }
     }
 
@@ -113,13 +139,23 @@ final class ReplyCache {
             in.readFully(body);
             read.put(id, new Entry(new Reply(Reply.Kind.values()[kind], body), expires));
         }
-        return new Contents(clock, read);
+        int t = in.readInt();
+        if (t < 0) {
+            throw new java.io.IOException("tombstone count " + t);
+        }
+        LinkedHashMap<RequestId, Long> stones = new LinkedHashMap<>();
+        for (int i = 0; i < t; i++) {
+            stones.put(new RequestId(in.readUTF(), in.readLong()), in.readLong());
+        }
+        return new Contents(clock, read, stones);
     }
 
     /** Execution path, at a cut: replaces the whole cache with {@code c}. */
     synchronized void replaceWith(Contents c) {
         entries.clear();
         entries.putAll(c.entries);
+        tombstones.clear();
+        tombstones.putAll(c.tombstones);
         now = c.clock;
     }
 
@@ -138,12 +174,30 @@ final class ReplyCache {
                 it.remove();
             } else if (entries.size() > maxEntries) {
                 it.remove();
+                tombstones.put(e.getKey(), e.getValue().expiresAt());
                 if (earlyEvictions++ % 10_000 == 0) {
                     LOG.warn("reply cache full (fts.cache.max_entries={}): evicted {} replies before their "
-                            + "requests expired; retries of those execute again", maxEntries, earlyEvictions);
+                            + "requests expired; a retry of those gets IMP_LIMIT (COMPLETED_YES), it does not execute "
+                            + "again", maxEntries, earlyEvictions);
                 }
             } else {
                 break;   // insertion order is delivery order: the rest are younger
+            }
+        }
+        Iterator<Map.Entry<RequestId, Long>> stones = tombstones.entrySet().iterator();
+        while (stones.hasNext()) {
+            Map.Entry<RequestId, Long> t = stones.next();
+            if (t.getValue() < now) {
+                stones.remove();
+            } else if (tombstones.size() > (long) maxEntries * TOMBSTONES_PER_ENTRY) {
+                stones.remove();
+                if (lostTombstones++ % 10_000 == 0) {
+                    LOG.error("reply cache far past its bound (fts.cache.max_entries={}): forgot {} requests that "
+                            + "executed before they expired; a retry of those executes again", maxEntries,
+                            lostTombstones);
+                }
+            } else {
+                break;   // eviction order is delivery order
             }
         }
     }

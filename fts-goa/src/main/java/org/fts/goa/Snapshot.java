@@ -23,11 +23,13 @@ import org.omg.PortableServer.Servant;
  *
  * <pre>
  *   snapshot := VERSION(1) version:long endpoints:int utf* cache objects:int object*
+ *   cache    := clock:long entries:int (client:utf retention:long kind:byte expires:long length:int body)*
+ *               tombstones:int (client:utf retention:long expires:long)*
  *   object   := idLength:short id checkpointable:byte [stateLength:int state]
  * </pre>
  */
 final class Snapshot {
-    private static final int VERSION = 1;
+    private static final int VERSION = 2;   // 2: the reply cache carries its tombstones
 
     /** A snapshot cannot be taken or installed; the message says which object and why. */
     static final class StateException extends Exception {

@@ -2,9 +2,11 @@ package org.fts.goa;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -53,6 +55,45 @@ class ReplyCacheTest {
         assertNull(cache.peek(new RequestId("c", 1)));
         assertNull(cache.peek(new RequestId("c", 2)));
         assertNotNull(cache.peek(new RequestId("c", 3)));
+    }
+
+    @Test
+    void aReplyEvictedBeforeItsRequestExpiredLeavesATombstoneUntilThen() {
+        ReplyCache cache = new ReplyCache(3, 60_000, 1_000);
+        for (int i = 1; i <= 5; i++) {
+            cache.put(new RequestId("c", i), reply(i), 1_000 + i, 50_000);
+        }
+        RequestId first = new RequestId("c", 1);
+        assertNull(cache.lookup(first, 2_000), "its reply is gone");
+        assertTrue(cache.evictedEarly(first), "but it executed: it must not execute again");
+        assertFalse(cache.evictedEarly(new RequestId("c", 4)), "a cached one is no tombstone");
+        assertFalse(cache.evictedEarly(new RequestId("c", 9)), "nor is a request never seen");
+        cache.lookup(new RequestId("c", 6), 50_001);   // the delivered clock passes the expiry
+        assertFalse(cache.evictedEarly(first), "a tombstone lasts until its request expires");
+    }
+
+    @Test
+    void tombstonesAreBoundedToo() {
+        ReplyCache cache = new ReplyCache(16, 600_000, 1_000);
+        int n = 16 + 16 * ReplyCache.TOMBSTONES_PER_ENTRY + 10;
+        for (int i = 1; i <= n; i++) {
+            cache.put(new RequestId("c", i), reply(i), 1_000 + i, 500_000);
+        }
+        assertFalse(cache.evictedEarly(new RequestId("c", 1)), "past the bound the oldest tombstones go");
+        assertTrue(cache.evictedEarly(new RequestId("c", 11)));
+        assertTrue(cache.evictedEarly(new RequestId("c", n - 16)));
+    }
+
+    @Test
+    void tombstonesTravelWithTheSnapshot() throws IOException {
+        ReplyCache one = new ReplyCache(3, 60_000, 1_000);
+        for (int i = 1; i <= 6; i++) {
+            one.put(new RequestId("c", i), reply(i), 1_000 + i, 50_000);
+        }
+        ReplyCache copy = new ReplyCache(3, 60_000, 1_000);
+        copy.replaceWith(ReplyCache.read(new DataInputStream(new ByteArrayInputStream(bytes(one)))));
+        assertTrue(copy.evictedEarly(new RequestId("c", 2)));
+        assertArrayEquals(bytes(one), bytes(copy));
     }
 
     @Test
