@@ -39,6 +39,8 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private static final Logger LOG = LoggerFactory.getLogger(JGroupsChannel.class);
     /** How often a member acknowledges what it has ordered, when traffic alone did not. */
     private static final long ACK_INTERVAL_MS = 100;
+    /** How often a coordinator asks again for the recovery reports it misses. */
+    private static final long RECOVERY_RETRY_NANOS = 1_000_000_000L;
 
     private final String stackXml;
     private final javax.crypto.SecretKey groupKey;
@@ -108,6 +110,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private void ack() {
         try {
             order.ackIfMoved();
+            order.retryRecovery(System.nanoTime(), RECOVERY_RETRY_NANOS);
             if (stallNanos > 0) {
                 order.watchStalls(System.nanoTime(), stallNanos);
             }

@@ -119,17 +119,26 @@ final class Member {
         long viewId = v.id();
         MemberId coordinator = v.coordinator();
         if (phase instanceof Phase.Frozen f && f.view() == viewId) {
-            return List.of();
+            Wire.State again = report(viewId);   // a repeated request (its report may have been lost): the same
+            return List.of(() -> net.state(coordinator, again));
+        }
+        if (phase instanceof Phase.Catching c && c.view() == viewId || phase instanceof Phase.Blocked b
+                && b.view() == viewId || phase instanceof Phase.Open o && o.epoch().view() == viewId) {
+            return List.of();   // a repeated request that this recovery's outcome overtook
         }
         phase = new Phase.Frozen(viewId, v.members(), coordinator);
         early.clear();
         earlyCommitted = 0;
         ahead.clear();
-        Wire.State report = new Wire.State(viewId, fresh, synced, epoch == null ? 0 : epoch.view(),
-                epoch == null ? null : epoch.sequencer(), epochFounding, epochMembers, held, new HashMap<>(marks));
+        Wire.State report = report(viewId);
         LOG.debug("{}: frozen for view {}: {}", self, viewId, report);
         long at = ++step;
         return List.of(() -> origin.suspend(at), () -> net.state(coordinator, report));
+    }
+
+    private Wire.State report(long viewId) {
+        return new Wire.State(viewId, fresh, synced, epoch == null ? 0 : epoch.view(),
+                epoch == null ? null : epoch.sequencer(), epochFounding, epochMembers, held, new HashMap<>(marks));
     }
 
     /** The recovery of {@code viewId} found the view not primary. */

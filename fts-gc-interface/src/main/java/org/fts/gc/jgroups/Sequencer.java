@@ -46,6 +46,7 @@ final class Sequencer {
 
     private long recovering = -1;
     private List<MemberId> recoveryMembers = List.of();
+    private volatile Map.Entry<Long, List<MemberId>> waiting = Map.entry(-1L, List.of());
     private final Map<MemberId, EpochPlan.Report> reports = new HashMap<>();
     private final Map<MemberId, Map<MemberId, Long>> reportedMarks = new HashMap<>();
     private EpochId pending;
@@ -94,11 +95,28 @@ final class Sequencer {
         reportedMarks.clear();
         if (!self.equals(v.coordinator())) {
             recovering = -1;
+            publishWaiting();
             return false;
         }
         recovering = v.id();
         recoveryMembers = v.members();
+        publishWaiting();
         return true;
+    }
+
+    /**
+     * The recovery this member runs ({@code -1}: none), and its members that have not reported yet. Never takes
+     * this monitor (a timer asks, and the monitor's holder may wait for flow-control credits).
+     */
+    Map.Entry<Long, List<MemberId>> unreported() {
+        return waiting;
+    }
+
+    /** Under this monitor, after each change of the recovery or its reports. */
+    private void publishWaiting() {
+        List<MemberId> missing = new ArrayList<>(recoveryMembers);
+        missing.removeAll(reports.keySet());
+        waiting = Map.entry(recovering, recovering < 0 ? List.of() : List.copyOf(missing));
     }
 
     /**
@@ -123,11 +141,13 @@ final class Sequencer {
         reports.put(src, new EpochPlan.Report(s.fresh(), s.synced(), reported, s.founding(), s.epochMembers(),
                 s.last()));
         reportedMarks.put(src, s.marks());
+        publishWaiting();
         if (reports.size() < recoveryMembers.size()) {
             return;
         }
         long view = recovering;
         recovering = -1;
+        publishWaiting();
         EpochPlan.Decision d = EpochPlan.decide(config, recoveryMembers, reports, self);
         LOG.debug("{}: recovery of view {}: {} from reports {}", self, view, d, reports);
         if (!d.established()) {

@@ -2,6 +2,7 @@ package org.fts.gc.jgroups;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.fts.gc.FailStop;
 import org.fts.gc.GroupConfig;
@@ -78,6 +79,9 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private final Sequencer sequencer;
     private final DeliveryPump pump;
     private final StallWatch stalls = new StallWatch();
+    /** {@link #retryRecovery}'s bookkeeping, on the timer thread only. */
+    private long retryView = -1;
+    private long retryAt;
 
     TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump) {
         this.self = self;
@@ -175,6 +179,30 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     void watchStalls(long now, long patienceNanos) {
         stalls.tick(now, sequencer.stalled(now, patienceNanos), patienceNanos,
                 m -> net.urgent(m, Wire.encode(new Wire.Probe(now))), net::exclude);
+    }
+
+    /**
+     * The timer's retry of a recovery this member coordinates: every {@code intervalNanos}, it asks again the
+     * members whose report has not arrived. A control message can be lost with a connection JGroups resets
+     * around an exclusion and a merge; a recovery that waited for it waited until the next view. A member
+     * answers a repeated request with the same report; one whose recovery already ended ignores it.
+     */
+    void retryRecovery(long now, long intervalNanos) {
+        Map.Entry<Long, List<MemberId>> r = sequencer.unreported();
+        long view = r.getKey();
+        if (view != retryView) {
+            retryView = view;
+            retryAt = now;
+            return;
+        }
+        if (view < 0 || now - retryAt < intervalNanos) {
+            return;
+        }
+        retryAt = now;
+        for (MemberId m : r.getValue()) {
+            LOG.debug("{}: recovery of view {}: asking {} again for its report", self, view, m);
+            toMember(m, new Wire.StateReq(view));
+        }
     }
 
     /** The timer's ACK, for stability when traffic alone did not send one. */

@@ -62,8 +62,9 @@ final class SimSteps {
             return !c.isEmpty() && sim.sync(sim.pick(c));
         } else if (w < 83) {
             SimNode n = sim.pick(sim.live());
-            sim.log("ack-timer " + n);
+            sim.log("timer " + n);
             n.order.ackIfMoved();
+            n.order.retryRecovery(0, 0);   // a coordinator asks again for the reports it misses
         } else if (w < 86) {
             List<SimNode> c = sim.live().stream().filter(n -> !n.late.isEmpty()).toList();
             if (c.isEmpty()) {

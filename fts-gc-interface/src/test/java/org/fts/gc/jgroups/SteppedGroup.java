@@ -72,6 +72,11 @@ final class SteppedGroup implements AutoCloseable {
             multicast(msg);
         }
 
+        /** Hands {@code m} to this member as if {@code from} had sent it now (a late or repeated message). */
+        void receiveForTest(String from, Wire.Msg m) {
+            inbox.add(new Object[] {nodes.get(from).id, Wire.encode(m)});
+        }
+
         /** Waits for at least {@code n} deliveries, then returns them all. */
         List<Delivery> delivered(int n) {
             recorder.awaitDelivered(n, WAIT);

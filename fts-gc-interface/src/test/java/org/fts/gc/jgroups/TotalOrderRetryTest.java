@@ -1,0 +1,62 @@
+package org.fts.gc.jgroups;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+
+import java.util.List;
+import java.util.Set;
+
+import org.fts.gc.GroupConfig;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A recovery whose report was lost (a control message JGroups dropped with a connection it reset around an
+ * exclusion and a merge): the coordinator's timer asks again, the member answers with the same report, and the
+ * epoch opens; a repeated request that the outcome overtook changes nothing.
+ */
+class TotalOrderRetryTest {
+    @Test
+    void aLostReportIsAskedForAgainAndTheEpochOpens() {
+        try (SteppedGroup g = new SteppedGroup(new GroupConfig(3, true)).add("a", "b", "c")) {
+            g.view("a", "b", "c");
+            g.send("b", 3);
+            g.node("c").delivered(3);
+            g.drop = (from, to) -> from.name().equals("c") && to.name().equals("a");
+            g.dropOnly = Set.of(Wire.State.class);
+            long v = g.view("a", "b", "c");
+            assertInstanceOf(Phase.Frozen.class, g.node("c").order.phase(), "c reported; its report was lost");
+            assertInstanceOf(Phase.Frozen.class, g.node("a").order.phase(), "the coordinator still waits for it");
+            g.heal();
+            SteppedGroup.Node a = g.node("a");
+            a.order.retryRecovery(0, 1_000);   // the first tick only notes the recovery
+            g.run();
+            assertInstanceOf(Phase.Frozen.class, a.order.phase(), "not before the interval");
+            a.order.retryRecovery(1_000, 1_000);
+            g.run();
+            for (String n : List.of("a", "b", "c")) {
+                assertEquals(v, g.node(n).epochOf(v).id(), n + " opened the epoch of view " + v);
+            }
+            a.order.retryRecovery(2_000, 1_000);   // nothing missing any more: no request
+            g.run();
+            g.send("c", 2);
+            for (String n : List.of("a", "b", "c")) {
+                assertEquals(List.of("b:0", "b:1", "b:2", "c:0", "c:1"), g.node(n).texts(), n);
+            }
+        }
+    }
+
+    @Test
+    void aRepeatedRequestAfterTheEpochOpenedChangesNothing() {
+        try (SteppedGroup g = new SteppedGroup(new GroupConfig(3, true)).add("a", "b", "c")) {
+            long v = g.view("a", "b", "c");
+            g.send("a", 2);
+            g.node("b").receiveForTest("a", new Wire.StateReq(v));   // late, after its epoch opened
+            g.run();
+            assertInstanceOf(Phase.Open.class, g.node("b").order.phase());
+            g.send("b", 1);
+            for (String n : List.of("a", "b", "c")) {
+                assertEquals(List.of("a:0", "a:1", "b:0"), g.node(n).texts(), n);
+            }
+        }
+    }
+}
