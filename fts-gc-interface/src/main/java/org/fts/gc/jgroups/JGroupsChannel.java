@@ -129,9 +129,9 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         if (a == null || gms == null || closed) {
             return;
         }
-        LOG.warn("{}: {} acknowledged nothing for {} ms while a majority moved on, and answered no probe for as long: "
-                + "excluded (this member, the sequencer, cannot reach it, or it cannot reach this member)", self, member,
-                stallNanos / 1_000_000);
+        LOG.warn("{}: {} held the group up for {} ms (its acknowledgements, or its report to a recovery, did not come) "
+                + "and answered no probe for as long: excluded (this member cannot reach it, or it this member)", self,
+                member, stallNanos / 1_000_000);
         gms.up(new org.jgroups.Event(org.jgroups.Event.SUSPECT, List.of(a)));
     }
 

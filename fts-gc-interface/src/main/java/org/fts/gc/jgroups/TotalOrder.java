@@ -82,6 +82,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     /** {@link #retryRecovery}'s bookkeeping, on the timer thread only. */
     private long retryView = -1;
     private long retryAt;
+    private long recoverySince;
 
     TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump) {
         this.self = self;
@@ -173,12 +174,19 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     }
 
     /**
-     * As the sequencer, one tick of the {@link StallWatch}: members a majority moved on without for
-     * {@code patienceNanos} are probed, and those that leave probes unanswered as long are excluded.
+     * One tick of the {@link StallWatch}: as the sequencer, members a majority moved on without for
+     * {@code patienceNanos}; as the coordinator of a recovery running that long, members that have not reported.
+     * Each is probed, and those that leave probes unanswered as long are excluded. After {@link #retryRecovery}
+     * in the same tick.
      */
     void watchStalls(long now, long patienceNanos) {
-        stalls.tick(now, sequencer.stalled(now, patienceNanos), patienceNanos,
-                m -> net.urgent(m, Wire.encode(new Wire.Probe(now))), net::exclude);
+        List<MemberId> watched = new ArrayList<>(sequencer.stalled(now, patienceNanos));
+        Map.Entry<Long, List<MemberId>> r = sequencer.unreported();
+        if (r.getKey() >= 0 && r.getKey() == retryView && now - recoverySince >= patienceNanos) {
+            // A recovery that waits as long for a member's report waits for a member it may not reach: the same watch.
+            r.getValue().stream().filter(m -> !m.equals(self) && !watched.contains(m)).forEach(watched::add);
+        }
+        stalls.tick(now, watched, patienceNanos, m -> net.urgent(m, Wire.encode(new Wire.Probe(now))), net::exclude);
     }
 
     /**
@@ -193,6 +201,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         if (view != retryView) {
             retryView = view;
             retryAt = now;
+            recoverySince = now;
             return;
         }
         if (view < 0 || now - retryAt < intervalNanos) {

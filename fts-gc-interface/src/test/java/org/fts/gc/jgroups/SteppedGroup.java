@@ -72,6 +72,14 @@ final class SteppedGroup implements AutoCloseable {
             multicast(msg);
         }
 
+        /** Members this one asked the membership service to exclude ({@link TotalOrder.Transport#exclude}). */
+        final List<MemberId> excluded = new ArrayList<>();
+
+        @Override
+        public void exclude(MemberId member) {
+            excluded.add(member);
+        }
+
         /** Hands {@code m} to this member as if {@code from} had sent it now (a late or repeated message). */
         void receiveForTest(String from, Wire.Msg m) {
             inbox.add(new Object[] {nodes.get(from).id, Wire.encode(m)});

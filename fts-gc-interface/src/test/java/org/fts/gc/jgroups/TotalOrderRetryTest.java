@@ -46,6 +46,37 @@ class TotalOrderRetryTest {
     }
 
     @Test
+    void aMemberARecoveryWaitsForAndThatAnswersNoProbeIsExcludedOneThatAnswersIsNot() {
+        try (SteppedGroup g = new SteppedGroup(new GroupConfig(3, true)).add("a", "b", "c")) {
+            g.view("a", "b", "c");
+            g.drop = (from, to) -> from.name().equals("c") && to.name().equals("a");   // c's way to a is cut
+            g.view("a", "b", "c");
+            SteppedGroup.Node a = g.node("a");
+            long s = 1_000;
+            for (long t = 0; t < 2 * s; t += s / 10) {   // waits the patience, then probes for as long
+                a.order.retryRecovery(t, s);
+                a.order.watchStalls(t, s);
+                g.run();
+            }
+            assertEquals(List.of(), a.excluded, "not before it left probes unanswered for the whole patience");
+            a.order.watchStalls(2 * s, s);
+            assertEquals(List.of(g.node("c").id), a.excluded, "c never reported nor answered: excluded");
+
+            g.heal();
+            g.view("a", "b", "c");
+            a.excluded.clear();
+            g.dropOnly = Set.of(Wire.State.class);   // c's reports are lost, but it answers probes
+            g.drop = (from, to) -> from.name().equals("c") && to.name().equals("a");
+            g.view("a", "b", "c");
+            for (long t = 10 * s; t <= 14 * s; t += s / 10) {
+                a.order.watchStalls(t, s);
+                g.run();
+            }
+            assertEquals(List.of(), a.excluded, "a member that answers is merely slow: it stays");
+        }
+    }
+
+    @Test
     void aRepeatedRequestAfterTheEpochOpenedChangesNothing() {
         try (SteppedGroup g = new SteppedGroup(new GroupConfig(3, true)).add("a", "b", "c")) {
             long v = g.view("a", "b", "c");
