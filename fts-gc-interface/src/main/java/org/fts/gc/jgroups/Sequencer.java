@@ -46,7 +46,7 @@ final class Sequencer {
 
     private long recovering = -1;
     private List<MemberId> recoveryMembers = List.of();
-    private volatile Map.Entry<Long, List<MemberId>> waiting = Map.entry(-1L, List.of());
+    private volatile Waiting waiting = new Waiting(-1, List.of(), false);
     private final Map<MemberId, EpochPlan.Report> reports = new HashMap<>();
     private final Map<MemberId, Map<MemberId, Long>> reportedMarks = new HashMap<>();
     private EpochId pending;
@@ -105,18 +105,31 @@ final class Sequencer {
     }
 
     /**
-     * The recovery this member runs ({@code -1}: none), and its members that have not reported yet. Never takes
-     * this monitor (a timer asks, and the monitor's holder may wait for flow-control credits).
+     * The recovery this member runs ({@code view} -1: none), the members that have not reported to it yet, and
+     * whether the members that did would establish an epoch without them (so that excluding them lets the group
+     * go on; otherwise one of them holds what the others need, and the recovery must wait for it).
      */
-    Map.Entry<Long, List<MemberId>> unreported() {
+    record Waiting(long view, List<MemberId> missing, boolean decidableWithout) {
+    }
+
+    /** Never takes this monitor (a timer asks, and the monitor's holder may wait for flow-control credits). */
+    Waiting unreported() {
         return waiting;
     }
 
     /** Under this monitor, after each change of the recovery or its reports. */
     private void publishWaiting() {
+        if (recovering < 0) {
+            waiting = new Waiting(-1, List.of(), false);
+            return;
+        }
         List<MemberId> missing = new ArrayList<>(recoveryMembers);
         missing.removeAll(reports.keySet());
-        waiting = Map.entry(recovering, recovering < 0 ? List.of() : List.copyOf(missing));
+        List<MemberId> reported = new ArrayList<>(recoveryMembers);
+        reported.retainAll(reports.keySet());
+        boolean decidable = !missing.isEmpty() && !reported.isEmpty()
+                && EpochPlan.decide(config, reported, reports, self).established();
+        waiting = new Waiting(recovering, List.copyOf(missing), decidable);
     }
 
     /**

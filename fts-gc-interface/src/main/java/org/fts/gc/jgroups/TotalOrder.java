@@ -2,7 +2,6 @@ package org.fts.gc.jgroups;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 
 import org.fts.gc.FailStop;
 import org.fts.gc.GroupConfig;
@@ -181,10 +180,12 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
      */
     void watchStalls(long now, long patienceNanos) {
         List<MemberId> watched = new ArrayList<>(sequencer.stalled(now, patienceNanos));
-        Map.Entry<Long, List<MemberId>> r = sequencer.unreported();
-        if (r.getKey() >= 0 && r.getKey() == retryView && now - recoverySince >= patienceNanos) {
-            // A recovery that waits as long for a member's report waits for a member it may not reach: the same watch.
-            r.getValue().stream().filter(m -> !m.equals(self) && !watched.contains(m)).forEach(watched::add);
+        Sequencer.Waiting r = sequencer.unreported();
+        if (r.view() >= 0 && r.view() == retryView && r.decidableWithout() && now - recoverySince >= patienceNanos) {
+            // A recovery that waits as long for reports it can do without waits for members it may not reach. One
+            // it cannot do without (it holds the state the others need) is waited for: excluded, it would leave
+            // the rest not primary until it merged back.
+            r.missing().stream().filter(m -> !m.equals(self) && !watched.contains(m)).forEach(watched::add);
         }
         stalls.tick(now, watched, patienceNanos, m -> net.urgent(m, Wire.encode(new Wire.Probe(now))), net::exclude);
     }
@@ -196,8 +197,8 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
      * answers a repeated request with the same report; one whose recovery already ended ignores it.
      */
     void retryRecovery(long now, long intervalNanos) {
-        Map.Entry<Long, List<MemberId>> r = sequencer.unreported();
-        long view = r.getKey();
+        Sequencer.Waiting r = sequencer.unreported();
+        long view = r.view();
         if (view != retryView) {
             retryView = view;
             retryAt = now;
@@ -208,7 +209,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
             return;
         }
         retryAt = now;
-        for (MemberId m : r.getValue()) {
+        for (MemberId m : r.missing()) {
             LOG.debug("{}: recovery of view {}: asking {} again for its report", self, view, m);
             toMember(m, new Wire.StateReq(view));
         }

@@ -77,6 +77,24 @@ class TotalOrderRetryTest {
     }
 
     @Test
+    void membersTheRecoveryCannotDoWithoutAreWaitedForNotExcluded() {
+        try (SteppedGroup g = new SteppedGroup(new GroupConfig(3, true)).add("a", "b", "c")) {
+            g.view("a", "b", "c");
+            g.drop = (from, to) -> to.name().equals("a") && !from.name().equals("a");   // a hears nobody
+            g.view("a", "b", "c");
+            SteppedGroup.Node a = g.node("a");
+            long s = 1_000;
+            for (long t = 0; t <= 5 * s; t += s / 10) {
+                a.order.retryRecovery(t, s);
+                a.order.watchStalls(t, s);
+                g.run();
+            }
+            assertEquals(List.of(), a.excluded, "a alone cannot be primary: without b and c nothing is decided, so "
+                    + "excluding them helps nobody");
+        }
+    }
+
+    @Test
     void aRepeatedRequestAfterTheEpochOpenedChangesNothing() {
         try (SteppedGroup g = new SteppedGroup(new GroupConfig(3, true)).add("a", "b", "c")) {
             long v = g.view("a", "b", "c");
