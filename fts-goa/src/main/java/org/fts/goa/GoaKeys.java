@@ -13,6 +13,7 @@ public final class GoaKeys implements ConfigKeyProvider {
     public List<ConfigKey<?>> keys() {
         List<ConfigKey<?>> keys = new ArrayList<>(GoaConfig.KEYS);
         keys.add(GiopGuard.MAX_MESSAGE_SIZE);
+        keys.add(GiopGuard.INTAKE_MAX_BYTES);
         return keys;
     }
 }

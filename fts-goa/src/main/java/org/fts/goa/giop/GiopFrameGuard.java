@@ -2,6 +2,7 @@ package org.fts.goa.giop;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Follows the GIOP framing of the bytes one connection receives, and finds the first message that asks for
@@ -22,6 +23,10 @@ import java.util.Map;
  * request id) counts as if it were kept, which only a broken or hostile peer sends. Before GIOP 1.2 JacORB
  * reassembles nothing (it answers or drops such fragments), so nothing is counted there.
  *
+ * <p>It also tells a {@link Frames} listener where each message starts and ends, and the request id (and, for a
+ * Request, whether a reply is expected) of every GIOP 1.2 Request and Fragment: the intake budget
+ * ({@link IntakeAccount}) holds a request's bytes from its header until its reply.
+ *
  * <p>Not thread-safe: one connection's bytes are read by one thread at a time.
  */
 final class GiopFrameGuard {
@@ -29,14 +34,39 @@ final class GiopFrameGuard {
     /** What one incomplete fragmented message is counted for beyond its bytes (JacORB's stream and map entries). */
     static final int CHAIN_OVERHEAD = 256;
 
+    static final int REQUEST = 0;
+    static final int REPLY = 1;
     private static final int CANCEL_REQUEST = 2;
+    static final int LOCATE_REPLY = 4;
     private static final int CLOSE_CONNECTION = 5;
     private static final int MESSAGE_ERROR = 6;
-    private static final int FRAGMENT = 7;
+    static final int FRAGMENT = 7;
     private static final String[] TYPES = {"Request", "Reply", "CancelRequest", "LocateRequest", "LocateReply",
         "CloseConnection", "MessageError", "Fragment"};
 
+    /**
+     * What the guard sees of each message, in order: {@code header}, then {@code requestId} for a GIOP 1.2 Request
+     * or Fragment once its id (and a Request's response flags) arrived, then {@code end} once its body is read.
+     * Called on the reading thread, before the bytes that complete each step are handed to the reader; a
+     * {@code header} call may block, which holds the reader back.
+     */
+    interface Frames {
+        Frames NONE = new Frames() {
+        };
+
+        default void header(int minor, int type, long size) {
+        }
+
+        default void requestId(int id, boolean expectsReply) {
+        }
+
+        default void end() {
+        }
+    }
+
     private final long limit;
+    private final Frames frames;
+    private final Set<Integer> idTypes;
     private final byte[] header = new byte[HEADER];
     private int headerFill;
     /** Bytes of the current message's body still to come. */
@@ -44,6 +74,9 @@ final class GiopFrameGuard {
     /** The current message's size, and whether its body starts with a request id that the account needs. */
     private long size;
     private boolean needsId;
+    /** Whether this message's id goes to the listener; for a Request, after its response-flags octet. */
+    private boolean tellsId;
+    private boolean flagsNext;
     private boolean more;
     private boolean fragment;
     private int idFill;
@@ -55,7 +88,14 @@ final class GiopFrameGuard {
 
     /** @param limit the largest message size (after the header), and the largest reassembly account */
     GiopFrameGuard(long limit) {
+        this(limit, Frames.NONE, Set.of());
+    }
+
+    /** @param idTypes the GIOP 1.2 message types whose request id goes to {@code frames} */
+    GiopFrameGuard(long limit, Frames frames, Set<Integer> idTypes) {
         this.limit = limit;
+        this.frames = frames;
+        this.idTypes = idTypes;
     }
 
     /**
@@ -76,13 +116,25 @@ final class GiopFrameGuard {
                 }
                 continue;
             }
-            if (needsId && idFill < 4) {
+            if ((needsId || tellsId) && idFill < 4) {
                 id = id << 8 | (b[i] & 0xff);
                 i++;
                 bodyLeft--;
                 if (++idFill == 4) {
-                    account(littleEndian() ? Integer.reverseBytes(id) : id);
+                    int requestId = littleEndian() ? Integer.reverseBytes(id) : id;
+                    if (needsId) {
+                        account(requestId);
+                    }
+                    if (tellsId && !flagsNext) {
+                        tellsId = false;
+                        frames.requestId(requestId, true);
+                    }
                 }
+            } else if (tellsId && flagsNext) {   // GIOP 1.2 Request: response_flags follows the id
+                tellsId = false;
+                frames.requestId(littleEndian() ? Integer.reverseBytes(id) : id, (b[i] & 0x03) != 0);
+                i++;
+                bodyLeft--;
             } else {
                 long n = Math.min(bodyLeft, end - i);
                 i += (int) n;
@@ -90,6 +142,7 @@ final class GiopFrameGuard {
             }
             if (bodyLeft == 0) {
                 headerFill = 0;
+                frames.end();
             }
         }
         return refused;
@@ -117,11 +170,16 @@ final class GiopFrameGuard {
             return "fragmented messages being reassembled would reach " + (chained + adds) + " bytes ("
                     + (chains.size() + (fragment ? 0 : 1)) + " messages)";
         }
+        boolean giop12 = header[4] == 1 && header[5] >= 2;
+        flagsNext = type == REQUEST;
+        tellsId = giop12 && idTypes.contains(type) && size >= (flagsNext ? 5 : 4);
         idFill = 0;
         id = 0;
         bodyLeft = size;
+        frames.header(header[5], type, size);
         if (size == 0) {
             headerFill = 0;
+            frames.end();
         }
         return null;
     }

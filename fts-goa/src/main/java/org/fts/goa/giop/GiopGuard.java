@@ -28,17 +28,26 @@ public final class GiopGuard {
                     + "a connection sending a larger one is closed before its buffer is allocated (needs "
                     + "jacorb.net.server_socket_factory=org.fts.goa.giop.GuardedServerSocketFactory)");
 
+    public static final ConfigKey<Long> INTAKE_MAX_BYTES = ConfigKey.longValue("fts.intake.max_bytes", 0,
+            0, Long.MAX_VALUE, "bytes",
+            "most bytes a replica holds for client requests it has read and not yet answered, over all its "
+                    + "connections; when spent, it stops reading from clients (TCP backpressure) until replies free "
+                    + "some. 0: a thirty-second of the JVM's maximum heap (needs "
+                    + "jacorb.net.server_socket_factory=org.fts.goa.giop.GuardedServerSocketFactory)");
+
     /** JacORB's ORB property naming the server socket factory; read at ORB.init. */
     public static final String SERVER_SOCKET_FACTORY = "jacorb.net.server_socket_factory";
 
     private static final AtomicLong REFUSED = new AtomicLong();
     private static final AtomicLong LAST_WARNING = new AtomicLong(Long.MIN_VALUE);
+    private static final AtomicLong HELD = new AtomicLong();
+    private static final AtomicLong LAST_HOLD_WARNING = new AtomicLong(Long.MIN_VALUE);
     private static final long WARNING_INTERVAL_NANOS = 1_000_000_000L;
 
     private GiopGuard() {
     }
 
-    /** The ORB properties that turn the guard on: pass them to {@code ORB.init} of a replica. */
+    /** The ORB properties that turn the guard and the intake budget on: pass them to {@code ORB.init} of a replica. */
     public static Properties orbProperties() {
         Properties p = new Properties();
         p.setProperty(SERVER_SOCKET_FACTORY, GuardedServerSocketFactory.class.getName());
@@ -58,6 +67,37 @@ public final class GiopGuard {
             LOG.warn("no GIOP message size guard: a client can make this replica allocate up to 2 GiB per message."
                     + " Start the ORB with {}={} (GiopGuard.orbProperties(); docs/goa.md)", SERVER_SOCKET_FACTORY,
                     GuardedServerSocketFactory.class.getName());
+        }
+    }
+
+    /**
+     * The intake budget {@code fts.intake.max_bytes} stands for: itself, or a thirty-second of the maximum heap. A
+     * request's bytes are held several times over on their way (JacORB's buffer, the capture, the batch, the group's
+     * history, the decoded copy, the servant's unmarshalled argument), and each connection keeps its last message's
+     * buffer besides: with 256 MiB heaps, a flood of 1 MiB requests killed the replica with an eighth or a sixteenth
+     * of the heap as budget, and not with a thirty-second (FloodProcessTest; docs/goa.md, "Bounded intake").
+     */
+    static long intakeBudget(long configured) {
+        return configured > 0 ? configured : Runtime.getRuntime().maxMemory() / 32;
+    }
+
+    /** Times, in this JVM, a connection's reader was held back because the intake budget was spent. */
+    public static long heldBack() {
+        return HELD.get();
+    }
+
+    /** Counts a reader held back, and logs it (at most one warning a second). */
+    static void heldBack(SocketAddress peer, IntakeBudget budget) {
+        long n = HELD.incrementAndGet();
+        long now = System.nanoTime();
+        long last = LAST_HOLD_WARNING.get();
+        if ((last == Long.MIN_VALUE || now - last >= WARNING_INTERVAL_NANOS)
+                && LAST_HOLD_WARNING.compareAndSet(last, now)) {
+            LOG.warn("intake budget spent ({} of {} bytes held for requests not yet answered): not reading from {} "
+                    + "until replies free some ({}; {} holds so far)", budget.used(), budget.max(), peer,
+                    INTAKE_MAX_BYTES.name(), n);
+        } else {
+            LOG.debug("intake budget spent: holding back {}", peer);
         }
     }
 

@@ -3,6 +3,7 @@ package org.fts.goa.giop;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.util.function.Consumer;
 
 /**
@@ -40,7 +41,12 @@ final class GuardedInputStream extends FilterInputStream {
         }
         int n = in.read(b, off, len);
         if (n > 0) {
-            String why = guard.accept(b, off, n);
+            String why;
+            try {
+                why = guard.accept(b, off, n);   // may wait for the intake budget
+            } catch (UncheckedIOException e) {
+                throw e.getCause();
+            }
             if (why != null) {
                 refused = why;
                 onRefusal.accept(why);

@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.util.List;
 import java.util.Properties;
 
+import org.fts.config.ConfigKey;
 import org.fts.config.ConfigKeys;
 import org.jacorb.config.Configurable;
 import org.jacorb.config.Configuration;
@@ -23,37 +24,44 @@ import org.slf4j.LoggerFactory;
  * loopback.
  *
  * <p>JacORB creates it when the root POA's listener starts, and configures it with the ORB's properties:
- * {@code fts.giop.max_message_size} is read and logged then. A bad value fails the root POA's creation with
+ * {@code fts.giop.max_message_size} and {@code fts.intake.max_bytes} are read and logged then; the intake budget
+ * is this factory's, so one ORB's. A bad value fails the root POA's creation with
  * {@code INITIALIZE} naming the key.
  */
 public final class GuardedServerSocketFactory implements ServerSocketFactory, Configurable {
     private static final Logger LOG = LoggerFactory.getLogger(GuardedServerSocketFactory.class);
 
     private long limit = GiopGuard.MAX_MESSAGE_SIZE.defaultValue();
+    private IntakeBudget budget = new IntakeBudget(GiopGuard.intakeBudget(0));
 
     @Override
     public void configure(Configuration configuration) {
         Properties props = new Properties();
-        String value = configuration.getAttribute(GiopGuard.MAX_MESSAGE_SIZE.name(), null);
-        if (value != null) {
-            props.setProperty(GiopGuard.MAX_MESSAGE_SIZE.name(), value);
+        List<ConfigKey<?>> keys = List.of(GiopGuard.MAX_MESSAGE_SIZE, GiopGuard.INTAKE_MAX_BYTES);
+        for (ConfigKey<?> key : keys) {
+            String value = configuration.getAttribute(key.name(), null);
+            if (value != null) {
+                props.setProperty(key.name(), value);
+            }
         }
-        ConfigKeys.validateAndLog(LOG, "GIOP guard", props, List.of(GiopGuard.MAX_MESSAGE_SIZE));
+        ConfigKeys.validateAndLog(LOG, "GIOP guard", props, keys);
         limit = GiopGuard.MAX_MESSAGE_SIZE.get(props);
+        budget = new IntakeBudget(GiopGuard.intakeBudget(GiopGuard.INTAKE_MAX_BYTES.get(props)));
+        LOG.info("intake budget: {} bytes for requests read and not yet answered", budget.max());
     }
 
     @Override
     public ServerSocket createServerSocket(int port) throws IOException {
-        return new GuardedServerSocket(port, 0, null, limit);
+        return new GuardedServerSocket(port, 0, null, limit, budget);
     }
 
     @Override
     public ServerSocket createServerSocket(int port, int backlog) throws IOException {
-        return new GuardedServerSocket(port, backlog, null, limit);
+        return new GuardedServerSocket(port, backlog, null, limit, budget);
     }
 
     @Override
     public ServerSocket createServerSocket(int port, int backlog, InetAddress ifAddress) throws IOException {
-        return new GuardedServerSocket(port, backlog, ifAddress, limit);
+        return new GuardedServerSocket(port, backlog, ifAddress, limit, budget);
     }
 }
