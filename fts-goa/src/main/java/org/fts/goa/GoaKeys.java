@@ -14,6 +14,7 @@ public final class GoaKeys implements ConfigKeyProvider {
         List<ConfigKey<?>> keys = new ArrayList<>(GoaConfig.KEYS);
         keys.add(GiopGuard.MAX_MESSAGE_SIZE);
         keys.add(GiopGuard.INTAKE_MAX_BYTES);
+        keys.add(GiopGuard.IO_TIMEOUT);
         return keys;
     }
 }

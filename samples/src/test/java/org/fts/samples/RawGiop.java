@@ -32,6 +32,32 @@ final class RawGiop {
         return Arrays.copyOf(b.array(), end);
     }
 
+    /** A two-way {@code get()} Request to {@code objectKey}. */
+    static byte[] getRequest(String objectKey, int requestId) {
+        byte[] key = objectKey.getBytes(StandardCharsets.US_ASCII);
+        ByteBuffer b = ByteBuffer.allocate(12 + 64 + key.length);
+        b.put("GIOP".getBytes(StandardCharsets.US_ASCII)).put(new byte[] {1, 2, 0, 0}).putInt(0);
+        b.putInt(requestId).put((byte) 3).put(new byte[3]);
+        b.putShort((short) 0);
+        align(b, 4);
+        b.putInt(key.length).put(key);
+        align(b, 4);
+        b.putInt(4).put("get".getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
+        align(b, 4);
+        b.putInt(0);
+        int end = b.position();
+        b.putInt(8, end - 12);
+        return Arrays.copyOf(b.array(), end);
+    }
+
+    /** A GIOP 1.2 Request header declaring {@code size} bytes, then {@code sent} bytes of its body. */
+    static byte[] startedRequest(int size, int sent) {
+        ByteBuffer b = ByteBuffer.allocate(12 + sent);
+        b.put("GIOP".getBytes(StandardCharsets.US_ASCII)).put(new byte[] {1, 2, 0, 0}).putInt(size);
+        b.putInt(1).put((byte) 3);
+        return b.array();
+    }
+
     private static void align(ByteBuffer b, int n) {
         while (b.position() % n != 0) {
             b.put((byte) 0);

@@ -1,6 +1,7 @@
 package org.fts.goa.giop;
 
 import java.net.SocketAddress;
+import java.time.Duration;
 import java.util.Properties;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -35,12 +36,20 @@ public final class GiopGuard {
                     + "some. 0: a thirty-second of the JVM's maximum heap (needs "
                     + "jacorb.net.server_socket_factory=org.fts.goa.giop.GuardedServerSocketFactory)");
 
+    public static final ConfigKey<Duration> IO_TIMEOUT = ConfigKey.duration("fts.giop.io_timeout",
+            Duration.ofSeconds(30), Duration.ofMillis(100), Duration.ofDays(1),
+            "longest a replica waits for the rest of a GIOP message a client started sending, or for a client to "
+                    + "take a reply being written to it; then it closes the connection (idle connections are not "
+                    + "affected; needs jacorb.net.server_socket_factory=org.fts.goa.giop.GuardedServerSocketFactory)");
+
     /** JacORB's ORB property naming the server socket factory; read at ORB.init. */
     public static final String SERVER_SOCKET_FACTORY = "jacorb.net.server_socket_factory";
 
     private static final AtomicLong REFUSED = new AtomicLong();
     private static final AtomicLong LAST_WARNING = new AtomicLong(Long.MIN_VALUE);
     private static final AtomicLong HELD = new AtomicLong();
+    private static final AtomicLong TIMED_OUT = new AtomicLong();
+    private static final AtomicLong LAST_TIMEOUT_WARNING = new AtomicLong(Long.MIN_VALUE);
     private static final AtomicLong LAST_HOLD_WARNING = new AtomicLong(Long.MIN_VALUE);
     private static final long WARNING_INTERVAL_NANOS = 1_000_000_000L;
 
@@ -98,6 +107,24 @@ public final class GiopGuard {
                     INTAKE_MAX_BYTES.name(), n);
         } else {
             LOG.debug("intake budget spent: holding back {}", peer);
+        }
+    }
+
+    /** Connections closed, in this JVM, because a message on them was under way for too long. */
+    public static long connectionsTimedOut() {
+        return TIMED_OUT.get();
+    }
+
+    /** Counts a connection closed by the watchdog, and logs it (at most one warning a second). */
+    static void timedOut(SocketAddress peer, String why) {
+        long n = TIMED_OUT.incrementAndGet();
+        long now = System.nanoTime();
+        long last = LAST_TIMEOUT_WARNING.get();
+        if ((last == Long.MIN_VALUE || now - last >= WARNING_INTERVAL_NANOS)
+                && LAST_TIMEOUT_WARNING.compareAndSet(last, now)) {
+            LOG.warn("GIOP guard: closed the connection from {}: {} ({} so far)", peer, why, n);
+        } else {
+            LOG.debug("GIOP guard: closed the connection from {}: {}", peer, why);
         }
     }
 

@@ -33,11 +33,13 @@ public final class GuardedServerSocketFactory implements ServerSocketFactory, Co
 
     private long limit = GiopGuard.MAX_MESSAGE_SIZE.defaultValue();
     private IntakeBudget budget = new IntakeBudget(GiopGuard.intakeBudget(0));
+    private IoWatchdog watchdog = new IoWatchdog(GiopGuard.IO_TIMEOUT.defaultValue().toNanos());
 
     @Override
     public void configure(Configuration configuration) {
         Properties props = new Properties();
-        List<ConfigKey<?>> keys = List.of(GiopGuard.MAX_MESSAGE_SIZE, GiopGuard.INTAKE_MAX_BYTES);
+        List<ConfigKey<?>> keys = List.of(GiopGuard.MAX_MESSAGE_SIZE, GiopGuard.INTAKE_MAX_BYTES,
+                GiopGuard.IO_TIMEOUT);
         for (ConfigKey<?> key : keys) {
             String value = configuration.getAttribute(key.name(), null);
             if (value != null) {
@@ -48,20 +50,21 @@ public final class GuardedServerSocketFactory implements ServerSocketFactory, Co
         limit = GiopGuard.MAX_MESSAGE_SIZE.get(props);
         budget = new IntakeBudget(GiopGuard.intakeBudget(GiopGuard.INTAKE_MAX_BYTES.get(props)));
         LOG.info("intake budget: {} bytes for requests read and not yet answered", budget.max());
+        watchdog = new IoWatchdog(GiopGuard.IO_TIMEOUT.get(props).toNanos());
     }
 
     @Override
     public ServerSocket createServerSocket(int port) throws IOException {
-        return new GuardedServerSocket(port, 0, null, limit, budget);
+        return new GuardedServerSocket(port, 0, null, limit, budget, watchdog);
     }
 
     @Override
     public ServerSocket createServerSocket(int port, int backlog) throws IOException {
-        return new GuardedServerSocket(port, backlog, null, limit, budget);
+        return new GuardedServerSocket(port, backlog, null, limit, budget, watchdog);
     }
 
     @Override
     public ServerSocket createServerSocket(int port, int backlog, InetAddress ifAddress) throws IOException {
-        return new GuardedServerSocket(port, backlog, ifAddress, limit, budget);
+        return new GuardedServerSocket(port, backlog, ifAddress, limit, budget, watchdog);
     }
 }

@@ -4,6 +4,7 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * A connection's output as JacORB writes it, followed through GIOP framing so that the {@link IntakeAccount}
@@ -13,9 +14,12 @@ import java.util.Set;
  */
 final class ReplyWatch extends FilterOutputStream {
     private final GiopFrameGuard framing;
+    private final Consumer<Boolean> writing;
 
-    ReplyWatch(OutputStream out, IntakeAccount account) {
+    /** @param writing told when each write starts (true) and ends (false), for the {@link IoWatchdog} */
+    ReplyWatch(OutputStream out, IntakeAccount account, Consumer<Boolean> writing) {
         super(out);
+        this.writing = writing;
         this.framing = new GiopFrameGuard(Long.MAX_VALUE, new GiopFrameGuard.Frames() {
             @Override
             public void requestId(int id, boolean expectsReply) {
@@ -32,6 +36,11 @@ final class ReplyWatch extends FilterOutputStream {
     @Override
     public synchronized void write(byte[] b, int off, int len) throws IOException {
         framing.accept(b, off, len);   // never refuses: no limit; output that is not GIOP is not followed further
-        out.write(b, off, len);
+        writing.accept(true);
+        try {
+            out.write(b, off, len);
+        } finally {
+            writing.accept(false);
+        }
     }
 }

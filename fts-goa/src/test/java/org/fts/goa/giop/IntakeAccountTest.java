@@ -79,7 +79,7 @@ class IntakeAccountTest {
         assertEquals(1012, budget.used(), "taken when the header is complete, before the body is read");
         in.accept(req, 12, req.length - 12);
         assertEquals(1012, budget.used(), "still held once read: JacORB queues it, the GOA executes it");
-        ReplyWatch out = new ReplyWatch(new ByteArrayOutputStream(), a);
+        ReplyWatch out = new ReplyWatch(new ByteArrayOutputStream(), a, w -> { });
         write(out, reply(8));
         assertEquals(1012, budget.used(), "a reply to another id gives nothing back");
         byte[] r = reply(7);
@@ -96,7 +96,7 @@ class IntakeAccountTest {
         IntakeAccount a = account(budget);
         GiopFrameGuard in = input(a);
         in.accept(request(100, 3), 0, 112);
-        new ReplyWatch(new ByteArrayOutputStream(), a).write(message(2, LOCATE_REPLY, false, false, 8, 3, 0));
+        new ReplyWatch(new ByteArrayOutputStream(), a, w -> { }).write(message(2, LOCATE_REPLY, false, false, 8, 3, 0));
         assertEquals(0, budget.used());
     }
 
