@@ -26,7 +26,8 @@ import org.slf4j.LoggerFactory;
  * from each. Links are cut per pair and per direction ({@link JGroupsFaults#cut}), as a firewall rule would:
  * <ul>
  *   <li>a <b>bridge</b>: a and b cut from each other, both still reaching c;</li>
- *   <li>a <b>one-way</b> cut: b no longer receives from a, a still receives from b.</li>
+ *   <li>a <b>one-way</b> cut: b no longer receives from a, a still receives from b;</li>
+ *   <li>every link <b>from the sequencer</b> cut: b and c receive nothing from a, a still hears both.</li>
  * </ul>
  * While the fault lasts, the group must keep delivering through a majority that can talk (progress is
  * checked in the fault's last seconds, long after failure detection fired), and membership must not keep
@@ -73,6 +74,25 @@ class JGroupsBridgeTest {
         GroupChannel a = channels.get(0);
         GroupChannel b = channels.get(1);
         faultThenRestore("one-way a->b", () -> JGroupsFaults.cut(a, b), () -> JGroupsFaults.restore(b));
+    }
+
+    @Test
+    void aCutOfEveryLinkFromTheSequencerIsFoundByTheOthersBeforeFailureDetection() throws Exception {
+        start();
+        GroupChannel a = channels.get(0);
+        GroupChannel b = channels.get(1);
+        GroupChannel c = channels.get(2);
+        faultThenRestore("every link from the sequencer", () -> {
+            JGroupsFaults.cut(a, b);
+            JGroupsFaults.cut(a, c);
+        }, () -> {
+            JGroupsFaults.restore(b);
+            JGroupsFaults.restore(c);
+        });
+        // b and c heard nothing from a for 2 s, probed it and asked each other to: no answer, so the one next in
+        // line took its place, before FD_ALL3 (6.25 s) would have suspected it
+        assertTrue(JGroupsFaults.sequencerSuspicions(b) + JGroupsFaults.sequencerSuspicions(c) > 0,
+                "the members' sequencer watch suspected a");
     }
 
     private void start() {

@@ -53,6 +53,13 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private volatile ScheduledExecutorService timer;
     private volatile View view;
     private volatile Map<MemberId, Address> addresses = Map.of();
+    /** Members of earlier views, most recent last, for {@link #probe}s and their answers (at most 64). */
+    private final Map<MemberId, Address> departed = new java.util.LinkedHashMap<>() {
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<MemberId, Address> eldest) {
+            return size() > 64;
+        }
+    };
     private volatile boolean closed;
     /** {@code fts.gc.jgroups.stall_timeout} in nanoseconds (0: off). */
     private final long stallNanos;
@@ -119,9 +126,18 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         }
     }
 
-    /** Excludes {@code member} through this member's GMS, as its failure detector would (it is the coordinator). */
+    /** Excludes {@code member} through this member's GMS, as its failure detector would. */
     @Override
     public void exclude(MemberId member) {
+        exclude(member, "it did not answer");
+    }
+
+    /**
+     * Suspects {@code member} through this member's GMS, as its failure detector would: the coordinator excludes
+     * it; a coordinator suspected by the member next in line is replaced by that member.
+     */
+    @Override
+    public void exclude(MemberId member, String why) {
         JChannel ch = channel;
         Address a = addresses.get(member);
         org.jgroups.protocols.pbcast.GMS gms = ch == null ? null
@@ -129,9 +145,8 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         if (a == null || gms == null || closed) {
             return;
         }
-        LOG.warn("{}: {} held the group up for {} ms (its acknowledgements, or its report to a recovery, did not come) "
-                + "and answered no probe for as long: excluded (this member cannot reach it, or it this member)", self,
-                member, stallNanos / 1_000_000);
+        LOG.warn("{}: {} suspected after {} ms: {} (this member cannot reach it, or it this member)", self, member,
+                stallNanos / 1_000_000, why);
         gms.up(new org.jgroups.Event(org.jgroups.Event.SUSPECT, List.of(a)));
     }
 
@@ -178,10 +193,30 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         unicast(to, new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC, Message.Flag.OOB));
     }
 
+    @Override
+    public void probe(MemberId to, byte[] msg) {
+        Address a = addresses.get(to);
+        if (a == null) {
+            synchronized (departed) {
+                a = departed.get(to);
+            }
+        }
+        if (a != null && !closed) {
+            send(a, to, new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC, Message.Flag.OOB));
+        }
+    }
+
     private void unicast(MemberId to, Message msg) {
         Address a = addresses.get(to);
         if (a == null || closed) {
             return;   // the member is gone; the protocol recovers through the next view
+        }
+        send(a, to, msg);
+    }
+
+    private void send(Address a, MemberId to, Message msg) {
+        if (closed) {
+            return;
         }
         try {
             channel.send(msg.setDest(a));
@@ -278,6 +313,10 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     }
 
     /** For fault injection ({@link JGroupsFaults}) only. */
+    TotalOrder order() {
+        return order;
+    }
+
     JChannel jchannel() {
         return channel;
     }
@@ -323,6 +362,14 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             }
         }
         View converted = new View(v.getViewId().getId(), members, self, subgroups);
+        synchronized (departed) {
+            addresses.forEach((m, a) -> {
+                if (!addrs.containsKey(m)) {
+                    departed.put(m, a);
+                }
+            });
+            addrs.keySet().forEach(departed::remove);
+        }
         addresses = addrs;
         view = converted;
         order.viewChanged(converted);

@@ -94,6 +94,14 @@ public final class JGroupsFaults {
         return d;
     }
 
+    /** How many times {@code member} suspected its sequencer for answering no probe ({@link SequencerWatch}). */
+    public static long sequencerSuspicions(GroupChannel member) {
+        if (!(member instanceof JGroupsChannel jc) || jc.order() == null) {
+            throw new GroupException(member.self() + " is not a joined JGroups channel");
+        }
+        return jc.order().sequencerSuspicions();
+    }
+
     /** The per-sender filter of {@link #cut}, a type of its own so that {@link #isolate}'s DISCARD stays apart. */
     static final class PairDiscard extends DISCARD {
     }

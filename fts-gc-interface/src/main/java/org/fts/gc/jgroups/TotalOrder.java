@@ -53,6 +53,15 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         /** Like {@link #control}, but may overtake earlier messages (acknowledgements carry maxima). */
         void urgent(MemberId to, byte[] msg);
 
+        /**
+         * Like {@link #urgent}, and it also reaches a member that recently left this member's view: a probe, and
+         * its answer, must reach whoever asked whatever the views say (one member may have excluded another that
+         * does not know it yet).
+         */
+        default void probe(MemberId to, byte[] msg) {
+            urgent(to, msg);
+        }
+
         /** Reliable, FIFO from this member, to every member except this one. */
         void multicast(byte[] msg);
 
@@ -64,6 +73,11 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
          * sequencer) although others may still hear it; the next view goes on without it. None by default.
          */
         default void exclude(MemberId member) {
+        }
+
+        /** {@link #exclude}, saying why. */
+        default void exclude(MemberId member, String why) {
+            exclude(member);
         }
     }
 
@@ -78,6 +92,8 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private final Sequencer sequencer;
     private final DeliveryPump pump;
     private final StallWatch stalls = new StallWatch();
+    private final SequencerWatch seqWatch;
+    private final SequencerWatch.Out watchOut;
     /** {@link #retryRecovery}'s bookkeeping, on the timer thread only. */
     private long retryView = -1;
     private long retryAt;
@@ -91,9 +107,42 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         this.member = new Member(self, config, pump, origin, this);
         this.sequencer = new Sequencer(self, config, this, member);
         origin.lockOrder(sequencer, member);
+        this.seqWatch = new SequencerWatch(self);
+        this.watchOut = new SequencerWatch.Out() {
+            @Override
+            public void probe(MemberId target) {
+                net.probe(target, Wire.encode(new Wire.Probe(System.nanoTime())));
+            }
+
+            @Override
+            public void probeFor(MemberId helper, MemberId target) {
+                net.probe(helper, Wire.encode(new Wire.ProbeFor(target)));
+            }
+
+            @Override
+            public void vouch(MemberId asker, MemberId target) {
+                net.probe(asker, Wire.encode(new Wire.Vouch(target)));
+            }
+
+            @Override
+            public void unreachable(MemberId successor, MemberId target) {
+                net.probe(successor, Wire.encode(new Wire.Unreachable(target)));
+            }
+
+            @Override
+            public void suspect(MemberId target) {
+                net.exclude(target, "the sequencer answered none of this member's probes, nor any other member's, "
+                        + "after as long a silence");
+            }
+        };
     }
 
     // ================================ application side ================================
+
+    /** How many times this member suspected its sequencer ({@link SequencerWatch}). */
+    long sequencerSuspicions() {
+        return seqWatch.suspicions();
+    }
 
     void abcast(byte[] payload) {
         origin.abcast(payload);
@@ -106,6 +155,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     // ================================ events ================================
 
     void viewChanged(View v) {
+        seqWatch.view(v, System.nanoTime());
         FailStop.guard(() -> {
             boolean recover;
             synchronized (origin.lock) {
@@ -132,6 +182,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
             LOG.warn("{}: dropped a malformed message from {}: {}", self, src, e.toString());
             return;
         }
+        seqWatch.heard(src, System.nanoTime());
         FailStop.guard(() -> dispatch(src, m));
     }
 
@@ -157,9 +208,16 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         } else if (m instanceof Wire.NotPrimary n) {
             member.onNotPrimary(src, n.view(), n.reason());
         } else if (m instanceof Wire.Probe p) {
-            net.urgent(src, Wire.encode(new Wire.ProbeReply(p.nonce())));
+            net.probe(src, Wire.encode(new Wire.ProbeReply(p.nonce())));
         } else if (m instanceof Wire.ProbeReply) {
             stalls.answered(src, System.nanoTime());
+            seqWatch.answered(src, watchOut);
+        } else if (m instanceof Wire.ProbeFor f) {
+            seqWatch.probeFor(src, f.target(), watchOut);
+        } else if (m instanceof Wire.Vouch v) {
+            seqWatch.vouched(v.target(), System.nanoTime());
+        } else if (m instanceof Wire.Unreachable u) {
+            seqWatch.unreachable(u.target(), System.nanoTime(), watchOut);
         } else if (m instanceof Wire.Direct d) {
             pump.direct(src, d.payload());
         } else {
@@ -187,7 +245,10 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
             // the rest not primary until it merged back.
             r.missing().stream().filter(m -> !m.equals(self) && !watched.contains(m)).forEach(watched::add);
         }
-        stalls.tick(now, watched, patienceNanos, m -> net.urgent(m, Wire.encode(new Wire.Probe(now))), net::exclude);
+        stalls.tick(now, watched, patienceNanos, m -> net.urgent(m, Wire.encode(new Wire.Probe(now))),
+                m -> net.exclude(m, "it held the group up (its acknowledgements, or its report to a recovery, did "
+                        + "not come) and answered no probe for as long"));
+        seqWatch.tick(now, patienceNanos, watchOut);
     }
 
     /**

@@ -23,7 +23,7 @@ final class Wire {
 
     /** A message of the protocol. */
     sealed interface Msg permits Fwd, Ord, Ack, Commit, StateReq, State, SendRepair, Repair, EpochMsg, NotPrimary,
-            Direct, Probe, ProbeReply {
+            Direct, Probe, ProbeReply, ProbeFor, Vouch, Unreachable {
     }
 
     /** Origin to sequencer: broadcast {@code oseq}; every oseq below {@code firstUnacked} was delivered. */
@@ -91,6 +91,24 @@ final class Wire {
     record ProbeReply(long nonce) implements Msg {
     }
 
+    /**
+     * A member that no longer hears its sequencer, to another: probe {@code target} for me ({@link SequencerWatch};
+     * SWIM's indirect probe). Answered with a {@link Vouch} if the target answers the helper's probe.
+     */
+    record ProbeFor(MemberId target) implements Msg {
+    }
+
+    /** The answer to a {@link ProbeFor}: {@code target} answered this member's probe. */
+    record Vouch(MemberId target) implements Msg {
+    }
+
+    /**
+     * To the member next in line for the sequencer's place: neither I nor anyone I asked hears {@code target};
+     * check it yourself (only the next in line can take the sequencer's place).
+     */
+    record Unreachable(MemberId target) implements Msg {
+    }
+
     private static final byte FWD = 1;
     private static final byte ORD = 2;
     private static final byte ACK = 3;
@@ -104,6 +122,9 @@ final class Wire {
     private static final byte NOT_PRIMARY = 11;
     private static final byte PROBE = 12;
     private static final byte PROBE_REPLY = 13;
+    private static final byte PROBE_FOR = 14;
+    private static final byte VOUCH = 15;
+    private static final byte UNREACHABLE = 16;
 
     private Wire() {
     }
@@ -156,6 +177,12 @@ final class Wire {
             return ByteBuffer.allocate(9).put(PROBE).putLong(p.nonce()).array();
         } else if (m instanceof ProbeReply p) {
             return ByteBuffer.allocate(9).put(PROBE_REPLY).putLong(p.nonce()).array();
+        } else if (m instanceof ProbeFor p) {
+            return targeted(PROBE_FOR, p.target());
+        } else if (m instanceof Vouch v) {
+            return targeted(VOUCH, v.target());
+        } else if (m instanceof Unreachable u) {
+            return targeted(UNREACHABLE, u.target());
         } else {
             byte[] p = ((Direct) m).payload();
             return ByteBuffer.allocate(1 + p.length).put(DIRECT).put(p).array();
@@ -216,9 +243,20 @@ final class Wire {
                 return new Probe(b.getLong());
             case PROBE_REPLY:
                 return new ProbeReply(b.getLong());
+            case PROBE_FOR:
+                return new ProbeFor(readName(b));
+            case VOUCH:
+                return new Vouch(readName(b));
+            case UNREACHABLE:
+                return new Unreachable(readName(b));
             default:
                 throw new IllegalArgumentException("unknown message type " + msg[0]);
         }
+    }
+
+    private static byte[] targeted(byte type, MemberId target) {
+        byte[] t = name(target);
+        return ByteBuffer.allocate(2 + t.length).put(type).put((byte) t.length).put(t).array();
     }
 
     private static byte[] repair(Repair r) {
