@@ -98,10 +98,7 @@ public final class GiopGuard {
     /** Counts a reader held back, and logs it (at most one warning a second). */
     static void heldBack(SocketAddress peer, IntakeBudget budget) {
         long n = HELD.incrementAndGet();
-        long now = System.nanoTime();
-        long last = LAST_HOLD_WARNING.get();
-        if ((last == Long.MIN_VALUE || now - last >= WARNING_INTERVAL_NANOS)
-                && LAST_HOLD_WARNING.compareAndSet(last, now)) {
+        if (firstThisSecond(LAST_HOLD_WARNING)) {
             LOG.warn("intake budget spent ({} of {} bytes held for requests not yet answered): not reading from {} "
                     + "until replies free some ({}; {} holds so far)", budget.used(), budget.max(), peer,
                     INTAKE_MAX_BYTES.name(), n);
@@ -118,10 +115,7 @@ public final class GiopGuard {
     /** Counts a connection closed by the watchdog, and logs it (at most one warning a second). */
     static void timedOut(SocketAddress peer, String why) {
         long n = TIMED_OUT.incrementAndGet();
-        long now = System.nanoTime();
-        long last = LAST_TIMEOUT_WARNING.get();
-        if ((last == Long.MIN_VALUE || now - last >= WARNING_INTERVAL_NANOS)
-                && LAST_TIMEOUT_WARNING.compareAndSet(last, now)) {
+        if (firstThisSecond(LAST_TIMEOUT_WARNING)) {
             LOG.warn("GIOP guard: closed the connection from {}: {} ({} so far)", peer, why, n);
         } else {
             LOG.debug("GIOP guard: closed the connection from {}: {}", peer, why);
@@ -136,15 +130,18 @@ public final class GiopGuard {
     /** Counts a refused connection, and logs it (at most one warning a second: a flood must not flood the log). */
     static void refused(SocketAddress peer, String why, long limit) {
         long n = REFUSED.incrementAndGet();
-        long now = System.nanoTime();
-        long last = LAST_WARNING.get();
-        if (last == Long.MIN_VALUE || now - last >= WARNING_INTERVAL_NANOS) {
-            if (LAST_WARNING.compareAndSet(last, now)) {
-                LOG.warn("GIOP guard: closed the connection from {}: {}, over {}={} ({} connections closed so far)",
-                        peer, why, MAX_MESSAGE_SIZE.name(), limit, n);
-                return;
-            }
+        if (firstThisSecond(LAST_WARNING)) {
+            LOG.warn("GIOP guard: closed the connection from {}: {}, over {}={} ({} connections closed so far)",
+                    peer, why, MAX_MESSAGE_SIZE.name(), limit, n);
+        } else {
+            LOG.debug("GIOP guard: closed the connection from {}: {}", peer, why);
         }
-        LOG.debug("GIOP guard: closed the connection from {}: {}", peer, why);
+    }
+
+    /** Whether a warning of the kind {@code last} stands for may be logged now: one a second at most. */
+    private static boolean firstThisSecond(AtomicLong last) {
+        long now = System.nanoTime();
+        long before = last.get();
+        return (before == Long.MIN_VALUE || now - before >= WARNING_INTERVAL_NANOS) && last.compareAndSet(before, now);
     }
 }
