@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * <ul>
  *   <li>a <b>bridge</b>: a and b cut from each other, both still reaching c;</li>
  *   <li>a <b>one-way</b> cut: b no longer receives from a, a still receives from b;</li>
- *   <li>every link <b>from the sequencer</b> cut: b and c receive nothing from a, a still hears both.</li>
+ *   <li>every link <b>from the sequencer</b> cut: b and c receive nothing from a, a still hears both;</li>
+ *   <li>b <b>excluded without learning it</b>: a cut from a to b until a excludes b, then restored at once.</li>
  * </ul>
  * While the fault lasts, the group must keep delivering through a majority that can talk (progress is
  * checked in the fault's last seconds, long after failure detection fired), and membership must not keep
@@ -93,6 +94,34 @@ class JGroupsBridgeTest {
         // line took its place, before FD_ALL3 (6.25 s) would have suspected it
         assertTrue(JGroupsFaults.sequencerSuspicions(b) + JGroupsFaults.sequencerSuspicions(c) > 0,
                 "the members' sequencer watch suspected a");
+    }
+
+    @Test
+    void aMemberExcludedWithoutLearningItLeavesItsStaleViewAndMergesBack() throws Exception {
+        start();
+        GroupChannel a = channels.get(0);
+        GroupChannel b = channels.get(1);
+        JGroupsFaults.cut(a, b);   // b hears nothing from a, a still hears b: a's stall watch excludes b
+        Waits.await(() -> a.view().size() == 2 && !a.view().contains(b.self()), REFORM,
+                () -> "a excluded b: views " + channels.stream().map(GroupChannel::view).toList());
+        JGroupsFaults.restore(b);   // at once, before b's own failure detection could suspect anyone
+        // b never received the view that excluded it. It must not stay in its stale view: a's answers to its probes
+        // say it is not a member, and it leaves (in one JVM, over UDP, other paths also bring it back; over TCP
+        // with the replica paused, it waited for good: chaos pause seed 712 on bb3cb2a)
+        Waits.await(() -> {
+            View v0 = channels.get(0).view();
+            return v0.size() == 3 && channels.stream().allMatch(c -> c.view().id() == v0.id())
+                    && recorders.stream().allMatch(r -> r.lastEpoch() != null && r.lastEpoch().id() == v0.id());
+        }, REFORM, () -> "one primary view of three: views " + channels.stream().map(GroupChannel::view).toList());
+        String tag = "after-";
+        for (GroupChannel ch : channels) {
+            ch.abcast((tag + ch.self()).getBytes(StandardCharsets.UTF_8));
+        }
+        for (Recorder r : recorders) {
+            r.awaitState(x -> x.deliveredUnsafe().stream().filter(d -> d.text().startsWith(tag)).count() == 3, REFORM,
+                    () -> "the last round delivered everywhere");
+        }
+        assertOneOrder("excluded without learning it");
     }
 
     private void start() {

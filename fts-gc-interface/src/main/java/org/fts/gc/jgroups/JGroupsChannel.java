@@ -132,22 +132,23 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         exclude(member, "it did not answer");
     }
 
-    /**
-     * Suspects {@code member} through this member's GMS, as its failure detector would: the coordinator excludes
-     * it; a coordinator suspected by the member next in line is replaced by that member.
-     */
     @Override
     public void exclude(MemberId member, String why) {
-        JChannel ch = channel;
         Address a = addresses.get(member);
-        org.jgroups.protocols.pbcast.GMS gms = ch == null ? null
-                : ch.getProtocolStack().findProtocol(org.jgroups.protocols.pbcast.GMS.class);
-        if (a == null || gms == null || closed) {
-            return;
+        if (a != null && !closed && GmsSuspicion.suspect(channel, List.of(a))) {
+            LOG.warn("{}: {} suspected after {} ms: {} (this member cannot reach it, or it this member)", self, member,
+                    stallNanos / 1_000_000, why);
         }
-        LOG.warn("{}: {} suspected after {} ms: {} (this member cannot reach it, or it this member)", self, member,
-                stallNanos / 1_000_000, why);
-        gms.up(new org.jgroups.Event(org.jgroups.Event.SUSPECT, List.of(a)));
+    }
+
+    @Override
+    public void leaveView(View stale, MemberId sequencer) {
+        List<Address> others = stale.members().stream().filter(m -> !m.equals(self)).map(addresses::get)
+                .filter(java.util.Objects::nonNull).toList();
+        if (!others.isEmpty() && !closed && GmsSuspicion.suspect(channel, others)) {
+            LOG.warn("{}: the sequencer {} answers that this member is not in its view: it was excluded without "
+                    + "learning it; it leaves view {} (a merge brings it back)", self, sequencer, stale.id());
+        }
     }
 
     @Override

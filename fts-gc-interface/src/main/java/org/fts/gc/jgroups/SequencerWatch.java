@@ -27,6 +27,12 @@ import org.fts.gc.View;
  * checks for itself at once. The indirect probes keep one member's cut link from deposing a sequencer the others
  * still hear (a bridge): there, the sequencer's own watch excludes the cut member instead.
  *
+ * <p>The other way round, a member the sequencer excluded without its learning it (paused, or cut one way at the
+ * wrong moment) is told so by the sequencer's answer to its probe ({@link Wire.ProbeReply#member}), and leaves its
+ * stale view: alone, it is not primary and merges back. Without that, the answers to its probes counted as the
+ * sequencer's heartbeats, its failure detector never suspected anyone, and it waited in the stale view for good
+ * (chaos pause seed 712 on bb3cb2a).
+ *
  * <p>Guarantees: suspects only a sequencer that answered neither this member's probes nor any other member's for
  * a whole {@code patience} after {@code patience} of silence; never suspects itself; forgets everything at a view
  * change. Thread-safe; {@link #heard} is a volatile write on the receiving path.
@@ -43,6 +49,9 @@ final class SequencerWatch {
         void unreachable(MemberId successor, MemberId target);
 
         void suspect(MemberId target);
+
+        /** The sequencer answered that this member is not in its view: leave the stale view. */
+        void leave(MemberId sequencer);
     }
 
     private final MemberId self;
@@ -56,6 +65,7 @@ final class SequencerWatch {
     /** Members that asked this one to probe a target: target to askers. */
     private final Map<MemberId, Set<MemberId>> askers = new HashMap<>();
     private long suspicions;
+    private boolean left;
 
     SequencerWatch(MemberId self) {
         this.self = self;
@@ -72,6 +82,7 @@ final class SequencerWatch {
         lastHeard = now;
         checkingSince = 0;
         askers.clear();
+        left = false;
     }
 
     /** Any message from {@code src}: the sequencer's count as signs of life. */
@@ -132,14 +143,25 @@ final class SequencerWatch {
         out.probe(target);
     }
 
-    /** {@code from} answered a probe of this member's: vouch for it to whoever asked. */
-    void answered(MemberId from, Out out) {
+    /**
+     * {@code from} answered a probe of this member's: vouch for it to whoever asked; and if it is the sequencer
+     * and this member is not in its view, leave the stale view (once per view).
+     */
+    void answered(MemberId from, boolean member, Out out) {
         Set<MemberId> waiting;
+        boolean leave = false;
         synchronized (this) {
             waiting = askers.remove(from);
+            if (!member && from.equals(sequencer) && !left) {
+                left = true;
+                leave = true;
+            }
         }
         if (waiting != null) {
             waiting.forEach(a -> out.vouch(a, from));
+        }
+        if (leave) {
+            out.leave(from);
         }
     }
 

@@ -79,6 +79,13 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         default void exclude(MemberId member, String why) {
             exclude(member);
         }
+
+        /**
+         * This member is not in {@code sequencer}'s view, although {@code stale} says it is: have the membership
+         * service install a view of this member alone (which merges back). None by default.
+         */
+        default void leaveView(View stale, MemberId sequencer) {
+        }
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(TotalOrder.class);
@@ -93,6 +100,8 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private final DeliveryPump pump;
     private final StallWatch stalls = new StallWatch();
     private final SequencerWatch seqWatch;
+    /** The current view, for the answers to probes. */
+    private volatile View view;
     private final SequencerWatch.Out watchOut;
     /** {@link #retryRecovery}'s bookkeeping, on the timer thread only. */
     private long retryView = -1;
@@ -108,33 +117,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         this.sequencer = new Sequencer(self, config, this, member);
         origin.lockOrder(sequencer, member);
         this.seqWatch = new SequencerWatch(self);
-        this.watchOut = new SequencerWatch.Out() {
-            @Override
-            public void probe(MemberId target) {
-                net.probe(target, Wire.encode(new Wire.Probe(System.nanoTime())));
-            }
-
-            @Override
-            public void probeFor(MemberId helper, MemberId target) {
-                net.probe(helper, Wire.encode(new Wire.ProbeFor(target)));
-            }
-
-            @Override
-            public void vouch(MemberId asker, MemberId target) {
-                net.probe(asker, Wire.encode(new Wire.Vouch(target)));
-            }
-
-            @Override
-            public void unreachable(MemberId successor, MemberId target) {
-                net.probe(successor, Wire.encode(new Wire.Unreachable(target)));
-            }
-
-            @Override
-            public void suspect(MemberId target) {
-                net.exclude(target, "the sequencer answered none of this member's probes, nor any other member's, "
-                        + "after as long a silence");
-            }
-        };
+        this.watchOut = new WatchNet(net, () -> view);
     }
 
     // ================================ application side ================================
@@ -155,6 +138,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     // ================================ events ================================
 
     void viewChanged(View v) {
+        view = v;
         seqWatch.view(v, System.nanoTime());
         FailStop.guard(() -> {
             boolean recover;
@@ -208,10 +192,11 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         } else if (m instanceof Wire.NotPrimary n) {
             member.onNotPrimary(src, n.view(), n.reason());
         } else if (m instanceof Wire.Probe p) {
-            net.probe(src, Wire.encode(new Wire.ProbeReply(p.nonce())));
-        } else if (m instanceof Wire.ProbeReply) {
+            View v = view;
+            net.probe(src, Wire.encode(new Wire.ProbeReply(p.nonce(), v != null && v.contains(src))));
+        } else if (m instanceof Wire.ProbeReply r) {
             stalls.answered(src, System.nanoTime());
-            seqWatch.answered(src, watchOut);
+            seqWatch.answered(src, r.member(), watchOut);
         } else if (m instanceof Wire.ProbeFor f) {
             seqWatch.probeFor(src, f.target(), watchOut);
         } else if (m instanceof Wire.Vouch v) {

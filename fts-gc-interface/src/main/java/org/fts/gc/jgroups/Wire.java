@@ -87,8 +87,12 @@ final class Wire {
     record Probe(long nonce) implements Msg {
     }
 
-    /** The answer to a {@link Probe}. */
-    record ProbeReply(long nonce) implements Msg {
+    /**
+     * The answer to a {@link Probe}, saying whether the prober is a member of the answering member's view: a
+     * sequencer that excluded a member which did not learn it (paused, or cut one way) says so, and that member
+     * leaves its stale view (its probes, answered, would otherwise keep its failure detector content forever).
+     */
+    record ProbeReply(long nonce, boolean member) implements Msg {
     }
 
     /**
@@ -176,7 +180,7 @@ final class Wire {
         } else if (m instanceof Probe p) {
             return ByteBuffer.allocate(9).put(PROBE).putLong(p.nonce()).array();
         } else if (m instanceof ProbeReply p) {
-            return ByteBuffer.allocate(9).put(PROBE_REPLY).putLong(p.nonce()).array();
+            return ByteBuffer.allocate(10).put(PROBE_REPLY).putLong(p.nonce()).put((byte) (p.member() ? 1 : 0)).array();
         } else if (m instanceof ProbeFor p) {
             return targeted(PROBE_FOR, p.target());
         } else if (m instanceof Vouch v) {
@@ -242,7 +246,7 @@ final class Wire {
             case PROBE:
                 return new Probe(b.getLong());
             case PROBE_REPLY:
-                return new ProbeReply(b.getLong());
+                return new ProbeReply(b.getLong(), b.get() != 0);
             case PROBE_FOR:
                 return new ProbeFor(readName(b));
             case VOUCH:

@@ -43,6 +43,11 @@ class SequencerWatchTest {
         public void suspect(MemberId target) {
             sent.add("suspect " + target);
         }
+
+        @Override
+        public void leave(MemberId sequencer) {
+            sent.add("leave " + sequencer);
+        }
     };
 
     private SequencerWatch watching(MemberId self, long now) {
@@ -132,12 +137,28 @@ class SequencerWatchTest {
         w.probeFor(B, S, out);
         assertEquals(List.of("probe s", "probe s"), sent);
         sent.clear();
-        w.answered(S, out);
+        w.answered(S, true, out);
         assertEquals(2, sent.size());
         assertEquals(List.of("vouch a s", "vouch b s"), sent.stream().sorted().toList());
         sent.clear();
-        w.answered(S, out);
+        w.answered(S, true, out);
         assertEquals(List.of(), sent, "vouched once per request");
+    }
+
+    @Test
+    void aMemberTheSequencerExcludedWithoutItsKnowingLeavesItsStaleViewOnce() {
+        SequencerWatch w = watching(A, 0);
+        w.answered(B, false, out);   // another member's view is not the sequencer's
+        assertEquals(List.of(), sent);
+        w.answered(S, false, out);   // the sequencer: "you are not in my view"
+        w.answered(S, false, out);
+        assertEquals(List.of("leave s"), sent, "once per view");
+        sent.clear();
+        w.view(new View(2, List.of(S, A), A), 0);
+        w.answered(S, true, out);
+        assertEquals(List.of(), sent, "a member of its view stays");
+        w.answered(S, false, out);
+        assertEquals(List.of("leave s"), sent, "again in a later view");
     }
 
     @Test
