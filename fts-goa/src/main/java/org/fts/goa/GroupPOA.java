@@ -345,9 +345,20 @@ public final class GroupPOA extends PoaBasics {
         return groupPoa.id();
     }
 
-    /** Leaves the group, stops executing, and destroys the underlying POA. */
+    /**
+     * Leaves the group, stops executing, and destroys the underlying POA. Its POA manager is set to discard
+     * requests first: one that arrives between the POA's destruction and the ORB's shutdown gets TRANSIENT
+     * (COMPLETED_NO), which FT clients retry on another replica, not OBJECT_NOT_EXIST ("POA destroyed"), which
+     * they rightly take as final (FtClientInJvmTest met it once in about ten runs). The manager is the root POA's,
+     * so other POAs under it discard too: destroying the group adaptor ends the replica.
+     */
     @Override
     public void destroy(boolean etherealize, boolean waitForCompletion) {
+        try {
+            groupPoa.the_POAManager().discard_requests(false);
+        } catch (org.omg.PortableServer.POAManagerPackage.AdapterInactive inactive) {
+            // already inactive: requests are refused anyway
+        }
         leave("destroy() was called");
         if (leaveOnShutdown != null) {
             try {
