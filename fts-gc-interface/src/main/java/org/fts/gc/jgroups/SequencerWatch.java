@@ -35,7 +35,8 @@ import org.fts.gc.View;
  *
  * <p>Guarantees: suspects only a sequencer that answered neither this member's probes nor any other member's for
  * a whole {@code patience} after {@code patience} of silence; never suspects itself; forgets everything at a view
- * change. Thread-safe; {@link #heard} is a volatile write on the receiving path.
+ * change. Thread-safe; {@link #heard} is a comparison on the receiving path, and a clock
+ * read and a volatile write for the sequencer's messages.
  */
 final class SequencerWatch {
     /** What the watch sends and asks for. */
@@ -85,7 +86,14 @@ final class SequencerWatch {
         left = false;
     }
 
-    /** Any message from {@code src}: the sequencer's count as signs of life. */
+    /** Any message from {@code src}: the sequencer's count as signs of life (the clock is read only for those). */
+    void heard(MemberId src) {
+        if (src.equals(sequencer)) {
+            lastHeard = System.nanoTime();
+        }
+    }
+
+    /** {@link #heard(MemberId)} at a given time (tests). */
     void heard(MemberId src, long now) {
         if (src.equals(sequencer)) {
             lastHeard = now;

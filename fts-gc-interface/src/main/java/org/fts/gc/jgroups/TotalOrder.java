@@ -166,7 +166,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
             LOG.warn("{}: dropped a malformed message from {}: {}", self, src, e.toString());
             return;
         }
-        seqWatch.heard(src, System.nanoTime());
+        seqWatch.heard(src);
         FailStop.guard(() -> dispatch(src, m));
     }
 

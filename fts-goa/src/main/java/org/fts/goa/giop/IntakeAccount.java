@@ -126,15 +126,4 @@ final class IntakeAccount implements GiopFrameGuard.Frames {
     private synchronized boolean isClosed() {
         return closed;
     }
-
-    /** Bytes this connection holds now (tests). */
-    synchronized long holding() {
-        long n = pending;
-        for (ArrayDeque<Long> q : held.values()) {
-            for (long b : q) {
-                n += b;
-            }
-        }
-        return n;
-    }
 }
