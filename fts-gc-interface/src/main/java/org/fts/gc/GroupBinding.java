@@ -18,6 +18,14 @@ public interface GroupBinding {
     List<ConfigKey<?>> keys();
 
     /**
+     * Whether the binding implements {@code fts.durability=log} ({@link Durability}): its members log what they
+     * acknowledge and recover from their logs. False by default.
+     */
+    default boolean logs() {
+        return false;
+    }
+
+    /**
      * A new, not yet joined channel for member {@code self}.
      *
      * @throws org.fts.config.ConfigException if the binding's configuration is invalid

@@ -35,8 +35,13 @@ public final class GroupChannels {
         List<ConfigKey<?>> keys = new ArrayList<>();
         keys.add(BINDING);
         keys.addAll(GroupConfig.KEYS);
+        keys.addAll(Durability.KEYS);
         keys.addAll(binding.keys());
         ConfigKeys.validateAndLog(LOG, "group communication", config, keys);
+        if (Durability.from(config).log() && !binding.logs()) {
+            throw new org.fts.config.ConfigException(Durability.MODE.name(), "is log, which binding '"
+                    + binding.alias() + "' does not implement (fts.gc=jgroups does)");
+        }
         String name = memberName != null ? memberName : "m-" + UUID.randomUUID().toString().substring(0, 8);
         return binding.create(config, new MemberId(name));
     }

@@ -16,6 +16,7 @@ public final class GroupKeys implements ConfigKeyProvider {
         List<ConfigKey<?>> keys = new ArrayList<>();
         keys.add(GroupChannels.BINDING);
         keys.addAll(GroupConfig.KEYS);
+        keys.addAll(Durability.KEYS);
         keys.addAll(new JGroupsBinding().keys());
         keys.addAll(new LocalBinding().keys());
         keys.addAll(BatchingConfig.KEYS);

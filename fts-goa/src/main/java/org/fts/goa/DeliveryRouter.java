@@ -33,10 +33,13 @@ final class DeliveryRouter implements GroupListener {
     private final ExecutionLanes lanes;
     private final StateTransfer transfer;
     private final Membership membership;
+    /** Null, or opened once the application activated its objects: the first delivery waits for it. */
+    private final java.util.concurrent.CountDownLatch activation;
 
     DeliveryRouter(String self, MemberId member, GroupChannel channel, Batcher batcher, Standing standing,
                    CastPath castPath, Execution execution, ExecutionLanes lanes, StateTransfer transfer,
-                   Membership membership) {
+                   Membership membership, java.util.concurrent.CountDownLatch activation) {
+        this.activation = activation;
         this.self = self;
         this.member = member;
         this.channel = channel;
@@ -51,6 +54,9 @@ final class DeliveryRouter implements GroupListener {
 
     @Override
     public void deliver(MemberId sender, byte[] payload) {
+        if (activation != null && activation.getCount() > 0) {
+            awaitActivation();
+        }
         List<Cast> casts = new ArrayList<>();
         try {
             for (byte[] m : BatchCodec.decode(payload, 0)) {
@@ -75,6 +81,22 @@ final class DeliveryRouter implements GroupListener {
                 castPath.notExecuted(i.request().id(),
                         new IllegalStateException("replica " + self + " " + standing.notServing()));
             }
+        }
+    }
+
+    /**
+     * A replica whose group layer logs replays its log as its first deliveries, before the application may have
+     * activated its objects: executed then, a request would find no servant where the others found one. The
+     * delivery thread waits (the group goes on; deliveries queue here), saying so every 10 s.
+     */
+    private void awaitActivation() {
+        try {
+            while (!activation.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                LOG.warn("{}: deliveries wait for the application to activate its objects (POA manager activate)",
+                        self);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -149,6 +171,12 @@ final class DeliveryRouter implements GroupListener {
         standingChanged(false, null);
     }
 
+    /** The application activated its objects (on the delivery thread): the replica may serve. */
+    void activated() {
+        standing.activated();
+        standingChanged(false, null);
+    }
+
     /** After an install: the casts delivered since the state's cut take effect, in order. */
     void actOnBuffered(List<Cast> buffered) {
         buffered.forEach(this::act);
@@ -166,6 +194,8 @@ final class DeliveryRouter implements GroupListener {
         if (why != null) {
             castPath.failAll(new IllegalStateException("replica " + self + " " + why));
         }
-        transfer.onStanding(standing.view(), standing.epochOpen(), !standing.current(), gap, provider);
+        // With a log, whether the state must be fetched is the first epoch's to say (its log may rebuild it).
+        boolean want = !standing.current() && (activation == null || standing.everOpened());
+        transfer.onStanding(standing.view(), standing.epochOpen(), want, gap, provider);
     }
 }

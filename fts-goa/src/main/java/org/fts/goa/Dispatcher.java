@@ -64,16 +64,17 @@ final class Dispatcher {
     }
 
     OutputStream invoke(byte[] oid, String operation, InputStream in, ResponseHandler rh) {
+        long interruptions = standing.interruptions();
+        String notServing = standing.notServing();
+        if (notServing != null) {   // before the cache: a replica out of the primary may hold stale replies
+            // and before the objects: a replica still starting has none yet, but the group has
+            throw new TRANSIENT("FTS: replica " + self + " " + notServing, 0, CompletionStatus.COMPLETED_NO);
+        }
         if (!objects.containsKey(new ObjectKey(oid))) {
             throw new OBJECT_NOT_EXIST("FTS: no object " + new ObjectKey(oid) + " in this group", 0,
                     CompletionStatus.COMPLETED_NO);
         }
         refuseOversized(operation, in);
-        long interruptions = standing.interruptions();
-        String notServing = standing.notServing();
-        if (notServing != null) {   // before the cache: a replica out of the primary may hold stale replies
-            throw new TRANSIENT("FTS: replica " + self + " " + notServing, 0, CompletionStatus.COMPLETED_NO);
-        }
         FtContexts ft = FtContexts.of(Jacorb.serviceContexts(rh));
         long now = System.currentTimeMillis();
         RequestId id;

@@ -74,24 +74,41 @@ public final class GroupPOA extends PoaBasics {
     private GroupPOA(ORB orb, Properties props) throws Exception {
         super(POAHelper.narrow(orb.resolve_initial_references("RootPOA")));
         this.orb = orb;
+        PoaGate gate = new PoaGate();
+        if (root.the_activator() == null) {
+            root.the_activator(gate);   // first: JacORB already takes requests
+        }
         org.fts.config.ConfigKeys.checkNames(LOG, props);
         this.config = GoaConfig.from(props, LOG);
         ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
         StartupChecks.foreground(orb);
         org.fts.goa.giop.GiopGuard.checkInstalled(orb);   // the GIOP message size guard is an ORB property
+        org.fts.gc.Durability logged = org.fts.gc.Durability.from(props);
+        // The group's POA early, requests for it waiting in the gate meanwhile (PoaGate).
+        // PERSISTENT + USER_ID with the same POA name and jacorb.implname give the same object key everywhere.
+        POA created = null;
+        try {
+            created = root.create_POA("FTS-" + config.group(), root.the_POAManager(), new Policy[] {
+                root.create_lifespan_policy(LifespanPolicyValue.PERSISTENT),
+                root.create_id_assignment_policy(IdAssignmentPolicyValue.USER_ID),
+                root.create_servant_retention_policy(ServantRetentionPolicyValue.NON_RETAIN),
+                root.create_request_processing_policy(RequestProcessingPolicyValue.USE_SERVANT_MANAGER)});
+        } finally {
+            gate.created(created == null ? null : "FTS-" + config.group());
+        }
+        this.groupPoa = created;
         // A restarted replica is a new member: its dead predecessor may still be in the view for a while.
         MemberId member = new MemberId(config.replicaId() + "#" + UUID.randomUUID().toString().substring(0, 6));
-        this.channel = GroupChannels.create(StartupChecks.groupProperties(props, config), member.name());
+        try {
+            this.channel = GroupChannels.create(StartupChecks.groupProperties(props, config), member.name());
+        } catch (RuntimeException e) {   // a configuration error: no POA of a replica that did not start
+            groupPoa.destroy(false, false);
+            throw e;
+        }
         this.membership = new Membership(config.replicas());
         this.engine = new ReplicaEngine(config, member, channel, BatchingConfig.policy(props),
-                BatchingConfig.longDoorway(props), new Replay(orb), objects, membership);
+                BatchingConfig.longDoorway(props), new Replay(orb), objects, membership, logged.log());
         Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, this::iogrString);
-        // PERSISTENT + USER_ID with the same POA name and jacorb.implname give the same object key everywhere.
-        this.groupPoa = root.create_POA("FTS-" + config.group(), root.the_POAManager(), new Policy[] {
-            root.create_lifespan_policy(LifespanPolicyValue.PERSISTENT),
-            root.create_id_assignment_policy(IdAssignmentPolicyValue.USER_ID),
-            root.create_servant_retention_policy(ServantRetentionPolicyValue.NON_RETAIN),
-            root.create_request_processing_policy(RequestProcessingPolicyValue.USE_SERVANT_MANAGER)});
         groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
         this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
         Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(

@@ -37,6 +37,8 @@ final class ReplicaEngine implements StateTransfer.Host {
     private final Standing standing;
     private final StateTransfer transfer;
     private final DeliveryRouter router;
+    /** Opened when the application activated its objects (deliveries wait for it when the group layer logs). */
+    private final java.util.concurrent.CountDownLatch activation = new java.util.concurrent.CountDownLatch(1);
 
     /**
      * @param channel the replica's channel, not joined yet: join it with {@link #listener()}
@@ -44,6 +46,15 @@ final class ReplicaEngine implements StateTransfer.Host {
      */
     ReplicaEngine(GoaConfig config, MemberId member, GroupChannel channel, BatchPolicy policy, boolean longDoorway,
                   Replay replay, Map<ObjectKey, Servant> objects, Membership membership) {
+        this(config, member, channel, policy, longDoorway, replay, objects, membership, false);
+    }
+
+    /**
+     * @param logged the group layer logs ({@code fts.durability=log}): a restarted replica's first deliveries
+     *               replay its log, so nothing executes before the application activated its objects
+     */
+    ReplicaEngine(GoaConfig config, MemberId member, GroupChannel channel, BatchPolicy policy, boolean longDoorway,
+                  Replay replay, Map<ObjectKey, Servant> objects, Membership membership, boolean logged) {
         this.self = config.replicaId();
         this.member = member;
         this.channel = channel;
@@ -58,7 +69,7 @@ final class ReplicaEngine implements StateTransfer.Host {
         this.transfer = new StateTransfer(this, Math.max(250, config.stateTimeout().toMillis() / 4), self);
         Execution execution = new Execution(self, replay, cache, objects, lanes, castPath);
         this.router = new DeliveryRouter(self, member, channel, batcher, standing, castPath, execution, lanes,
-                transfer, membership);
+                transfer, membership, logged ? activation : null);
     }
 
     /** What the channel delivers to. */
@@ -99,6 +110,8 @@ final class ReplicaEngine implements StateTransfer.Host {
      * @return null when it may go on, else why not
      */
     String activated(long waitMillis) {
+        activation.countDown();
+        channel.onDeliveryThread(router::activated);   // the standing changes on the delivery thread only
         transfer.ready();
         try {
             standing.started().get(waitMillis, TimeUnit.MILLISECONDS);

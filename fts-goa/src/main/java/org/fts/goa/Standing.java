@@ -24,6 +24,8 @@ final class Standing {
     private volatile boolean epochOpen;   // read over JMX too
     private boolean current;
     private boolean everOpened;
+    /** Whether the application activated its objects: before, a request would find none. */
+    private boolean activated;
     private volatile String notServing = blocked;
     /** How many times this replica was found not serving: a request compares it around its cast. */
     private volatile long interruptions;
@@ -67,6 +69,12 @@ final class Standing {
         publish();
     }
 
+    /** The application activated its objects. */
+    void activated() {
+        activated = true;
+        publish();
+    }
+
     /** A state transfer installed the group's state. */
     void installed() {
         current = true;
@@ -74,7 +82,8 @@ final class Standing {
     }
 
     private void publish() {
-        String why = blocked != null ? blocked : current ? null : "is obtaining the group's state";
+        String why = blocked != null ? blocked : !current ? "is obtaining the group's state"
+                : activated ? null : "has not activated its objects yet";
         if (why != null) {
             interruptions++;   // single writer (the delivery thread); before the waiting requests are failed
         }
@@ -82,13 +91,18 @@ final class Standing {
             notServing = why;
             notifyAll();
         }
-        if (why == null || (!everOpened && blocked != null && view != null)) {
+        if (why == null || (!everOpened && blocked != null && view != null && activated)) {
             started.complete(null);   // serving; or no primary yet: the replica serves once one forms
         }
     }
 
     boolean current() {
         return current;
+    }
+
+    /** Whether an epoch opened here since the replica joined. */
+    boolean everOpened() {
+        return everOpened;
     }
 
     /** Whether this replica may give its state to another: current, in an open epoch. */

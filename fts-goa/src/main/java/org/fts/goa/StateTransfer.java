@@ -129,6 +129,13 @@ final class StateTransfer {
             tried.remove(hint);
         }
         if (!want) {
+            if (phase != Phase.IDLE) {
+                // Current on its own (a replica whose group layer logs is current once its epoch opens: its log
+                // rebuilds its state). A snapshot installed now would roll back what it executed since the marker.
+                LOG.info("{}: state transfer from {} abandoned: this replica's state is current", host.member(),
+                        provider);
+                reset();
+            }
             return;
         }
         if (phase != Phase.IDLE && (gap || !v.contains(provider))) {

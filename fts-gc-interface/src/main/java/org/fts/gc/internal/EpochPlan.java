@@ -38,10 +38,16 @@ public final class EpochPlan {
      * {@code founding} whether that epoch founded the group (the history before it is empty) and
      * {@code epochMembers} its membership; {@code last} the last entry of the history it holds.
      */
-    public record Report(boolean fresh, boolean synced, EpochId epoch, boolean founding, List<MemberId> epochMembers,
-                         long last) {
+    public record Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
+                         List<MemberId> epochMembers, long last, long commit) {
         public Report {
             epochMembers = List.copyOf(epochMembers);
+        }
+
+        /** A report whose epoch's ballot is its view id (as every ballot is while no member restarted from a log). */
+        public Report(boolean fresh, boolean synced, EpochId epoch, boolean founding, List<MemberId> epochMembers,
+                      long last) {
+            this(fresh, synced, epoch == null ? 0 : epoch.view(), epoch, founding, epochMembers, last, 0);
         }
 
         boolean holdsHistory() {
@@ -52,8 +58,13 @@ public final class EpochPlan {
     /**
      * What one member does in the new epoch: skip to it ({@code gap}), or continue; {@code provider} names a
      * member with a synced state for one whose state is not (null if it is, or if there is none but itself).
+     * {@code truncate} (durable members of another epoch than the source's; else -1): the member drops what it
+     * holds after that entry (all of it committed, so in the history) and is repaired from there.
      */
-    public record Assignment(boolean gap, MemberId provider) {
+    public record Assignment(boolean gap, MemberId provider, long truncate) {
+        public Assignment(boolean gap, MemberId provider) {
+            this(gap, provider, -1);
+        }
     }
 
     /** A member of the source's epoch that lags: {@code source} sends it entries in ({@code from}, {@code upTo}]. */
@@ -91,6 +102,16 @@ public final class EpochPlan {
      */
     public static Decision decide(GroupConfig config, List<MemberId> members, Map<MemberId, Report> reports,
                                   MemberId self) {
+        return decide(config, false, members, reports, self);
+    }
+
+    /**
+     * @param durable the members log what they hold ({@code fts.durability=log}): a member of another epoch than
+     *                the source's is not given a gap but repaired from its commit point (its own log rebuilds its
+     *                application's state), and a fresh one from the start of the history
+     */
+    public static Decision decide(GroupConfig config, boolean durable, List<MemberId> members,
+                                  Map<MemberId, Report> reports, MemberId self) {
         int n = config.groupSize();
         int majority = n / 2 + 1;
         if (n > 0 && GroupConfig.replicas(members) < majority) {
@@ -142,6 +163,15 @@ public final class EpochPlan {
         Set<MemberId> cont = new HashSet<>(continuing);
         for (MemberId m : members) {
             boolean gap = !cont.contains(m);
+            if (gap && durable) {
+                Report r = reports.get(m);
+                long from = r.holdsHistory() ? Math.min(r.commit(), top.last()) : 0;
+                if (from < top.last()) {
+                    repairs.add(new Repair(source, m, from, top.last()));
+                }
+                assignments.put(m, new Assignment(false, null, from));
+                continue;
+            }
             if (!gap) {
                 long last = reports.get(m).last();
                 if (last < top.last()) {
@@ -170,7 +200,7 @@ public final class EpochPlan {
         Report latest = null;
         for (MemberId m : holders) {
             Report r = reports.get(m);
-            if (latest == null || r.epoch().compareTo(latest.epoch()) > 0) {
+            if (latest == null || rank(r, latest) > 0) {
                 latest = r;
             }
         }
@@ -180,7 +210,7 @@ public final class EpochPlan {
         List<MemberId> mayHaveOpened = new ArrayList<>();
         for (MemberId m : latest.epochMembers()) {
             Report here = members.contains(m) ? reports.get(m) : null;
-            boolean didNot = here != null && (!here.holdsHistory() || here.epoch().compareTo(latest.epoch()) < 0);
+            boolean didNot = here != null && (!here.holdsHistory() || rank(here, latest) < 0);
             if (!didNot) {
                 mayHaveOpened.add(m);
             }
@@ -201,12 +231,12 @@ public final class EpochPlan {
     private static void dropHollowEpochs(List<MemberId> members, Map<MemberId, Report> reports, List<MemberId> holders,
                                          int majority) {
         while (!holders.isEmpty()) {
-            EpochId top = null;
+            Report top = null;
             for (MemberId m : holders) {
-                EpochId e = reports.get(m).epoch();
-                top = top == null || e.compareTo(top) > 0 ? e : top;
+                Report r = reports.get(m);
+                top = top == null || rank(r, top) > 0 ? r : top;
             }
-            EpochId latest = top;
+            EpochId latest = top.epoch();
             List<MemberId> inTop = holders.stream().filter(m -> reports.get(m).epoch().equals(latest)).toList();
             Report any = reports.get(inTop.get(0));
             if (any.founding() || inTop.size() == holders.size()
@@ -216,7 +246,7 @@ public final class EpochPlan {
             List<MemberId> mayHaveOpened = new ArrayList<>();
             for (MemberId m : any.epochMembers()) {
                 Report here = members.contains(m) ? reports.get(m) : null;
-                boolean didNot = here != null && (!here.holdsHistory() || here.epoch().compareTo(latest) < 0);
+                boolean didNot = here != null && (!here.holdsHistory() || rank(here, any) < 0);
                 if (!didNot) {
                     mayHaveOpened.add(m);
                 }
@@ -228,9 +258,19 @@ public final class EpochPlan {
         }
     }
 
+    /**
+     * How the epochs two holders opened compare: by the ballot that established each (a later recovery's ballot is
+     * above every ballot its majority promised, as in Paxos), then by epoch id. View ids alone do not order epochs
+     * across a whole-group restart: JGroups numbers the views of a group formed again from 1.
+     */
+    static int rank(Report a, Report b) {
+        int c = Long.compare(a.ballot(), b.ballot());
+        return c != 0 ? c : a.epoch().compareTo(b.epoch());
+    }
+
     /** Whether {@code a} continues a more advanced history than {@code b}: (epoch, last), then synced, then self. */
     private static boolean better(Report a, MemberId am, Report b, MemberId bm, MemberId self) {
-        int c = a.epoch().compareTo(b.epoch());
+        int c = rank(a, b);
         if (c != 0) {
             return c > 0;
         }

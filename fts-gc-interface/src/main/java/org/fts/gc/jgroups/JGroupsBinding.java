@@ -70,7 +70,12 @@ public final class JGroupsBinding implements GroupBinding {
     @Override
     public GroupChannel create(Properties config, MemberId self) {
         return new JGroupsChannel(stackXml(config), org.fts.gc.GroupConfig.from(config), self,
-                GroupSecurity.groupKey(config), STALL_TIMEOUT.get(config));
+                GroupSecurity.groupKey(config), STALL_TIMEOUT.get(config), org.fts.gc.Durability.from(config));
+    }
+
+    @Override
+    public boolean logs() {
+        return true;
     }
 
     /** The stack XML named by {@code fts.gc.jgroups.stack}, with FTS placeholders filled in. */

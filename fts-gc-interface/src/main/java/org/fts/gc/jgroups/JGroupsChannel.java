@@ -63,10 +63,18 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private volatile boolean closed;
     /** {@code fts.gc.jgroups.stall_timeout} in nanoseconds (0: off). */
     private final long stallNanos;
+    private final org.fts.gc.Durability durability;
+    private volatile DurableLog disk;
 
     /** @param groupKey the group's secret key (SYM_ENCRYPT), or null for traffic in the clear */
     JGroupsChannel(String stackXml, GroupConfig config, MemberId self, javax.crypto.SecretKey groupKey,
                    java.time.Duration stallTimeout) {
+        this(stackXml, config, self, groupKey, stallTimeout, org.fts.gc.Durability.MEMORY);
+    }
+
+    JGroupsChannel(String stackXml, GroupConfig config, MemberId self, javax.crypto.SecretKey groupKey,
+                   java.time.Duration stallTimeout, org.fts.gc.Durability durability) {
+        this.durability = durability;
         this.stallNanos = stallTimeout.toNanos();
         this.stackXml = stackXml;
         this.groupKey = groupKey;
@@ -80,9 +88,17 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             throw new GroupException(self + ": a channel joins once");
         }
         DeliveryPump p = new DeliveryPump(self.name(), listener);
+        if (durability.log()) {
+            try {
+                disk = DurableLog.open(durability.dirOf(self.replica()));
+            } catch (java.io.UncheckedIOException e) {
+                throw new GroupException(self + ": " + e.getCause().getMessage() + " (" + org.fts.gc.Durability.DIR.name()
+                        + ")", e);
+            }
+        }
         p.start();
         pump = p;
-        order = new TotalOrder(self, config, this, p);
+        order = new TotalOrder(self, config, this, p, disk);
         try {
             JChannel ch = new JChannel(new ByteArrayInputStream(stackXml.getBytes(StandardCharsets.UTF_8)));
             ch.setName(self.name());
@@ -311,6 +327,16 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         if (ch != null) {
             ch.close();
         }
+        DurableLog d = disk;
+        if (d != null) {
+            d.close();
+        }
+    }
+
+    /** The sync figures of this member's log, or null without one. */
+    org.fts.log.SyncStats syncStats() {
+        DurableLog d = disk;
+        return d == null ? null : d.stats();
     }
 
     /** For fault injection ({@link JGroupsFaults}) only. */

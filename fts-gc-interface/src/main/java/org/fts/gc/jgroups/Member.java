@@ -32,6 +32,9 @@ final class Member {
     interface Net {
         void state(MemberId to, Wire.State s);
 
+        /** To the coordinator of a recovery whose ballot this member cannot promise. */
+        void refused(MemberId to, Wire.Refused r);
+
         void ack(EpochId epoch, long held);
 
         /** This member opened {@code epoch} as its sequencer: start ordering at {@code start}. */
@@ -46,6 +49,14 @@ final class Member {
     private final DeliveryPump pump;
     private final Origin origin;
     private final Net net;
+    /** This member's write-ahead log ({@code fts.durability=log}), or null. */
+    private final DurableLog disk;
+    /** The highest ballot this member promised a recovery (persisted with a log). */
+    private long promised;
+    /** The ballot that established {@code epoch}. */
+    private long epochBallot;
+    /** With a log: the last entry handed to it (entries held while catching up go to it once the epoch opens). */
+    private long logged;
 
     private View view;
     private Phase phase = new Phase.Joining();
@@ -58,6 +69,8 @@ final class Member {
     private long held;
     private long delivered;
     private long commitKnown;
+    /** A durable member cut back for repairs from another epoch's history, not open yet: it reports no epoch. */
+    private boolean foreign;
     /** Whether its state holds a broadcast (delivered, or a gap's); not delivered > 0, which a refounding sets. */
     private boolean applied;
     /** The last entry of the history the open epoch continues: delivered only once committed in this epoch. */
@@ -72,6 +85,7 @@ final class Member {
     /** Per origin, the highest oseq in the history up to {@code held}. */
     private final Map<MemberId, Long> marks = new HashMap<>();
     private long stashedRequest = -1;
+    private long stashedBallot;
     private MemberId stashedFrom;
     /** Counts freezes and openings, so that the origin applies them in order ({@link Origin#resume}). */
     private long step;
@@ -79,11 +93,53 @@ final class Member {
     private MemberTap tap;
 
     Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net) {
+        this(self, config, pump, origin, net, null);
+    }
+
+    /** @param disk the member's log, or null: with one, the member starts from what it holds */
+    Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net, DurableLog disk) {
         this.self = self;
         this.config = config;
         this.pump = pump;
         this.origin = origin;
         this.net = net;
+        this.disk = disk;
+        if (disk != null) {
+            restore(disk.loaded());
+        }
+    }
+
+    /**
+     * A restarted member's standing, from its log: it holds the history it logged, its application starts from
+     * the initial state at the log's base and is rebuilt by delivering the log again (a state of its own, so
+     * synced), and it promised what it promised. Not fresh: its history counts at the next recovery.
+     */
+    private void restore(DurableLog.Loaded l) {
+        DurableLog.EpochMeta m = l.meta();
+        promised = m.promised();
+        held = l.base();
+        delivered = l.base();
+        if (m.epochSeq() == null) {
+            if (!l.entries().isEmpty()) {
+                LOG.warn("{}: its log holds entries but no epoch: dropped", self);
+                disk.truncateAfter(l.base());
+            }
+            logged = held;
+            return;
+        }
+        for (Entry e : l.entries()) {
+            log.put(e.gseq(), e);
+            marks.merge(e.origin(), e.oseq(), Math::max);
+            held = e.gseq();
+        }
+        logged = held;
+        commitKnown = Math.max(l.base(), l.commitHint());
+        epoch = new EpochId(m.epochView(), m.epochSeq());
+        epochBallot = m.epochBallot();
+        epochFounding = m.founding();
+        epochMembers = m.members();
+        fresh = false;
+        synced = true;
     }
 
     // ================================ views and recoveries ================================
@@ -94,7 +150,7 @@ final class Member {
         pump.view(v);
         if (stashedRequest == v.id() && v.coordinator().equals(stashedFrom)) {
             stashedRequest = -1;
-            return freeze(v);
+            return freeze(v, stashedBallot);
         }
         if (stashedRequest >= 0 && stashedRequest <= v.id()) {
             stashedRequest = -1;
@@ -103,22 +159,30 @@ final class Member {
     }
 
     /** The coordinator of view {@code viewId} opens its recovery. */
-    synchronized List<Runnable> onStateReq(MemberId src, long viewId) {
+    synchronized List<Runnable> onStateReq(MemberId src, long viewId, long ballot) {
         if (view == null || viewId > view.id()) {
             stashedRequest = viewId;   // answered once that view is installed here
+            stashedBallot = ballot;
             stashedFrom = src;
             return List.of();
         }
         if (viewId != view.id() || !src.equals(view.coordinator())) {
             return List.of();   // a recovery of a view this member has left
         }
-        return freeze(view);
+        return freeze(view, ballot);
     }
 
-    private List<Runnable> freeze(View v) {
+    private List<Runnable> freeze(View v, long ballot) {
         long viewId = v.id();
         MemberId coordinator = v.coordinator();
         if (phase instanceof Phase.Frozen f && f.view() == viewId) {
+            if (ballot < f.ballot()) {
+                return List.of();   // an older attempt of this recovery
+            }
+            if (ballot > f.ballot()) {   // the coordinator asks again with a higher ballot (another member refused)
+                promise(ballot);
+                phase = new Phase.Frozen(viewId, f.members(), coordinator, ballot);
+            }
             Wire.State again = report(viewId);   // a repeated request (its report may have been lost): the same
             return List.of(() -> net.state(coordinator, again));
         }
@@ -126,7 +190,16 @@ final class Member {
                 && b.view() == viewId || phase instanceof Phase.Open o && o.epoch().view() == viewId) {
             return List.of();   // a repeated request that this recovery's outcome overtook
         }
-        phase = new Phase.Frozen(viewId, v.members(), coordinator);
+        if (disk != null && ballot <= promised) {
+            // Paxos' promise: it took part in a recovery with this ballot or a higher one (before a restart of
+            // the group, whose views JGroups numbers from 1 again), so the coordinator must ask with a higher one.
+            // Without a log, ballots are view ids, which increase at every member while the group lives.
+            Wire.Refused no = new Wire.Refused(viewId, ballot, promised);
+            LOG.info("{}: recovery of view {} asks with ballot {}, but it promised {}", self, viewId, ballot, promised);
+            return List.of(() -> net.refused(coordinator, no));
+        }
+        promise(ballot);
+        phase = new Phase.Frozen(viewId, v.members(), coordinator, ballot);
         early.clear();
         earlyCommitted = 0;
         ahead.clear();
@@ -137,8 +210,30 @@ final class Member {
     }
 
     private Wire.State report(long viewId) {
-        return new Wire.State(viewId, fresh, synced, epoch == null ? 0 : epoch.view(),
-                epoch == null ? null : epoch.sequencer(), epochFounding, epochMembers, held, new HashMap<>(marks));
+        long ballot = ((Phase.Frozen) phase).ballot();
+        EpochId e = foreign ? null : epoch;
+        return new Wire.State(viewId, ballot, fresh, synced, e == null ? 0 : epochBallot, e == null ? 0 : e.view(),
+                e == null ? null : e.sequencer(), epochFounding, e == null ? List.of() : epochMembers, held, commitKnown,
+                new HashMap<>(marks));
+    }
+
+    /** Promises {@code ballot}: with a log, durably, before the report that carries the promise leaves. */
+    private void promise(long ballot) {
+        promised = ballot;
+        if (disk != null) {
+            disk.writeMeta(meta());
+        }
+    }
+
+    private DurableLog.EpochMeta meta() {
+        return epoch == null ? new DurableLog.EpochMeta(promised, 0, 0, null, false, List.of())
+                : new DurableLog.EpochMeta(promised, epochBallot, epoch.view(), epoch.sequencer(), epochFounding,
+                epochMembers);
+    }
+
+    /** The highest ballot this member promised. */
+    synchronized long promised() {
+        return promised;
     }
 
     /** The recovery of {@code viewId} found the view not primary. */
@@ -157,7 +252,13 @@ final class Member {
             return List.of();
         }
         phase = new Phase.Catching(m.view(), new EpochId(m.view(), src), f.members(), m.start(), m.gap(),
-                m.refound(), m.provider(), m.marks());
+                m.refound(), m.provider(), m.marks(), m.ballot(), m.truncate());
+        if (m.truncate() >= 0) {
+            truncate(m.truncate(), m.marks());
+        }
+        if (disk != null) {
+            holdAhead();   // repairs that came before the epoch
+        }
         return tryOpen();
     }
 
@@ -168,18 +269,25 @@ final class Member {
         if (recovering != viewId) {
             return List.of();
         }
+        boolean catching = phase instanceof Phase.Catching;
         for (Entry e : entries) {
-            if (e.gseq() > held) {
+            if (e.gseq() > held || (disk != null && !catching)) {
                 ahead.put(e.gseq(), e);
             }
         }
+        if (disk != null && !catching) {
+            return List.of();   // held once the epoch says whether this member's tail is cut back first
+        }
         holdAhead();
-        return phase instanceof Phase.Catching ? tryOpen() : List.of();
+        return catching ? tryOpen() : List.of();
     }
 
     /** As the recovery's source: the entries in ({@code from}, {@code upTo}] of this member's log. */
     synchronized List<Entry> entries(long from, long upTo) {
         List<Entry> out = new ArrayList<>(log.subMap(from, false, upTo, true).values());
+        if (out.size() != upTo - from && disk != null) {
+            out = disk.read(from, upTo);   // trimmed from memory once stable: the log has them
+        }
         if (out.size() != upTo - from) {
             LOG.error("{}: asked to repair ({}, {}] but holds only {} of those entries", self, from, upTo, out.size());
         }
@@ -201,12 +309,22 @@ final class Member {
             delivered = held;
             marks.clear();
             fresh = true;  // as a founder: the initial state is the group's
+            if (disk != null) {
+                disk.truncateAfter(0);   // the log starts again at the new founding's first entry
+                logged = held;
+            }
         } else if (!gap && held < c.start() - 1) {
             return List.of();   // repairs to come
         }
         if (!gap && held > c.start() - 1) {
             LOG.error("{}: holds up to {} but epoch {} opens at {}: treated as a gap", self, held, c.epoch(), c.start());
             gap = true;
+        }
+        if (gap && disk != null) {
+            // A logging member is repaired, never given a gap: its log must rebuild its state after a restart.
+            org.fts.gc.FailStop.fatal(new IllegalStateException(self + ": a gap at epoch " + c.epoch()
+                    + " for a member with a log; it stops rather than log a history it cannot replay"));
+            return List.of();
         }
         if (gap) {
             applied = true;
@@ -237,7 +355,16 @@ final class Member {
         tailEnd = held;
         lastAcked = held;
         phase = new Phase.Open(c.epoch(), c.members());
-        shortcut = !config.uniform() || (!self.equals(epoch.sequencer())
+        foreign = false;
+        epochBallot = c.ballot();
+        if (disk != null) {
+            disk.writeMeta(meta());   // before anything of this epoch is acknowledged
+            for (Entry e : log.subMap(logged, false, held, true).values()) {
+                disk.append(e, commitKnown);
+            }
+            logged = held;
+        }
+        shortcut = !config.uniform() || (disk == null && !self.equals(epoch.sequencer())
                 && GroupConfig.replicas(List.of(self, epoch.sequencer())) >= config.majority(c.members()));
         LOG.info("{}: opened epoch {} at {}{} ({} members)", self, epoch, c.start(),
                 gap ? " with a gap (its state must be fetched)" : "", c.members().size());
@@ -257,7 +384,10 @@ final class Member {
         deliverCommitted();
         EpochId opened = epoch;
         long start = c.start();
-        long confirmed = held;
+        long confirmed = ackable();
+        if (disk != null) {
+            lastAcked = confirmed;   // the rest once its disk holds it
+        }
         List<Runnable> after = new ArrayList<>();
         if (gap) {
             after.add(() -> origin.delivered(mine));   // those are in the history, delivered or not here
@@ -343,6 +473,38 @@ final class Member {
         held = e.gseq();
         log.put(e.gseq(), e);
         marks.merge(e.origin(), e.oseq(), Math::max);
+        if (disk != null && phase instanceof Phase.Open) {
+            disk.append(e, commitKnown);
+            logged = held;
+        }
+    }
+
+    /**
+     * A durable member of another epoch than the recovery's source: its tail after {@code t} (beyond its commit
+     * point) may not be in the history, so it is dropped, from the log too, before any repair is held; it takes
+     * the source's marks, which its repairs bring it up to. Until it opens the epoch, it reports no epoch: what it
+     * holds after {@code t} is of another epoch's history than the one it opened.
+     */
+    private void truncate(long t, Map<MemberId, Long> sourceMarks) {
+        if (held > t) {
+            log.tailMap(t, false).clear();
+            held = t;
+            if (logged > t) {
+                disk.truncateAfter(t);
+                logged = t;
+            }
+        }
+        if (delivered > held) {
+            LOG.error("{}: delivered {} but its history is cut back to {}", self, delivered, held);
+        }
+        marks.clear();
+        marks.putAll(sourceMarks);
+        foreign = true;
+    }
+
+    /** What this member may acknowledge: what it holds, and with a log, what its disk holds of that. */
+    private long ackable() {
+        return disk == null ? held : Math.min(held, disk.durable());
     }
 
     private void deliverCommitted() {
@@ -376,12 +538,18 @@ final class Member {
 
     /** The ACK this member owes its sequencer, or null: every batch under uniform delivery, else every 512. */
     synchronized long[] ackDue(boolean always) {
-        if (!(phase instanceof Phase.Open) || held <= lastAcked
-                || !(always || config.uniform() || held - lastAcked >= ACK_EVERY)) {
+        long ackable = ackable();
+        if (!(phase instanceof Phase.Open) || ackable <= lastAcked
+                || !(always || config.uniform() || ackable - lastAcked >= ACK_EVERY)) {
             return null;
         }
-        lastAcked = held;
-        return new long[] {epoch.view(), held};
+        lastAcked = ackable;
+        return new long[] {epoch.view(), ackable};
+    }
+
+    /** What this member acknowledged or may acknowledge at once (the sequencer's own count at an opening). */
+    synchronized long acknowledgeable() {
+        return ackable();
     }
 
     /** The last entry this member knows a majority holds (the new sequencer's floor at an opening). */

@@ -22,18 +22,19 @@ sealed interface Phase {
 
     /**
      * Reported its state to the recovery of view {@code view} ({@code members}, coordinated by
-     * {@code coordinator}): it delivers nothing of its old epoch any more.
+     * {@code coordinator}), promising {@code ballot}: it delivers nothing of its old epoch any more.
      */
-    record Frozen(long view, List<MemberId> members, MemberId coordinator) implements Phase {
+    record Frozen(long view, List<MemberId> members, MemberId coordinator, long ballot) implements Phase {
     }
 
     /**
      * The recovery of {@code view} established {@code epoch}, opening at {@code start}: the member waits for the
      * repairs that bring it up to {@code start - 1} (none with {@code gap} or {@code refound}: it skips), then
-     * opens.
+     * opens. {@code ballot} is the ballot that established the epoch; {@code truncate}, if not -1, where a durable
+     * member's log was cut back before its repairs.
      */
     record Catching(long view, EpochId epoch, List<MemberId> members, long start, boolean gap, boolean refound,
-                    MemberId provider, Map<MemberId, Long> marks) implements Phase {
+                    MemberId provider, Map<MemberId, Long> marks, long ballot, long truncate) implements Phase {
     }
 
     /** The recovery of {@code view} found the view not primary: nothing is delivered until the next view. */

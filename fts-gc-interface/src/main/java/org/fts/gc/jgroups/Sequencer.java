@@ -43,10 +43,15 @@ final class Sequencer {
     private final Net net;
     private final Member member;
     private final Acks acks;
+    /** Members log what they hold ({@code fts.durability=log}): see {@link EpochPlan#decide}. */
+    private final boolean durable;
 
     private long recovering = -1;
+    /** The ballot of the recovery this member runs; above every ballot it knows of. */
+    private long ballot;
+    private long knownBallot;
     private List<MemberId> recoveryMembers = List.of();
-    private volatile Waiting waiting = new Waiting(-1, List.of(), false);
+    private volatile Waiting waiting = new Waiting(-1, 0, List.of(), false);
     private final Map<MemberId, EpochPlan.Report> reports = new HashMap<>();
     private final Map<MemberId, Map<MemberId, Long>> reportedMarks = new HashMap<>();
     private EpochId pending;
@@ -61,11 +66,16 @@ final class Sequencer {
     private final List<Object[]> queued = new ArrayList<>();   // {origin, Fwd}
 
     Sequencer(MemberId self, GroupConfig config, Net net, Member member) {
+        this(self, config, net, member, false);
+    }
+
+    Sequencer(MemberId self, GroupConfig config, Net net, Member member, boolean durable) {
         this.self = self;
         this.config = config;
         this.net = net;
         this.member = member;
-        this.acks = new Acks(self, config, net, member);
+        this.durable = durable;
+        this.acks = new Acks(self, config, net, member, durable);
     }
 
     Acks acks() {
@@ -100,8 +110,46 @@ final class Sequencer {
         }
         recovering = v.id();
         recoveryMembers = v.members();
+        // Without a log, the view id. With one, above whatever this member promised or heard of, and the view id
+        // while no member restarted from a log (JGroups numbers the views of a group formed again from 1).
+        if (durable) {
+            knownBallot = Math.max(knownBallot, member.promised());
+            ballot = Math.max(v.id(), knownBallot + 1);
+            knownBallot = ballot;
+        } else {
+            ballot = v.id();
+        }
         publishWaiting();
         return true;
+    }
+
+    /** The ballot of the recovery this member runs (after {@link #viewChanged} returned true). */
+    synchronized long ballot() {
+        return ballot;
+    }
+
+    /**
+     * A member promised a higher ballot than the recovery's: asks every member again with a higher one. Members that
+     * reported already report again under it. Returns the requests to send.
+     */
+    synchronized List<Runnable> onRefused(MemberId src, Wire.Refused r) {
+        if (r.view() != recovering || r.ballot() != ballot || !recoveryMembers.contains(src)) {
+            return List.of();
+        }
+        knownBallot = Math.max(knownBallot, r.promised());
+        ballot = knownBallot + 1;
+        knownBallot = ballot;
+        reports.clear();
+        reportedMarks.clear();
+        publishWaiting();
+        LOG.info("{}: recovery of view {}: {} promised ballot {}; asking again with {}", self, recovering, src,
+                r.promised(), ballot);
+        List<Runnable> out = new ArrayList<>();
+        Wire.StateReq again = new Wire.StateReq(recovering, ballot);
+        for (MemberId m : recoveryMembers) {
+            out.add(() -> net.toMember(m, again));
+        }
+        return out;
     }
 
     /**
@@ -109,7 +157,7 @@ final class Sequencer {
      * whether the members that did would establish an epoch without them (so that excluding them lets the group
      * go on; otherwise one of them holds what the others need, and the recovery must wait for it).
      */
-    record Waiting(long view, List<MemberId> missing, boolean decidableWithout) {
+    record Waiting(long view, long ballot, List<MemberId> missing, boolean decidableWithout) {
     }
 
     /** Never takes this monitor (a timer asks, and the monitor's holder may wait for flow-control credits). */
@@ -120,7 +168,7 @@ final class Sequencer {
     /** Under this monitor, after each change of the recovery or its reports. */
     private void publishWaiting() {
         if (recovering < 0) {
-            waiting = new Waiting(-1, List.of(), false);
+            waiting = new Waiting(-1, 0, List.of(), false);
             return;
         }
         List<MemberId> missing = new ArrayList<>(recoveryMembers);
@@ -128,8 +176,8 @@ final class Sequencer {
         List<MemberId> reported = new ArrayList<>(recoveryMembers);
         reported.retainAll(reports.keySet());
         boolean decidable = !missing.isEmpty() && !reported.isEmpty()
-                && EpochPlan.decide(config, reported, reports, self).established();
-        waiting = new Waiting(recovering, List.copyOf(missing), decidable);
+                && EpochPlan.decide(config, durable, reported, reports, self).established();
+        waiting = new Waiting(recovering, ballot, List.copyOf(missing), decidable);
     }
 
     /**
@@ -147,12 +195,13 @@ final class Sequencer {
     }
 
     private void decideIfComplete(MemberId src, Wire.State s, List<Runnable> out) {
-        if (s.view() != recovering || !recoveryMembers.contains(src)) {
+        if (s.view() != recovering || s.ballot() != ballot || !recoveryMembers.contains(src)) {
             return;
         }
         EpochId reported = s.epochSeq() == null ? null : new EpochId(s.epochView(), s.epochSeq());
-        reports.put(src, new EpochPlan.Report(s.fresh(), s.synced(), reported, s.founding(), s.epochMembers(),
-                s.last()));
+        knownBallot = Math.max(knownBallot, s.epochBallot());
+        reports.put(src, new EpochPlan.Report(s.fresh(), s.synced(), s.epochBallot(), reported, s.founding(),
+                s.epochMembers(), s.last(), s.commit()));
         reportedMarks.put(src, s.marks());
         publishWaiting();
         if (reports.size() < recoveryMembers.size()) {
@@ -161,7 +210,7 @@ final class Sequencer {
         long view = recovering;
         recovering = -1;
         publishWaiting();
-        EpochPlan.Decision d = EpochPlan.decide(config, recoveryMembers, reports, self);
+        EpochPlan.Decision d = EpochPlan.decide(config, durable, recoveryMembers, reports, self);
         LOG.debug("{}: recovery of view {}: {} from reports {}", self, view, d, reports);
         if (!d.established()) {
             LOG.info("{}: view {} is not primary: {}", self, view, d.reason());
@@ -181,8 +230,9 @@ final class Sequencer {
                 ? "founding the group again: its interrupted founding committed nothing"
                 : d.founding() ? "founding the group" : "continuing the history of " + d.source());
         for (Map.Entry<MemberId, EpochPlan.Assignment> a : d.assignments().entrySet()) {
-            Wire.EpochMsg e = new Wire.EpochMsg(view, d.start(), a.getValue().gap(), d.refounding(),
-                    a.getValue().provider(), a.getValue().gap() ? marks : Map.of());
+            EpochPlan.Assignment as = a.getValue();
+            Wire.EpochMsg e = new Wire.EpochMsg(view, ballot, d.start(), as.gap(), d.refounding(), as.truncate(),
+                    as.provider(), as.gap() || as.truncate() >= 0 ? marks : Map.of());
             out.add(() -> net.toMember(a.getKey(), e));
         }
     }
@@ -199,7 +249,7 @@ final class Sequencer {
         nextGseq = start;
         sequencedOseq.clear();
         sequencedOseq.putAll(member.marks());   // what the history already holds, per origin
-        acks.open(e, members, start - 1, member.commitKnown());
+        acks.open(e, members, start - 1, member.commitKnown(), member.acknowledgeable());
         sequencing = true;
         LOG.debug("{}: sequencing epoch {} from {}; {} forwards queued", self, e, start, queued.size());
         List<Object[]> waiting = new ArrayList<>(queued);
@@ -267,7 +317,9 @@ final class Sequencer {
         }
         nextGseq++;
         net.ordToOthers(new Wire.Ord(epoch.view(), acks.stable(), acks.committed(), e));
-        acks.emitted(epoch, e.gseq());
+        if (!durable) {
+            acks.emitted(epoch, e.gseq());   // with a log, its member acknowledges once its disk holds it
+        }
         return true;
     }
 
@@ -277,6 +329,7 @@ final class Sequencer {
         private final GroupConfig config;
         private final Net net;
         private final Member member;
+        private final boolean durable;
         /**
          * Its own lock, never the sequencer's monitor: the monitor's holder can block in a multicast waiting
          * for flow-control credits, which JGroups returns only after the up-call that received a message
@@ -294,11 +347,12 @@ final class Sequencer {
         private volatile long stable;
         private volatile long committed;
 
-        Acks(MemberId self, GroupConfig config, Net net, Member member) {
+        Acks(MemberId self, GroupConfig config, Net net, Member member, boolean durable) {
             this.self = self;
             this.config = config;
             this.net = net;
             this.member = member;
+            this.durable = durable;
         }
 
         long stable() {
@@ -312,9 +366,10 @@ final class Sequencer {
         /**
          * Opens the book of epoch {@code e}, which continues the history up to {@code held}; of that history, only
          * up to {@code floor} is known to be held by a majority. The rest (the tail) commits once a majority of
-         * {@code m} acknowledge it: each member acknowledges its opening.
+         * {@code m} acknowledge it: each member acknowledges its opening. This member counts as holding up to
+         * {@code ownCount} (with a log, what its disk holds), and more as it acknowledges to itself.
          */
-        void open(EpochId e, List<MemberId> m, long held, long floor) {
+        void open(EpochId e, List<MemberId> m, long held, long floor, long ownCount) {
             synchronized (lock) {
                 epoch = e;
                 members = m;
@@ -323,7 +378,7 @@ final class Sequencer {
                 progressed.clear();
                 long now = System.nanoTime();
                 m.forEach(x -> progressed.put(x, now));
-                emitted = held;
+                emitted = Math.min(held, ownCount);
                 tailEnd = held;
                 stable = 0;
                 committed = Math.min(floor, held);
@@ -403,7 +458,7 @@ final class Sequencer {
             }
             if (advanced) {
                 member.commit(e, c, s);
-                if (config.uniform() && (majority > 2 || inTail)) {
+                if (config.uniform() && (majority > 2 || inTail || durable)) {
                     net.commitToOthers(new Wire.Commit(e.view(), c));   // others cannot count on sequencer + self
                 }
             }

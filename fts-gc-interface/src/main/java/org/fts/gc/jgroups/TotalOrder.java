@@ -109,15 +109,26 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private long recoverySince;
 
     TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump) {
+        this(self, config, net, pump, null);
+    }
+
+    /**
+     * @param disk the member's log ({@code fts.durability=log}), or null: with one, the member starts from what it
+     *             logged, and acknowledges only what its disk holds ({@link DurableLog#start} is called here)
+     */
+    TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump, DurableLog disk) {
         this.self = self;
         this.net = net;
         this.pump = pump;
         this.origin = new Origin(self, this);
-        this.member = new Member(self, config, pump, origin, this);
-        this.sequencer = new Sequencer(self, config, this, member);
+        this.member = new Member(self, config, pump, origin, this, disk);
+        this.sequencer = new Sequencer(self, config, this, member, disk != null);
         origin.lockOrder(sequencer, member);
         this.seqWatch = new SequencerWatch(self);
         this.watchOut = new WatchNet(net, () -> view);
+        if (disk != null) {
+            disk.start(() -> FailStop.guard(() -> ack(member.ackDue(true))));
+        }
     }
 
     // ================================ application side ================================
@@ -147,9 +158,10 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
             }
             Recovery.runAll(member.viewChanged(v));
             if (recover) {
-                LOG.debug("{}: coordinator of view {}: recovering", self, v);
+                long ballot = sequencer.ballot();
+                LOG.debug("{}: coordinator of view {}: recovering with ballot {}", self, v, ballot);
                 for (MemberId m : v.members()) {
-                    toMember(m, new Wire.StateReq(v.id()));
+                    toMember(m, new Wire.StateReq(v.id(), ballot));
                 }
             }
         });
@@ -180,9 +192,11 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         } else if (m instanceof Wire.Commit c) {
             member.commit(new EpochId(c.epochView(), src), c.committed(), 0);
         } else if (m instanceof Wire.StateReq r) {
-            Recovery.runAll(member.onStateReq(src, r.view()));
+            Recovery.runAll(member.onStateReq(src, r.view(), r.ballot()));
         } else if (m instanceof Wire.State s) {
             sequencer.onState(src, s);
+        } else if (m instanceof Wire.Refused r) {
+            Recovery.runAll(sequencer.onRefused(src, r));
         } else if (m instanceof Wire.SendRepair r) {
             sendRepair(r.view(), r.target(), r.from(), r.upTo());
         } else if (m instanceof Wire.Repair r) {
@@ -257,7 +271,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         retryAt = now;
         for (MemberId m : r.missing()) {
             LOG.debug("{}: recovery of view {}: asking {} again for its report", self, view, m);
-            toMember(m, new Wire.StateReq(view));
+            toMember(m, new Wire.StateReq(view, r.ballot()));
         }
     }
 
@@ -280,6 +294,11 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     @Override
     public void state(MemberId to, Wire.State s) {
         toMember(to, s);
+    }
+
+    @Override
+    public void refused(MemberId to, Wire.Refused r) {
+        toMember(to, r);
     }
 
     @Override
@@ -331,9 +350,11 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         if (!to.equals(self)) {
             net.control(to, Wire.encode(m));
         } else if (m instanceof Wire.StateReq r) {
-            Recovery.runAll(member.onStateReq(self, r.view()));
+            Recovery.runAll(member.onStateReq(self, r.view(), r.ballot()));
         } else if (m instanceof Wire.State s) {
             sequencer.onState(self, s);
+        } else if (m instanceof Wire.Refused r) {
+            Recovery.runAll(sequencer.onRefused(self, r));
         } else if (m instanceof Wire.EpochMsg e) {
             Recovery.runAll(member.onEpoch(self, e));
         } else if (m instanceof Wire.NotPrimary n) {

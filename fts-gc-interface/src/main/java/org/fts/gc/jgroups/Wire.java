@@ -23,7 +23,7 @@ final class Wire {
 
     /** A message of the protocol. */
     sealed interface Msg permits Fwd, Ord, Ack, Commit, StateReq, State, SendRepair, Repair, EpochMsg, NotPrimary,
-            Direct, Probe, ProbeReply, ProbeFor, Vouch, Unreachable {
+            Direct, Probe, ProbeReply, ProbeFor, Vouch, Unreachable, Refused {
     }
 
     /** Origin to sequencer: broadcast {@code oseq}; every oseq below {@code firstUnacked} was delivered. */
@@ -42,16 +42,25 @@ final class Wire {
     record Commit(long epochView, long committed) implements Msg {
     }
 
-    /** A view's coordinator to each member: freeze your epoch and report (the recovery of view {@code view}). */
-    record StateReq(long view) implements Msg {
+    /**
+     * A view's coordinator to each member: freeze your epoch and report (the recovery of view {@code view}), if
+     * {@code ballot} is above every ballot you promised (else {@link Refused}).
+     */
+    record StateReq(long view, long ballot) implements Msg {
     }
 
     /**
-     * Member to coordinator: what it holds. {@code epochView}/{@code epochSeq} name the last epoch it opened
-     * (absent when fresh); {@code marks} is, per origin, the highest oseq in its history up to {@code last}.
+     * Member to coordinator: what it holds, promising {@code ballot}. {@code epochView}/{@code epochSeq} name the
+     * last epoch it opened (absent when fresh), established with ballot {@code epochBallot}; {@code marks} is, per
+     * origin, the highest oseq in its history up to {@code last}; every entry up to {@code commit} is committed.
      */
-    record State(long view, boolean fresh, boolean synced, long epochView, MemberId epochSeq, boolean founding,
-                 List<MemberId> epochMembers, long last, Map<MemberId, Long> marks) implements Msg {
+    record State(long view, long ballot, boolean fresh, boolean synced, long epochBallot, long epochView,
+                 MemberId epochSeq, boolean founding, List<MemberId> epochMembers, long last, long commit,
+                 Map<MemberId, Long> marks) implements Msg {
+    }
+
+    /** Member to coordinator: it promised {@code promised}, not below the recovery's {@code ballot}: ask again. */
+    record Refused(long view, long ballot, long promised) implements Msg {
     }
 
     /** Coordinator to the source: send {@code target} your entries in ({@code from}, {@code upTo}]. */
@@ -66,10 +75,11 @@ final class Wire {
      * Coordinator to member: the epoch of view {@code view} opens at {@code start}. With {@code gap} the member
      * skips to it (its state must be replaced; {@code provider} holds one) and takes {@code marks} as its
      * per-origin marks; with {@code refound} it drops what it holds (a founding that committed nothing);
-     * otherwise it first holds everything before {@code start}.
+     * otherwise it first holds everything before {@code start}, after dropping what it holds beyond
+     * {@code truncate} (-1: nothing; a durable member's tail of another epoch) and taking {@code marks} then.
      */
-    record EpochMsg(long view, long start, boolean gap, boolean refound, MemberId provider,
-                    Map<MemberId, Long> marks) implements Msg {
+    record EpochMsg(long view, long ballot, long start, boolean gap, boolean refound, long truncate,
+                    MemberId provider, Map<MemberId, Long> marks) implements Msg {
     }
 
     /** Coordinator to member: view {@code view} is not primary, and why. */
@@ -129,6 +139,7 @@ final class Wire {
     private static final byte PROBE_FOR = 14;
     private static final byte VOUCH = 15;
     private static final byte UNREACHABLE = 16;
+    private static final byte REFUSED = 17;
 
     private Wire() {
     }
@@ -152,14 +163,18 @@ final class Wire {
         } else if (m instanceof Commit c) {
             return ByteBuffer.allocate(17).put(COMMIT).putLong(c.epochView()).putLong(c.committed()).array();
         } else if (m instanceof StateReq r) {
-            return ByteBuffer.allocate(9).put(STATE_REQ).putLong(r.view()).array();
+            return ByteBuffer.allocate(17).put(STATE_REQ).putLong(r.view()).putLong(r.ballot()).array();
+        } else if (m instanceof Refused r) {
+            return ByteBuffer.allocate(25).put(REFUSED).putLong(r.view()).putLong(r.ballot()).putLong(r.promised())
+                    .array();
         } else if (m instanceof State s) {
             byte[] seq = s.epochSeq() == null ? new byte[0] : name(s.epochSeq());
-            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 3 + 8 + 1 + seq.length + namesSize(s.epochMembers()) + 8
-                            + marksSize(s.marks()))
-                    .put(STATE).putLong(s.view()).put((byte) (s.fresh() ? 1 : 0)).put((byte) (s.synced() ? 1 : 0))
-                    .put((byte) (s.founding() ? 1 : 0)).putLong(s.epochView()).put((byte) seq.length).put(seq);
-            putNames(b, s.epochMembers()).putLong(s.last());
+            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 3 + 8 + 8 + 1 + seq.length + namesSize(s.epochMembers())
+                            + 16 + marksSize(s.marks()))
+                    .put(STATE).putLong(s.view()).putLong(s.ballot()).put((byte) (s.fresh() ? 1 : 0))
+                    .put((byte) (s.synced() ? 1 : 0)).put((byte) (s.founding() ? 1 : 0)).putLong(s.epochBallot())
+                    .putLong(s.epochView()).put((byte) seq.length).put(seq);
+            putNames(b, s.epochMembers()).putLong(s.last()).putLong(s.commit());
             return putMarks(b, s.marks()).array();
         } else if (m instanceof SendRepair r) {
             byte[] t = name(r.target());
@@ -169,9 +184,9 @@ final class Wire {
             return repair(r);
         } else if (m instanceof EpochMsg e) {
             byte[] p = e.provider() == null ? new byte[0] : name(e.provider());
-            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 1 + 1 + p.length + marksSize(e.marks())).put(EPOCH)
-                    .putLong(e.view()).putLong(e.start()).put((byte) ((e.gap() ? 1 : 0) | (e.refound() ? 2 : 0)))
-                    .put((byte) p.length).put(p);
+            ByteBuffer b = ByteBuffer.allocate(1 + 8 * 4 + 1 + 1 + p.length + marksSize(e.marks())).put(EPOCH)
+                    .putLong(e.view()).putLong(e.ballot()).putLong(e.start()).putLong(e.truncate())
+                    .put((byte) ((e.gap() ? 1 : 0) | (e.refound() ? 2 : 0))).put((byte) p.length).put(p);
             return putMarks(b, e.marks()).array();
         } else if (m instanceof NotPrimary n) {
             byte[] r = n.reason().getBytes(StandardCharsets.UTF_8);
@@ -212,17 +227,22 @@ final class Wire {
             case COMMIT:
                 return new Commit(b.getLong(), b.getLong());
             case STATE_REQ:
-                return new StateReq(b.getLong());
+                return new StateReq(b.getLong(), b.getLong());
+            case REFUSED:
+                return new Refused(b.getLong(), b.getLong(), b.getLong());
             case STATE: {
                 long view = b.getLong();
+                long ballot = b.getLong();
                 boolean fresh = b.get() == 1;
                 boolean synced = b.get() == 1;
                 boolean founding = b.get() == 1;
+                long epochBallot = b.getLong();
                 long epochView = b.getLong();
                 MemberId seq = readNameOrNull(b);
                 List<MemberId> epochMembers = readNames(b);
-                return new State(view, fresh, synced, epochView, seq, founding, epochMembers, b.getLong(),
-                        readMarks(b));
+                long last = b.getLong();
+                return new State(view, ballot, fresh, synced, epochBallot, epochView, seq, founding, epochMembers, last,
+                        b.getLong(), readMarks(b));
             }
             case SEND_REPAIR:
                 return new SendRepair(b.getLong(), readName(b), b.getLong(), b.getLong());
@@ -230,10 +250,13 @@ final class Wire {
                 return readRepair(b);
             case EPOCH: {
                 long view = b.getLong();
+                long ballot = b.getLong();
                 long start = b.getLong();
+                long truncate = b.getLong();
                 byte flags = b.get();
                 MemberId provider = readNameOrNull(b);
-                return new EpochMsg(view, start, (flags & 1) != 0, (flags & 2) != 0, provider, readMarks(b));
+                return new EpochMsg(view, ballot, start, (flags & 1) != 0, (flags & 2) != 0, truncate, provider,
+                        readMarks(b));
             }
             case NOT_PRIMARY: {
                 long view = b.getLong();

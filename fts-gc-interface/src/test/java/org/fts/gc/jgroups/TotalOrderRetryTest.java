@@ -99,7 +99,7 @@ class TotalOrderRetryTest {
         try (SteppedGroup g = new SteppedGroup(new GroupConfig(3, true)).add("a", "b", "c")) {
             long v = g.view("a", "b", "c");
             g.send("a", 2);
-            g.node("b").receiveForTest("a", new Wire.StateReq(v));   // late, after its epoch opened
+            g.node("b").receiveForTest("a", new Wire.StateReq(v, v));   // late, after its epoch opened (ballot: the view id)
             g.run();
             assertInstanceOf(Phase.Open.class, g.node("b").order.phase());
             g.send("b", 1);

@@ -78,6 +78,9 @@ public final class Chaos {
         Path dir = logsRoot.resolve(name).toAbsolutePath();
         String group = "chaos-" + UUID.randomUUID().toString().substring(0, 6);
         List<String> options = new java.util.ArrayList<>(o.replicaJvmOptions());
+        if (o.durable()) {
+            options.add("-Dfts.durability.dir=" + dir.resolve("data"));
+        }
         if (o.encrypt()) {   // a group key for this run only
             char[] password = ("chaos-" + UUID.randomUUID()).toCharArray();
             org.fts.gc.jgroups.GroupSecurity.createKeystore(dir.resolve("group.p12"), password, "fts");

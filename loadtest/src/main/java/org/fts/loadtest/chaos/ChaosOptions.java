@@ -13,13 +13,15 @@ import java.util.List;
  * @param encrypt  whether the replicas' group traffic is encrypted, with a key made for the run (docs/security.md)
  * @param replicas how many replicas
  * @param hosts    whether replica i runs on its own address, 127.0.0.(2+i) (the multi-host recipe on one box)
+ * @param durable  whether the replicas log ({@code fts.durability=log}, each in the run's directory)
  */
 public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery, String batching, long seed,
-                           int clients, int keys, long budget, boolean encrypt, int replicas, boolean hosts) {
+                           int clients, int keys, long budget, boolean encrypt, int replicas, boolean hosts,
+                           boolean durable) {
     public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed|netpart|bridge|oneway"
-            + "|lossy|netmixed] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] [--batching ALIAS] "
-            + "[--seed S] [--clients 10] [--keys 5] [--budget " + Linearizability.DEFAULT_BUDGET + "] "
-            + "[--encrypt none|sym]";
+            + "|lossy|netmixed|killall] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
+            + "[--batching ALIAS] [--durability memory|log] [--seed S] [--clients 10] [--keys 5] [--budget "
+            + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym]";
     /** The most replicas {@code --hosts} places: 127.0.0.2 to 127.0.0.254. */
     static final int MAX_HOSTS = 253;
 
@@ -33,6 +35,13 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         if (replicas < 3 || (hosts && replicas > MAX_HOSTS)) {
             throw new IllegalArgumentException("--replicas is 3 or more" + (hosts ? " and at most " + MAX_HOSTS
                     + " with --hosts" : "") + ", not " + replicas);
+        }
+        if (nemesis == FaultPlan.Kind.KILLALL && !durable) {
+            throw new IllegalArgumentException("--nemesis killall loses every replica's memory at once: it needs "
+                    + "--durability log (without a log the group refuses to serve, by design: docs/primary-view.md)");
+        }
+        if (durable && "agreed".equals(delivery)) {
+            throw new IllegalArgumentException("--durability log needs uniform delivery");
         }
         if (nemesis.needsNetFilter() && !hosts) {
             throw new IllegalArgumentException("--nemesis " + nemesis + " drops packets between replica addresses: "
@@ -53,6 +62,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         boolean encrypt = false;
         int replicas = 3;
         boolean hosts = false;
+        boolean durable = false;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--hosts")) {   // the one flag without a value
                 hosts = true;
@@ -68,6 +78,11 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 case "--replicas" -> replicas = Integer.parseInt(v);
                 case "--delivery" -> delivery = v;
                 case "--batching" -> batching = v;
+                case "--durability" -> durable = switch (v) {
+                    case "log" -> true;
+                    case "memory" -> false;
+                    default -> throw new IllegalArgumentException("--durability is memory or log, not " + v);
+                };
                 case "--seed" -> seed = Long.parseLong(v);
                 case "--clients" -> clients = Integer.parseInt(v);
                 case "--keys" -> keys = Integer.parseInt(v);
@@ -81,7 +96,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             }
         }
         return new ChaosOptions(nemesis, seconds, delivery, batching, seed, clients, keys, budget, encrypt, replicas,
-                hosts);
+                hosts, durable);
     }
 
     /** Each replica's address: 127.0.0.(2+i) with {@code --hosts}, else 127.0.0.1 for all. */
@@ -102,6 +117,9 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         if (batching != null) {
             o.add("-Dfts.batching=" + batching);
         }
+        if (durable) {
+            o.add("-Dfts.durability=log");   // the directory: the run's (Chaos)
+        }
         return o;
     }
 
@@ -110,7 +128,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         return "bin/fts chaos --nemesis " + nemesis + " --seconds " + seconds + " --seed " + seed + " --clients "
                 + clients + " --keys " + keys + (replicas == 3 ? "" : " --replicas " + replicas)
                 + (hosts ? " --hosts" : "") + (delivery == null ? "" : " --delivery " + delivery)
-                + (batching == null ? "" : " --batching " + batching)
+                + (batching == null ? "" : " --batching " + batching) + (durable ? " --durability log" : "")
                 + (budget == Linearizability.DEFAULT_BUDGET ? "" : " --budget " + budget)
                 + (encrypt ? " --encrypt sym" : "");
     }

@@ -28,12 +28,13 @@ import java.util.Random;
  *       or, one time in 2, between a replica and every other.</li>
  * </ul>
  * {@code netmixed} draws each episode from those four, {@code kill} and {@code pause}. Replicas are drawn
- * uniformly, the sequencer r0 included.
+ * uniformly, the sequencer r0 included. {@code killall} SIGKILLs every replica at once (a power loss) and
+ * restarts them all 0.5-3 s later: with {@code --durability log}, nothing answered may be lost.
  */
 public final class FaultPlan {
     /** The nemeses. */
     public enum Kind {
-        KILL, PAUSE, PARTITION, MIXED, NETPART, BRIDGE, ONEWAY, LOSSY, NETMIXED;
+        KILL, PAUSE, PARTITION, MIXED, NETPART, BRIDGE, ONEWAY, LOSSY, NETMIXED, KILLALL;
 
         public static Kind parse(String s) {
             try {
@@ -45,7 +46,7 @@ public final class FaultPlan {
 
         /** Whether it drops packets between replica hosts: it needs {@code --hosts}, iptables and root. */
         public boolean needsNetFilter() {
-            return ordinal() >= NETPART.ordinal();
+            return ordinal() >= NETPART.ordinal() && this != KILLALL;
         }
 
         @Override
@@ -55,7 +56,8 @@ public final class FaultPlan {
     }
 
     /** Every nemesis, as the options name them. */
-    public static final String NAMES = "kill, pause, partition, mixed, netpart, bridge, oneway, lossy, netmixed";
+    public static final String NAMES = "kill, pause, partition, mixed, netpart, bridge, oneway, lossy, netmixed, "
+            + "killall";
 
     /** What {@code mixed} and {@code netmixed} draw from; fixed, so that a seed keeps its schedule. */
     private static final Kind[] MIXED = {Kind.KILL, Kind.PAUSE, Kind.PARTITION};
@@ -65,10 +67,10 @@ public final class FaultPlan {
 
     /** What an episode does. The last four drop packets between replica hosts ({@link #isNetwork()}). */
     public enum Action {
-        KILL, PAUSE, ISOLATE, ISOLATE_TWO, CUT_OFF, BRIDGE, ONEWAY, LOSSY;
+        KILL, PAUSE, ISOLATE, ISOLATE_TWO, CUT_OFF, BRIDGE, ONEWAY, LOSSY, KILL_ALL;
 
         public boolean isNetwork() {
-            return ordinal() >= CUT_OFF.ordinal();
+            return ordinal() >= CUT_OFF.ordinal() && this != KILL_ALL;
         }
     }
 
@@ -103,7 +105,7 @@ public final class FaultPlan {
          * partitions and packet drops lose nothing, and start whenever the schedule says.
          */
         public boolean needsEveryReplicaServing() {
-            return action == Action.KILL;
+            return action == Action.KILL || action == Action.KILL_ALL;
         }
 
         /** Whether the fault stays below failure detection (the others may not notice it). */
@@ -133,6 +135,8 @@ public final class FaultPlan {
             String others = second < 0 ? "every other replica" : "r" + second;
             return switch (action) {
                 case KILL -> String.format(Locale.ROOT, "kill -9 r%d, restart after %.1f s", replica, holdMillis / 1e3);
+                case KILL_ALL -> String.format(Locale.ROOT, "kill -9 every replica at once (power loss), restart them "
+                        + "all after %.1f s", holdMillis / 1e3);
                 case PAUSE -> String.format(Locale.ROOT, "pause r%d for %.1f s", replica, holdMillis / 1e3);
                 case ISOLATE -> String.format(Locale.ROOT, "isolate r%d for %.1f s%s", replica, holdMillis / 1e3,
                         isShort() ? " (short)" : "");
@@ -179,6 +183,7 @@ public final class FaultPlan {
         int victim = random.nextInt(replicas);
         return switch (k) {
             case KILL -> Episode.of(gap, Action.KILL, victim, between(500, 3_000));
+            case KILLALL -> Episode.of(gap, Action.KILL_ALL, victim, between(500, 3_000));
             case PAUSE -> Episode.of(gap, Action.PAUSE, victim, between(1_000, 7_000));
             case NETPART -> Episode.of(gap, Action.CUT_OFF, victim, between(3_000, 9_000));
             case BRIDGE -> new Episode(gap, Action.BRIDGE, victim, between(4_000, 9_000), other(victim), 0, 0, 0);

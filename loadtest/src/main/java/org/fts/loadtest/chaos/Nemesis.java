@@ -153,6 +153,18 @@ public final class Nemesis {
                     restart(r);
                 }
             }
+            case KILL_ALL -> {
+                for (int i = 0; i < target.size(); i++) {
+                    int v = i;
+                    if (inject("kill -9 r" + v, () -> target.kill(v))) {
+                        killed.add(v);
+                    }
+                }
+                sleepUntil(after(e.holdMillis()), deadline);
+                for (int v : List.copyOf(killed)) {
+                    restart(v);
+                }
+            }
             case PAUSE -> {
                 if (inject("SIGSTOP r" + r, () -> target.pause(r))) {
                     paused.add(r);

@@ -120,8 +120,14 @@ final class Workload {
         return t;
     }
 
+    private static final java.util.concurrent.atomic.AtomicInteger FAILS_SHOWN =
+            new java.util.concurrent.atomic.AtomicInteger();
+
     private static void end(History.Recorder rec, RuntimeException e) {
         if (outcomeOf(e) == Outcome.FAIL) {
+            if (FAILS_SHOWN.getAndIncrement() < 3) {   // what a certain failure was, for the report
+                System.out.println("chaos: a call failed (certainly not executed): " + e);
+            }
             rec.fail();
         } else {
             rec.info();

@@ -1,0 +1,49 @@
+package org.fts.gc;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+
+import org.fts.config.ConfigException;
+import org.fts.config.ConfigKey;
+
+/**
+ * Where a member keeps what it acknowledges (docs/durability.md): in memory (a majority crashing at once loses
+ * the group's history), or in a write-ahead log on disk, synced before each acknowledgement, from which a
+ * restarted member recovers its history and its application's state.
+ *
+ * @param log whether members log ({@code fts.durability=log})
+ * @param dir the directory holding one sub-directory per replica
+ */
+public record Durability(boolean log, Path dir) {
+    public static final ConfigKey<String> MODE = ConfigKey.choice("fts.durability", "memory", List.of("memory", "log"),
+            "log: each replica writes what it acknowledges to a write-ahead log (fts.durability.dir) and syncs it "
+                    + "before acknowledging, so that a request is answered only once a majority's disks hold it and "
+                    + "a whole-group power loss loses nothing answered; memory: a majority crashing at once loses "
+                    + "the group's history (the group then refuses to serve rather than serve it empty)");
+    public static final ConfigKey<String> DIR = ConfigKey.string("fts.durability.dir", "fts-data",
+            "fts.durability=log: directory of the replicas' logs, one sub-directory per replica id (a replica "
+                    + "locks its own; two processes cannot share one)");
+
+    /** The keys, validated and logged with the group's. */
+    public static final List<ConfigKey<?>> KEYS = List.of(MODE, DIR);
+
+    public static final Durability MEMORY = new Durability(false, null);
+
+    /** The durability {@code props} configure; a log needs uniform delivery. */
+    public static Durability from(Properties props) {
+        if (!"log".equals(MODE.get(props))) {
+            return MEMORY;
+        }
+        if (!GroupConfig.from(props).uniform()) {
+            throw new ConfigException(MODE.name(), "is log, which needs fts.delivery=uniform: with agreed delivery a "
+                    + "member delivers what it alone holds, and no log makes that survive its crash");
+        }
+        return new Durability(true, Path.of(DIR.get(props)));
+    }
+
+    /** The log directory of {@code replica}. */
+    public Path dirOf(String replica) {
+        return dir.resolve(replica);
+    }
+}
