@@ -22,8 +22,8 @@ public record Durability(boolean log, Path dir) {
                     + "a whole-group power loss loses nothing answered; memory: a majority crashing at once loses "
                     + "the group's history (the group then refuses to serve rather than serve it empty)");
     public static final ConfigKey<String> DIR = ConfigKey.string("fts.durability.dir", "fts-data",
-            "fts.durability=log: directory of the replicas' logs, one sub-directory per replica id (a replica "
-                    + "locks its own; two processes cannot share one)");
+            "fts.durability=log: directory of the replicas' logs, in <dir>/<group>/<replica id> (a replica locks "
+                    + "its own; two processes cannot share one)");
 
     /** The keys, validated and logged with the group's. */
     public static final List<ConfigKey<?>> KEYS = List.of(MODE, DIR);
@@ -42,8 +42,8 @@ public record Durability(boolean log, Path dir) {
         return new Durability(true, Path.of(DIR.get(props)));
     }
 
-    /** The log directory of {@code replica}. */
-    public Path dirOf(String replica) {
-        return dir.resolve(replica);
+    /** The log directory of {@code replica} in {@code group}. */
+    public Path dirOf(String group, String replica) {
+        return dir.resolve(group).resolve(replica);
     }
 }

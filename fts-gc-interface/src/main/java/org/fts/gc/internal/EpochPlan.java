@@ -125,6 +125,12 @@ public final class EpochPlan {
             }
         }
         if (holders.isEmpty()) {
+            if (durable && members.stream().anyMatch(m -> !reports.get(m).fresh())) {
+                // A durable member holds entries it cannot vouch for yet (cut back for repairs from an epoch it has
+                // not opened): what it holds up to its commit point is committed, so the group is not founded anew.
+                return Decision.notPrimary("no member here holds the latest epoch of the group's history (those "
+                        + "here were being repaired when it changed)");
+            }
             return Decision.founding(members, false, 1);
         }
         if (n > 0) {
@@ -165,7 +171,7 @@ public final class EpochPlan {
             boolean gap = !cont.contains(m);
             if (gap && durable) {
                 Report r = reports.get(m);
-                long from = r.holdsHistory() ? Math.min(r.commit(), top.last()) : 0;
+                long from = r.fresh() ? 0 : Math.min(r.commit(), top.last());
                 if (from < top.last()) {
                     repairs.add(new Repair(source, m, from, top.last()));
                 }

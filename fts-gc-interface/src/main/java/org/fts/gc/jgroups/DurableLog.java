@@ -83,7 +83,12 @@ final class DurableLog implements AutoCloseable {
         try {
             Files.createDirectories(dir);
             lockChannel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock = lockChannel.tryLock();
+            FileLock lock;
+            try {
+                lock = lockChannel.tryLock();
+            } catch (java.nio.channels.OverlappingFileLockException e) {
+                lock = null;   // held by this JVM
+            }
             if (lock == null) {
                 throw new IOException(dir + " is in use by another process (its lock file is held)");
             }

@@ -90,7 +90,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         DeliveryPump p = new DeliveryPump(self.name(), listener);
         if (durability.log()) {
             try {
-                disk = DurableLog.open(durability.dirOf(self.replica()));
+                disk = DurableLog.open(durability.dirOf(group, self.replica()));
             } catch (java.io.UncheckedIOException e) {
                 throw new GroupException(self + ": " + e.getCause().getMessage() + " (" + org.fts.gc.Durability.DIR.name()
                         + ")", e);
@@ -329,6 +329,10 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         }
         DurableLog d = disk;
         if (d != null) {
+            org.fts.log.SyncStats s = d.stats();
+            LOG.info("{}: log syncs: {}, {} records per sync, p50 {} us, p99 {} us", self, s.syncs(),
+                    String.format(java.util.Locale.ROOT, "%.1f", s.recordsPerSync()), s.percentileNanos(50) / 1000,
+                    s.percentileNanos(99) / 1000);
             d.close();
         }
     }

@@ -53,4 +53,61 @@ class EpochPlanTest {
         EpochPlan.Decision d = EpochPlan.decide(new GroupConfig(4, true), List.of(a, b, c), reports, a);
         assertFalse(d.established(), "b and a2 may both have opened it (a majority of its members): " + d);
     }
+
+    // ------------------------------------------------------------------ durable members (fts.durability=log)
+
+    @Test
+    void aDurableMemberOfAnotherEpochIsCutBackToItsCommitPointAndRepairedNotGivenAGap() {
+        EpochId older = new EpochId(4, c);
+        EpochId newer = new EpochId(6, a);
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(a, new EpochPlan.Report(false, true, 6, newer, false, List.of(a, b), 12, 9));
+        reports.put(b, new EpochPlan.Report(false, true, 6, newer, false, List.of(a, b), 11, 9));
+        reports.put(c, new EpochPlan.Report(false, true, 4, older, false, List.of(a, b, c), 10, 7));   // its 8..10 may diverge
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertTrue(d.established(), d::reason);
+        assertEquals(a, d.source());
+        assertEquals(13, d.start());
+        assertEquals(new EpochPlan.Assignment(false, null, 7), d.assignments().get(c));
+        assertEquals(new EpochPlan.Assignment(false, null, -1), d.assignments().get(b));
+        assertTrue(d.repairs().contains(new EpochPlan.Repair(a, c, 7, 12)), d.repairs()::toString);
+        assertTrue(d.repairs().contains(new EpochPlan.Repair(a, b, 11, 12)), d.repairs()::toString);
+        EpochPlan.Decision memory = EpochPlan.decide(N3, false, List.of(a, b, c), reports, a);
+        assertTrue(memory.assignments().get(c).gap(), "without a log, the same member gets a gap");
+    }
+
+    @Test
+    void aFreshDurableMemberIsRepairedFromTheStart() {
+        EpochId e = new EpochId(6, a);
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(a, new EpochPlan.Report(false, true, 6, e, false, List.of(a, b), 12, 12));
+        reports.put(b, new EpochPlan.Report(false, true, 6, e, false, List.of(a, b), 12, 12));
+        reports.put(c, new EpochPlan.Report(true, false, 0, null, false, List.of(), 0, 0));
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertEquals(new EpochPlan.Assignment(false, null, 0), d.assignments().get(c));
+        assertTrue(d.repairs().contains(new EpochPlan.Repair(a, c, 0, 12)), d.repairs()::toString);
+    }
+
+    @Test
+    void afterAWholeGroupRestartTheBallotNotTheViewIdSaysWhichEpochIsLater() {
+        // JGroups numbered the views of the group formed again from 1: the later epoch has the lower view id.
+        EpochId before = new EpochId(57, b);
+        EpochId after = new EpochId(2, a);
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(a, new EpochPlan.Report(false, true, 59, after, false, List.of(a, c), 20, 20));
+        reports.put(b, new EpochPlan.Report(false, true, 57, before, false, List.of(a, b, c), 25, 15));
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b), reports, b);
+        assertTrue(d.established(), d::reason);
+        assertEquals(a, d.source(), "the epoch of ballot 59 continues the history; b's tail after 15 is cut");
+        assertEquals(new EpochPlan.Assignment(false, null, 15), d.assignments().get(b));
+    }
+
+    @Test
+    void durableMembersWhoseLatestEpochIsUnknownDoNotFoundTheGroupAnew() {
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(a, new EpochPlan.Report(false, true, 0, null, false, List.of(), 30, 20));   // cut back, repairing
+        reports.put(b, new EpochPlan.Report(true, false, 0, null, false, List.of(), 0, 0));
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b), reports, a);
+        assertTrue(!d.established() && !d.founding(), "a founding would drop a's committed entries: " + d);
+    }
 }

@@ -1,0 +1,110 @@
+package org.fts.gc.jgroups;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import org.fts.gc.MemberId;
+import org.fts.gc.jgroups.Wire.Entry;
+import org.fts.testing.Waits;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A member's write-ahead log ({@link DurableLog}): what it makes durable, and what it reads back after a crash. */
+class DurableLogTest {
+    private static final MemberId A = new MemberId("a#1");
+
+    @TempDir
+    Path dir;
+
+    private static Entry entry(long gseq) {
+        return new Entry(gseq, A, gseq * 10, ("payload-" + gseq).getBytes());
+    }
+
+    @Test
+    void theWriterSyncsWhatIsQueuedThenSaysSoAndAReopenReadsItBack() {
+        AtomicInteger told = new AtomicInteger();
+        try (DurableLog log = DurableLog.open(dir)) {
+            log.start(told::incrementAndGet);
+            for (long g = 1; g <= 100; g++) {
+                log.append(entry(g), g - 1);
+            }
+            Waits.await(() -> log.durable() == 100, Duration.ofSeconds(10), () -> "durable " + log.durable());
+            assertTrue(told.get() >= 1, "onDurable runs after a sync that made more durable");
+            assertTrue(log.stats().syncs() <= 100, "group commit: at most one sync per append");
+        }
+        try (DurableLog again = DurableLog.open(dir)) {
+            DurableLog.Loaded l = again.loaded();
+            assertEquals(0, l.base());
+            assertEquals(100, l.entries().size());
+            assertEquals(99, l.commitHint(), "the highest commit point recorded with an entry");
+            Entry e = l.entries().get(41);
+            assertEquals(42, e.gseq());
+            assertEquals(A, e.origin());
+            assertEquals(420, e.oseq());
+            assertArrayEquals("payload-42".getBytes(), e.payload());
+        }
+    }
+
+    @Test
+    void aTruncatedTailIsGoneAfterAReopenAndTheLogGoesOnFromThere() {
+        try (DurableLog log = DurableLog.open(dir)) {
+            log.start(() -> { });
+            for (long g = 1; g <= 10; g++) {
+                log.append(entry(g), 0);
+            }
+            log.truncateAfter(6);   // appends what is queued first, then cuts
+            assertEquals(6, log.durable());
+            assertEquals(List.of(5L, 6L), log.read(4, 10).stream().map(Entry::gseq).toList());
+            log.append(entry(7), 5);
+            Waits.await(() -> log.durable() == 7, Duration.ofSeconds(10), () -> "durable " + log.durable());
+        }
+        try (DurableLog again = DurableLog.open(dir)) {
+            assertEquals(7, again.loaded().entries().size());
+            assertEquals(5, again.loaded().commitHint());
+        }
+    }
+
+    @Test
+    void theEpochMetaIsReplacedAtomicallyAndReadBack() {
+        DurableLog.EpochMeta meta = new DurableLog.EpochMeta(58, 57, 3, new MemberId("b#2"), true,
+                List.of(A, new MemberId("b#2"), new MemberId("c#3")));
+        try (DurableLog log = DurableLog.open(dir)) {
+            assertEquals(DurableLog.EpochMeta.NONE, log.loaded().meta());
+            log.writeMeta(new DurableLog.EpochMeta(1, 0, 0, null, false, List.of()));
+            log.writeMeta(meta);
+        }
+        try (DurableLog again = DurableLog.open(dir)) {
+            assertEquals(meta, again.loaded().meta());
+        }
+    }
+
+    @Test
+    void aDamagedMetaIsRefusedNamingTheFile() throws Exception {
+        try (DurableLog log = DurableLog.open(dir)) {
+            log.writeMeta(new DurableLog.EpochMeta(7, 7, 7, A, false, List.of(A)));
+        }
+        Path meta = dir.resolve("epoch.meta");
+        byte[] bytes = Files.readAllBytes(meta);
+        bytes[bytes.length - 1] ^= 0x40;
+        Files.write(meta, bytes);
+        UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> DurableLog.open(dir));
+        assertTrue(e.getMessage().contains("epoch.meta") && e.getMessage().contains("checksum"), e.getMessage());
+    }
+
+    @Test
+    void aSecondProcessOnTheSameDirectoryIsRefused() {
+        try (DurableLog log = DurableLog.open(dir)) {
+            UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> DurableLog.open(dir));
+            assertTrue(e.getMessage().contains("in use"), e.getMessage());
+        }
+    }
+}
