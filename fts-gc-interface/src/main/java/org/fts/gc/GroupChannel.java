@@ -94,6 +94,15 @@ public interface GroupChannel extends AutoCloseable {
     int pendingDeliveries();
 
     /**
+     * The figures of this member's log ({@code fts.durability=log}): syncs so far, records made durable per sync,
+     * and the p50 and p99 sync time in microseconds, as {@code syncs=N records_per_sync=R p50_us=P p99_us=Q}; null
+     * without a log.
+     */
+    default String logFigures() {
+        return null;
+    }
+
+    /**
      * Runs {@code task} on the delivery thread, after every callback already queued and before any queued
      * later: the application can run its own work at a position of its delivery order without a thread of its
      * own (the GOA executes requests there, with no hand-off). Never blocks. Like a callback, a {@code

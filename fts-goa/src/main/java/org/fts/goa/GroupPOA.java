@@ -190,6 +190,11 @@ public final class GroupPOA extends PoaBasics {
         return create(orb, Jacorb.ftsSettings(orb));
     }
 
+    /** This replica's log figures ({@link org.fts.gc.GroupChannel#logFigures()}), or null without a log. */
+    public String logFigures() {
+        return channel.logFigures();
+    }
+
     /** The batching statistics of this replica (also over JMX as org.fts:type=Batching). */
     public BatchStats batchStats() {
         return engine.batcher().stats();

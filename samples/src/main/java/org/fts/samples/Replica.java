@@ -72,6 +72,8 @@ public final class Replica {
             switch (line) {
                 case "stats" -> System.out.println("STATS " + self + " "
                         + (stats == null ? BatchStats.Counters.ZERO : stats.counters()).format());
+                case "logstats" -> System.out.println("LOGSTATS " + self + " "
+                        + (poa instanceof GroupPOA g && g.logFigures() != null ? g.logFigures() : "none"));
                 case "digest" -> System.out.println("DIGEST " + self + " "
                         + (goa == null ? "-" : goa.stateDigest()));
                 case "view" -> System.out.println("VIEW " + self + " " + (goa == null ? "" : String.join(",",

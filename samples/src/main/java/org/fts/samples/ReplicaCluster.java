@@ -59,6 +59,7 @@ public final class ReplicaCluster implements AutoCloseable {
         final ChildJvm jvm;
         final BlockingQueue<String> stats = new LinkedBlockingQueue<>();
         final BlockingQueue<String> digests = new LinkedBlockingQueue<>();
+        final BlockingQueue<String> logStats = new LinkedBlockingQueue<>();
         final BlockingQueue<String> views = new LinkedBlockingQueue<>();
         final BlockingQueue<String> faults = new LinkedBlockingQueue<>();
         volatile boolean ready;
@@ -87,6 +88,8 @@ public final class ReplicaCluster implements AutoCloseable {
                 faults.add(line.split(" ", 2)[0]);
             } else if (line.startsWith("VIEW ")) {
                 views.add(line.split(" ", 3)[2]);
+            } else if (line.startsWith("LOGSTATS ")) {
+                logStats.add(line.split(" ", 3)[2]);
             } else if (line.startsWith("DIGEST ")) {
                 digests.add(line.split(" ", 3)[2]);
             } else if (line.startsWith("READY")) {
@@ -348,6 +351,25 @@ public final class ReplicaCluster implements AutoCloseable {
             throw new IllegalStateException("no replica published a reference for " + id);
         }
         return ior;
+    }
+
+    /**
+     * Each replica's log figures, in replica order ({@code GroupChannel.logFigures}; "none" without a log). Fails
+     * if a replica does not answer within 5 s.
+     */
+    public List<String> logStats() throws IOException, InterruptedException {
+        for (int i = 0; i < members.size(); i++) {
+            command(i, "logstats");
+        }
+        List<String> all = new ArrayList<>();
+        for (int i = 0; i < members.size(); i++) {
+            String line = members.get(i).logStats.poll(5, TimeUnit.SECONDS);
+            if (line == null) {
+                throw new IOException("replica r" + i + " did not answer 'logstats' within 5 s");
+            }
+            all.add(line);
+        }
+        return all;
     }
 
     /**

@@ -329,18 +329,20 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         }
         DurableLog d = disk;
         if (d != null) {
-            org.fts.log.SyncStats s = d.stats();
-            LOG.info("{}: log syncs: {}, {} records per sync, p50 {} us, p99 {} us", self, s.syncs(),
-                    String.format(java.util.Locale.ROOT, "%.1f", s.recordsPerSync()), s.percentileNanos(50) / 1000,
-                    s.percentileNanos(99) / 1000);
+            LOG.info("{}: log closed: {}", self, logFigures());
             d.close();
         }
     }
 
-    /** The sync figures of this member's log, or null without one. */
-    org.fts.log.SyncStats syncStats() {
+    @Override
+    public String logFigures() {
         DurableLog d = disk;
-        return d == null ? null : d.stats();
+        if (d == null) {
+            return null;
+        }
+        org.fts.log.SyncStats s = d.stats();
+        return String.format(java.util.Locale.ROOT, "syncs=%d records_per_sync=%.1f p50_us=%d p99_us=%d", s.syncs(),
+                s.recordsPerSync(), s.percentileNanos(50) / 1000, s.percentileNanos(99) / 1000);
     }
 
     /** For fault injection ({@link JGroupsFaults}) only. */

@@ -63,6 +63,36 @@ public final class LoadMain {
         System.exit(0);   // JacORB and JGroups leave non-daemon threads behind in some failure paths
     }
 
+    /**
+     * For a target whose replicas log ({@code fts.durability=log}): each replica's syncs per second over the point
+     * (warm-up included), records (batches) per sync and p99 sync time (its last 4,096 syncs).
+     */
+    private static void printLogFigures(Target t, List<String> before, List<String> after, double seconds) {
+        if (before == null || after == null) {
+            return;
+        }
+        StringBuilder line = new StringBuilder("load: " + t.label + " log:");
+        for (int i = 0; i < after.size(); i++) {
+            Map<String, String> b = figures(before.get(i));
+            Map<String, String> a = figures(after.get(i));
+            long syncs = Long.parseLong(a.get("syncs")) - Long.parseLong(b.get("syncs"));
+            line.append(String.format(Locale.ROOT, " r%d %.0f syncs/s, %s batches/sync, p99 %s us;", i,
+                    syncs / seconds, a.get("records_per_sync"), a.get("p99_us")));
+        }
+        System.out.println(line);
+    }
+
+    private static Map<String, String> figures(String line) {
+        Map<String, String> out = new HashMap<>();
+        for (String kv : line.split(" ")) {
+            int eq = kv.indexOf('=');
+            if (eq > 0) {
+                out.put(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+        }
+        return out;
+    }
+
     /** Starts the targets, measures every point, and reaps every process it started. */
     static List<Measurement> run(LoadOptions o, Path dir) throws Exception {
         Files.createDirectories(dir);
@@ -101,7 +131,10 @@ public final class LoadMain {
                                     continue;
                                 }
                             }
+                            List<String> logBefore = t.logFigures();
+                            long t0 = System.nanoTime();
                             Measurement m = measure(t, c, mode, rate, run, o, runId + "-r" + run);
+                            printLogFigures(t, logBefore, t.logFigures(), (System.nanoTime() - t0) / 1e9);
                             if (mode == LoadRun.Mode.CLOSED) {
                                 closedRate.put(t.label, m.callsPerSecond());
                             }

@@ -153,6 +153,22 @@ final class Target implements AutoCloseable {
                 StandardCharsets.ISO_8859_1);
     }
 
+    /** Each replica's log figures, or null when the target's servers do not log (or it was attached to). */
+    List<String> logFigures() {
+        if (cluster == null) {
+            return null;
+        }
+        try {
+            List<String> all = cluster.logStats();
+            return all.stream().allMatch(l -> l.equals("none")) ? null : all;
+        } catch (java.io.IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
+        }
+    }
+
     @Override
     public void close() {
         if (cluster != null) {
