@@ -35,6 +35,14 @@ final class PoaGate extends LocalObject implements AdapterActivator {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        return name.equals(created);
+        if (!name.equals(created)) {
+            return false;
+        }
+        try {
+            parent.find_POA(name, false);   // not destroyed since
+            return true;
+        } catch (org.omg.PortableServer.POAPackage.AdapterNonExistent e) {
+            return false;
+        }
     }
 }

@@ -149,9 +149,9 @@ final class DurableLog implements AutoCloseable {
         synchronized (io) {
             try {
                 drainPending();
-                log.truncateAfter(gseq);
+                log.truncateAfter(gseq);   // synced: what it keeps is durable
                 appended = Math.min(appended, gseq);
-                durable = Math.min(durable, gseq);
+                durable = appended;
             } catch (IOException e) {
                 fail("truncating after " + gseq, e);
             }
