@@ -26,8 +26,21 @@ class StandingTest {
     }
 
     @Test
+    void aReplicaDoesNotServeBeforeItsObjectsAreActivatedThoughItsStateIsCurrent() {
+        Standing s = new Standing(3);
+        s.onView(view(1, A, B, C));
+        s.onEpoch(new Epoch(1, A, List.of(A, B, C), false, true, null));   // current: e.g. rebuilt from its log
+        assertNotNull(s.notServing());
+        assertEquals(false, s.started().isDone(), "activate() waits");
+        s.activated();
+        assertNull(s.notServing());
+        assertEquals(true, s.started().isDone());
+    }
+
+    @Test
     void everyLossOfServiceMovesTheInterruptionCountAndServingDoesNot() {
         Standing s = new Standing(3);
+        s.activated();
         s.onView(view(1, A, B, C));
         s.onEpoch(new Epoch(1, A, List.of(A, B, C), false, true, null));
         assertNull(s.notServing());

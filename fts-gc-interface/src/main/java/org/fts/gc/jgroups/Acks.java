@@ -1,0 +1,153 @@
+package org.fts.gc.jgroups;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fts.gc.GroupConfig;
+import org.fts.gc.MemberId;
+import org.fts.gc.internal.EpochId;
+
+/** The acknowledgement book of the open epoch a {@link Sequencer} orders: commit and stability points. */
+final class Acks {
+    private final MemberId self;
+    private final GroupConfig config;
+    private final Sequencer.Net net;
+    private final Member member;
+    private final boolean durable;
+    /**
+     * Its own lock, never the sequencer's monitor: the monitor's holder can block in a multicast waiting
+     * for flow-control credits, which JGroups returns only after the up-call that received a message
+     * completes; an ACK handled on such a thread must not wait.
+     */
+    private final Object lock = new Object();
+    private EpochId epoch;
+    private List<MemberId> members = List.of();
+    private int majority;
+    private final Map<MemberId, Long> acked = new HashMap<>();
+    /** Per member, the System.nanoTime() of its last acknowledgement that advanced (or of the opening). */
+    private final Map<MemberId, Long> progressed = new HashMap<>();
+    private long emitted;
+    private long tailEnd;
+    private volatile long stable;
+    private volatile long committed;
+
+    Acks(MemberId self, GroupConfig config, Sequencer.Net net, Member member, boolean durable) {
+        this.self = self;
+        this.config = config;
+        this.net = net;
+        this.member = member;
+        this.durable = durable;
+    }
+
+    long stable() {
+        return stable;
+    }
+
+    long committed() {
+        return committed;
+    }
+
+    /**
+     * Opens the book of epoch {@code e}, which continues the history up to {@code held}; of that history, only
+     * up to {@code floor} is known to be held by a majority. The rest (the tail) commits once a majority of
+     * {@code m} acknowledge it: each member acknowledges its opening. This member counts as holding up to
+     * {@code ownCount} (with a log, what its disk holds), and more as it acknowledges to itself.
+     */
+    void open(EpochId e, List<MemberId> m, long held, long floor, long ownCount) {
+        synchronized (lock) {
+            epoch = e;
+            members = m;
+            majority = config.majority(m);
+            acked.clear();
+            progressed.clear();
+            long now = System.nanoTime();
+            m.forEach(x -> progressed.put(x, now));
+            emitted = Math.min(held, ownCount);
+            tailEnd = held;
+            stable = 0;
+            committed = Math.min(floor, held);
+        }
+    }
+
+    void emitted(EpochId e, long gseq) {
+        update(e, self, gseq);
+    }
+
+    void onAck(MemberId src, long epochView, long held) {
+        EpochId e;
+        synchronized (lock) {
+            e = epoch;
+        }
+        if (e != null && e.view() == epochView) {
+            update(e, src, held);
+        }
+    }
+
+    /**
+     * Members that hold less than the commit point, so a majority moved on without them, and whose
+     * acknowledgements have not advanced for {@code patienceNanos}: paused, starved, or cut off from this
+     * member in one direction or both, which a failure detector may never notice while others still hear them.
+     */
+    List<MemberId> stalled(long now, long patienceNanos) {
+        synchronized (lock) {
+            if (epoch == null) {
+                return List.of();
+            }
+            List<MemberId> out = new ArrayList<>();
+            for (MemberId m : members) {
+                if (!m.equals(self) && acked.getOrDefault(m, 0L) < committed
+                        && now - progressed.getOrDefault(m, now) >= patienceNanos) {
+                    out.add(m);
+                }
+            }
+            return out;
+        }
+    }
+
+    private void update(EpochId e, MemberId src, long held) {
+        long c;
+        long s;
+        boolean advanced;
+        boolean inTail;
+        synchronized (lock) {
+            if (!e.equals(epoch)) {
+                return;
+            }
+            if (src.equals(self)) {
+                emitted = Math.max(emitted, held);
+            } else {
+                Long before = acked.get(src);
+                if (before == null || held > before) {
+                    acked.put(src, held);
+                    progressed.put(src, System.nanoTime());
+                }
+            }
+            Map<String, Long> perReplica = new LinkedHashMap<>();
+            long min = Long.MAX_VALUE;
+            for (MemberId m : members) {
+                long h = m.equals(self) ? emitted : acked.getOrDefault(m, 0L);
+                perReplica.merge(m.replica(), h, Math::max);
+                min = Math.min(min, h);
+            }
+            List<Long> marks = new ArrayList<>(perReplica.values());
+            marks.sort(java.util.Comparator.reverseOrder());
+            c = marks.size() >= majority ? marks.get(majority - 1) : committed;
+            advanced = c > committed;
+            inTail = committed < tailEnd;   // followers' shortcut does not cover the tail: they must be told
+            if (advanced) {
+                committed = c;
+            }
+            s = Math.max(stable, min == Long.MAX_VALUE ? 0 : min);
+            stable = s;
+        }
+        if (advanced) {
+            member.commit(e, c, s);
+            if (config.uniform() && (majority > 2 || inTail || durable)) {
+                net.commitToOthers(new Wire.Commit(e.view(), c));   // others cannot count on sequencer + self
+            }
+        }
+    }
+}
