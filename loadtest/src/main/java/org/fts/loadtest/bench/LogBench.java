@@ -47,7 +47,12 @@ public final class LogBench {
         }
     }
 
-    private static void floor(Path dir, double seconds) throws IOException {
+    /**
+     * Measures the floor for {@code seconds} in {@code dir}, prints it, and returns its p50 in nanoseconds
+     * ({@code bin/fts load} measures it in the same run as a logging target).
+     */
+    public static long floor(Path dir, double seconds) throws IOException {
+        Files.createDirectories(dir);
         Path f = dir.resolve("floor.dat");
         Files.deleteIfExists(f);
         long[] t = new long[1 << 20];
@@ -71,6 +76,7 @@ public final class LogBench {
         Arrays.sort(s);
         System.out.printf("log-bench case=floor bytes=4096 syncs=%d syncs_per_s=%.0f p50_us=%d p99_us=%d%n", n,
                 n / seconds, s[n / 2] / 1000, s[(int) Math.min(n - 1, Math.ceil(n * 0.99) - 1)] / 1000);
+        return s[n / 2];
     }
 
     private static void log(Path dir, double seconds, int bytes, int group) throws IOException {

@@ -113,6 +113,10 @@ public final class LoadMain {
                     warmUp(t, o);
                 }
             }
+            if (o.targets().stream().anyMatch(t -> t.contains("fts.durability=log"))) {
+                System.out.print("load: the disk's floor, in the same run: ");
+                org.fts.loadtest.bench.LogBench.floor(dir.resolve("floor"), 2);   // prints one line
+            }
             String runId = UUID.randomUUID().toString().substring(0, 8);
             for (int run = 1; run <= o.runs(); run++) {
                 List<Target> order = new ArrayList<>(targets);
