@@ -3,8 +3,6 @@ package org.fts.gc.jgroups;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 
 import org.fts.gc.Epoch;
 import org.fts.gc.GroupConfig;
@@ -13,8 +11,6 @@ import org.fts.gc.View;
 import org.fts.gc.internal.DeliveryPump;
 import org.fts.gc.internal.EpochId;
 import org.fts.gc.jgroups.Wire.Entry;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The member role of {@link TotalOrder}: holds the entries of the epoch it follows, delivers them once
@@ -27,7 +23,7 @@ import org.slf4j.LoggerFactory;
  * holds. Entries are numbered along the whole history (gseq); an epoch opens at the number after the last
  * entry of the history it continues.
  */
-final class Member {
+final class Member extends MemberState {
     /** What the member sends; {@link TotalOrder} implements it. */
     interface Net {
         void state(MemberId to, Wire.State s);
@@ -41,69 +37,13 @@ final class Member {
         void sequencerOpen(EpochId epoch, long start);
     }
 
-    private static final Logger LOG = LoggerFactory.getLogger(Member.class);
-    private static final int ACK_EVERY = 512;
-
-    private final MemberId self;
-    private final GroupConfig config;
-    private final DeliveryPump pump;
-    private final Origin origin;
-    private final Net net;
-    /** This member's write-ahead log ({@code fts.durability=log}), or null. */
-    private final DurableLog disk;
-    /** The highest ballot this member promised a recovery (persisted with a log). */
-    private long promised;
-    /** The ballot that established {@code epoch}. */
-    private long epochBallot;
-    /** With a log: the last entry handed to it (entries held while catching up go to it once the epoch opens). */
-    private long logged;
-
-    private View view;
-    private Phase phase = new Phase.Joining();
-    private boolean fresh = true;
-    private boolean synced;
-    private EpochId epoch;
-    private boolean epochFounding;
-    private List<MemberId> epochMembers = List.of();
-    private boolean shortcut;
-    private long held;
-    private long delivered;
-    private long commitKnown;
-    /** A durable member cut back for repairs from another epoch's history, not open yet: it reports no epoch. */
-    private boolean foreign;
-    /** Whether its state holds a broadcast (delivered, or a gap's); not delivered > 0, which a refounding sets. */
-    private boolean applied;
-    /** The last entry of the history the open epoch continues: delivered only once committed in this epoch. */
-    private long tailEnd;
-    private long lastAcked;
-    private final TreeMap<Long, Entry> log = new TreeMap<>();
-    /** Entries beyond {@code held + 1}: repairs arriving out of order. */
-    private final TreeMap<Long, Entry> ahead = new TreeMap<>();
-    /** ORDs of the epoch this member is about to open, overtaking its EPOCH. */
-    private final TreeMap<Long, Entry> early = new TreeMap<>();
-    private long earlyCommitted;
-    /** Per origin, the highest oseq in the history up to {@code held}. */
-    private final Map<MemberId, Long> marks = new HashMap<>();
-    private long stashedRequest = -1;
-    private long stashedBallot;
-    private MemberId stashedFrom;
-    /** Counts freezes and openings, so that the origin applies them in order ({@link Origin#resume}). */
-    private long step;
-    /** Null (the default) outside the protocol simulator: one field test per delivery. */
-    private MemberTap tap;
-
     Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net) {
         this(self, config, pump, origin, net, null);
     }
 
     /** @param disk the member's log, or null: with one, the member starts from what it holds */
     Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net, DurableLog disk) {
-        this.self = self;
-        this.config = config;
-        this.pump = pump;
-        this.origin = origin;
-        this.net = net;
-        this.disk = disk;
+        super(self, config, pump, origin, net, disk);
         if (disk != null) {
             restore(disk.loaded());
         }
@@ -399,195 +339,5 @@ final class Member {
         long at = ++step;
         after.add(() -> origin.resume(at, opened.sequencer()));
         return after;
-    }
-
-    // ================================ ordered entries ================================
-
-    /** An ORD from {@code src}. Returns whether it advanced what this member holds (an ACK is due). */
-    synchronized boolean onOrd(MemberId src, Wire.Ord o) {
-        EpochId e = new EpochId(o.epochView(), src);
-        if (phase instanceof Phase.Open open && open.epoch().equals(e)) {
-            long before = held;
-            accept(o.e());
-            commitKnown = Math.max(commitKnown, o.committed());
-            deliverCommitted();
-            trim(o.stable());
-            return held > before;
-        }
-        if ((phase instanceof Phase.Catching c && c.epoch().equals(e))
-                || (phase instanceof Phase.Frozen f && f.view() == o.epochView() && src.equals(f.coordinator()))) {
-            early.put(o.e().gseq(), o.e());   // the epoch this member is about to open
-            earlyCommitted = Math.max(earlyCommitted, o.committed());
-            return false;
-        }
-        LOG.debug("{}: dropped ORD {} of epoch {} in phase {}", self, o.e().gseq(), e, phase);
-        return false;
-    }
-
-    /** The sequencer's own entry, held here before it is multicast; false if this member left that epoch. */
-    synchronized boolean holdLocal(EpochId e, Entry entry) {
-        if (!(phase instanceof Phase.Open open) || !open.epoch().equals(e) || entry.gseq() != held + 1) {
-            return false;
-        }
-        hold(entry);
-        deliverCommitted();
-        return true;
-    }
-
-    /**
-     * Everything up to {@code upTo} of epoch {@code e} is held by a majority; everything up to {@code stable}
-     * by every member (this member's log keeps only what may still be needed for a repair).
-     */
-    synchronized void commit(EpochId e, long upTo, long stable) {
-        if (phase instanceof Phase.Open open && open.epoch().equals(e)) {
-            if (upTo > commitKnown) {
-                commitKnown = upTo;
-                deliverCommitted();
-            }
-            trim(stable);
-        }
-    }
-
-    private void accept(Entry entry) {
-        if (entry.gseq() <= held) {
-            return;   // a duplicate
-        }
-        if (entry.gseq() != held + 1) {
-            // Cannot happen over FIFO channels; held back rather than held out of order.
-            LOG.error("{}: ORD {} after {}: FIFO from the sequencer was broken", self, entry.gseq(), held);
-            ahead.put(entry.gseq(), entry);
-            return;
-        }
-        hold(entry);
-        holdAhead();
-    }
-
-    private void holdAhead() {
-        for (Entry next = ahead.remove(held + 1); next != null; next = ahead.remove(held + 1)) {
-            hold(next);
-        }
-        ahead.headMap(held, true).clear();
-    }
-
-    private void hold(Entry e) {
-        held = e.gseq();
-        log.put(e.gseq(), e);
-        marks.merge(e.origin(), e.oseq(), Math::max);
-        if (disk != null && phase instanceof Phase.Open) {
-            disk.append(e, commitKnown);
-            logged = held;
-        }
-    }
-
-    /**
-     * A durable member of another epoch than the recovery's source: its tail after {@code t} (beyond its commit
-     * point) may not be in the history, so it is dropped, from the log too, before any repair is held; it takes
-     * the source's marks, which its repairs bring it up to. Until it opens the epoch, it reports no epoch: what it
-     * holds after {@code t} is of another epoch's history than the one it opened.
-     */
-    private void truncate(long t, Map<MemberId, Long> sourceMarks) {
-        if (held > t) {
-            log.tailMap(t, false).clear();
-            held = t;
-            if (logged > t) {
-                disk.truncateAfter(t);
-                logged = t;
-            }
-        }
-        if (delivered > held) {
-            LOG.error("{}: delivered {} but its history is cut back to {}", self, delivered, held);
-        }
-        marks.clear();
-        marks.putAll(sourceMarks);
-        foreign = true;
-    }
-
-    /** What this member may acknowledge: what it holds, and with a log, what its disk holds of that. */
-    private long ackable() {
-        return disk == null ? held : Math.min(held, disk.durable());
-    }
-
-    private void deliverCommitted() {
-        long limit = !(phase instanceof Phase.Open) || (shortcut && commitKnown >= tailEnd) ? held
-                : Math.min(held, commitKnown);
-        while (delivered < limit) {
-            Entry e = log.get(delivered + 1);
-            if (e == null) {
-                LOG.error("{}: entry {} missing from the log (held {}, delivered {})", self, delivered + 1, held,
-                        delivered);
-                return;
-            }
-            delivered = e.gseq();
-            applied = true;
-            if (e.origin().equals(self)) {
-                origin.delivered(e.oseq());
-            }
-            if (tap != null) {
-                tap.delivered(e.gseq(), e.origin(), e.payload());
-            }
-            pump.broadcast(e.origin(), e.payload().clone());   // the log keeps the original for repairs
-        }
-    }
-
-    private void trim(long stable) {
-        long upTo = Math.min(stable, delivered);
-        if (upTo > 0 && !log.isEmpty() && log.firstKey() <= upTo) {
-            log.headMap(upTo, true).clear();
-        }
-    }
-
-    /** The ACK this member owes its sequencer, or null: every batch under uniform delivery, else every 512. */
-    synchronized long[] ackDue(boolean always) {
-        long ackable = ackable();
-        if (!(phase instanceof Phase.Open) || ackable <= lastAcked
-                || !(always || config.uniform() || ackable - lastAcked >= ACK_EVERY)) {
-            return null;
-        }
-        lastAcked = ackable;
-        return new long[] {epoch.view(), ackable};
-    }
-
-    /** What this member acknowledged or may acknowledge at once (the sequencer's own count at an opening). */
-    synchronized long acknowledgeable() {
-        return ackable();
-    }
-
-    /** The last entry this member knows a majority holds (the new sequencer's floor at an opening). */
-    synchronized long commitKnown() {
-        return commitKnown;
-    }
-
-    synchronized EpochId epoch() {
-        return phase instanceof Phase.Open open ? open.epoch() : null;
-    }
-
-    /** The application installed a state: this member holds the history again (unless a gap is queued). */
-    synchronized void synced() {
-        if (pump.noGapPending() && !fresh) {
-            synced = true;
-        }
-    }
-
-    /** For the protocol simulator only: observe this member ({@link MemberTap}). */
-    synchronized void tap(MemberTap t) {
-        tap = t;
-    }
-
-    synchronized Map<MemberId, Long> marks() {
-        return new HashMap<>(marks);
-    }
-
-    synchronized int logSize() {
-        return log.size();
-    }
-
-    /** One line for diagnostics: where this member stands. */
-    synchronized String describe() {
-        return "phase=" + phase + " held=" + held + " delivered=" + delivered + " commitKnown=" + commitKnown
-                + " synced=" + synced + " shortcut=" + shortcut + " early=" + early.size() + " ahead=" + ahead.size();
-    }
-
-    synchronized Phase phase() {
-        return phase;
     }
 }
