@@ -226,7 +226,11 @@ final class Member extends MemberState {
     synchronized List<Entry> entries(long from, long upTo) {
         List<Entry> out = new ArrayList<>(log.subMap(from, false, upTo, true).values());
         if (out.size() != upTo - from && disk != null) {
-            out = disk.read(from, upTo);   // trimmed from memory once stable: the log has them
+            // Those trimmed from memory once stable are in the log; the rest (some perhaps not logged yet) in memory.
+            long inMemory = log.isEmpty() ? upTo + 1 : log.firstKey();
+            List<Entry> merged = new ArrayList<>(disk.read(from, Math.min(upTo, inMemory - 1)));
+            merged.addAll(out);
+            out = merged;
         }
         if (out.size() != upTo - from) {
             LOG.error("{}: asked to repair ({}, {}] but holds only {} of those entries", self, from, upTo, out.size());

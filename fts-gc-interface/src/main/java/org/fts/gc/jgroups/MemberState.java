@@ -167,6 +167,8 @@ abstract class MemberState {
      */
     final void truncate(long t, Map<MemberId, Long> sourceMarks) {
         if (held > t) {
+            LOG.info("{}: cuts its history back from {} to {} (its commit point): the new epoch continues another "
+                    + "epoch's history, which repairs it from there", self, held, t);
             log.tailMap(t, false).clear();
             held = t;
             if (logged > t) {
