@@ -125,6 +125,11 @@ final class DurableLog implements AutoCloseable {
         writer.start();
     }
 
+    @Override
+    public String toString() {
+        return "FTS durable log in " + dir;
+    }
+
     Loaded loaded() {
         return loaded;
     }

@@ -98,7 +98,12 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         }
         p.start();
         pump = p;
-        order = new TotalOrder(self, config, this, p, disk);
+        try {
+            order = new TotalOrder(self, config, this, p, disk);
+        } catch (java.io.UncheckedIOException e) {   // a log it cannot trust
+            close();
+            throw new GroupException(self + ": " + disk + ": " + e.getCause().getMessage(), e);
+        }
         try {
             JChannel ch = new JChannel(new ByteArrayInputStream(stackXml.getBytes(StandardCharsets.UTF_8)));
             ch.setName(self.name());

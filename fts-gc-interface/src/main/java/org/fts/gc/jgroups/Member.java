@@ -60,9 +60,11 @@ final class Member extends MemberState {
         held = l.base();
         delivered = l.base();
         if (m.epochSeq() == null) {
-            if (!l.entries().isEmpty()) {
-                LOG.warn("{}: its log holds entries but no epoch: dropped", self);
-                disk.truncateAfter(l.base());
+            if (!l.entries().isEmpty()) {   // entries are logged only after their epoch: its meta was lost
+                throw new java.io.UncheckedIOException(new java.io.IOException("the log holds entries "
+                        + (l.base() + 1) + ".." + l.entries().get(l.entries().size() - 1).gseq() + " but its "
+                        + "epoch.meta names no epoch: refusing to guess (restore the file, or empty the directory to "
+                        + "start this replica afresh)"));
             }
             logged = held;
             return;

@@ -120,6 +120,29 @@ class DurableLogTest {
     }
 
     @Test
+    void aLogWithEntriesButNoEpochMetaIsRefusedNotDropped() {
+        try (DurableLog log = DurableLog.open(dir)) {   // entries, and (as if lost) no epoch.meta
+            log.start(() -> { });
+            log.append(entry(1), 0);
+            Waits.await(() -> log.durable() == 1, Duration.ofSeconds(10), () -> "durable " + log.durable());
+        }
+        TotalOrder.Transport nowhere = new TotalOrder.Transport() {
+            public void unicast(MemberId to, byte[] msg) { }
+            public void control(MemberId to, byte[] msg) { }
+            public void urgent(MemberId to, byte[] msg) { }
+            public void multicast(byte[] msg) { }
+            public void multicastUrgent(byte[] msg) { }
+        };
+        org.fts.gc.internal.DeliveryPump pump = new org.fts.gc.internal.DeliveryPump("x", new org.fts.testing.Recorder());
+        try (DurableLog again = DurableLog.open(dir)) {
+            UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> new TotalOrder(A,
+                    new org.fts.gc.GroupConfig(3, true), nowhere, pump, again));
+            assertTrue(e.getMessage().contains("epoch.meta"), e.getMessage());
+            assertEquals(1, again.loaded().entries().size(), "nothing dropped");
+        }
+    }
+
+    @Test
     void aSecondProcessOnTheSameDirectoryIsRefused() {
         try (DurableLog log = DurableLog.open(dir)) {
             UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> DurableLog.open(dir));
