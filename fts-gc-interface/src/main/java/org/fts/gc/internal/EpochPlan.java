@@ -171,7 +171,8 @@ public final class EpochPlan {
             boolean gap = !cont.contains(m);
             if (gap && durable) {
                 Report r = reports.get(m);
-                long from = r.fresh() ? 0 : Math.min(r.commit(), top.last());
+                // its commit point, but never beyond what it holds: a lagging member may know of a later one
+                long from = r.fresh() ? 0 : Math.min(Math.min(r.commit(), r.last()), top.last());
                 if (from < top.last()) {
                     repairs.add(new Repair(source, m, from, top.last()));
                 }

@@ -155,8 +155,8 @@ final class Member extends MemberState {
         long ballot = ((Phase.Frozen) phase).ballot();
         EpochId e = foreign ? null : epoch;
         return new Wire.State(viewId, ballot, fresh, synced, e == null ? 0 : epochBallot, e == null ? 0 : e.view(),
-                e == null ? null : e.sequencer(), epochFounding, e == null ? List.of() : epochMembers, held, commitKnown,
-                new HashMap<>(marks));
+                e == null ? null : e.sequencer(), epochFounding, e == null ? List.of() : epochMembers, held,
+                Math.min(commitKnown, held), new HashMap<>(marks));   // a lagging member may know of more
     }
 
     /** Promises {@code ballot}: with a log, durably, before the report that carries the promise leaves. */

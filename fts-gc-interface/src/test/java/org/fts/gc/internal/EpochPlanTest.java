@@ -77,6 +77,21 @@ class EpochPlanTest {
     }
 
     @Test
+    void aLaggingDurableMemberIsRepairedFromWhatItHoldsNotFromACommitPointBeyondIt() {
+        // Found by chaos (mixed, seed 13): c knew of commit 40 while it held only up to 30; repaired from 40 it
+        // waited for 31..40 for ever.
+        EpochId older = new EpochId(4, c);
+        EpochId newer = new EpochId(6, a);
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(a, new EpochPlan.Report(false, true, 6, newer, false, List.of(a, b), 50, 45));
+        reports.put(b, new EpochPlan.Report(false, true, 6, newer, false, List.of(a, b), 50, 45));
+        reports.put(c, new EpochPlan.Report(false, true, 4, older, false, List.of(a, b, c), 30, 40));
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertEquals(new EpochPlan.Assignment(false, null, 30), d.assignments().get(c));
+        assertTrue(d.repairs().contains(new EpochPlan.Repair(a, c, 30, 50)), d.repairs()::toString);
+    }
+
+    @Test
     void aFreshDurableMemberIsRepairedFromTheStart() {
         EpochId e = new EpochId(6, a);
         Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
