@@ -217,7 +217,7 @@ public final class EpochPlan {
         List<MemberId> mayHaveOpened = new ArrayList<>();
         for (MemberId m : latest.epochMembers()) {
             Report here = members.contains(m) ? reports.get(m) : null;
-            boolean didNot = here != null && (!here.holdsHistory() || rank(here, latest) < 0);
+            boolean didNot = here != null && didNotOpen(here, latest);
             if (!didNot) {
                 mayHaveOpened.add(m);
             }
@@ -253,7 +253,7 @@ public final class EpochPlan {
             List<MemberId> mayHaveOpened = new ArrayList<>();
             for (MemberId m : any.epochMembers()) {
                 Report here = members.contains(m) ? reports.get(m) : null;
-                boolean didNot = here != null && (!here.holdsHistory() || rank(here, any) < 0);
+                boolean didNot = here != null && didNotOpen(here, any);
                 if (!didNot) {
                     mayHaveOpened.add(m);
                 }
@@ -263,6 +263,15 @@ public final class EpochPlan {
             }
             holders.removeAll(inTop);
         }
+    }
+
+    /**
+     * Whether {@code here}'s report shows it did not open {@code latest}'s epoch: it is fresh, or it opened an
+     * older one. A member that is neither fresh nor a holder (a durable member cut back and catching up, which
+     * reports no epoch) may have opened it: it counts as one that may have.
+     */
+    private static boolean didNotOpen(Report here, Report latest) {
+        return here.holdsHistory() ? rank(here, latest) < 0 : here.fresh();
     }
 
     /**

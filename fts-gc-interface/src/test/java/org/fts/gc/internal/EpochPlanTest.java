@@ -118,6 +118,17 @@ class EpochPlanTest {
     }
 
     @Test
+    void aDurableMemberCatchingUpMayHaveOpenedTheFoundingEpochSoItIsNotFoundedAgain() {
+        EpochId founding = new EpochId(1, a);
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(a, new EpochPlan.Report(false, true, 1, founding, true, List.of(a, b, c), 100, 100));
+        reports.put(b, new EpochPlan.Report(true, false, 0, null, false, List.of(), 0, 0));   // a new disk
+        reports.put(c, new EpochPlan.Report(false, true, 0, null, false, List.of(), 120, 100));   // cut back, catching up
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertFalse(d.established() && d.founding(), "c opened the founding epoch: refounding would drop 1..100: " + d);
+    }
+
+    @Test
     void durableMembersWhoseLatestEpochIsUnknownDoNotFoundTheGroupAnew() {
         Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
         reports.put(a, new EpochPlan.Report(false, true, 0, null, false, List.of(), 30, 20));   // cut back, repairing
