@@ -2,13 +2,9 @@ package org.fts.log;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -56,25 +52,12 @@ public final class SnapshotStore {
     /** Writes the snapshot at {@code index} durably, then deletes all but the two newest. */
     public Path write(long index, byte[] payload) throws IOException {
         Path target = dir.resolve(fileName(index));
-        Path tmp = dir.resolve(fileName(index) + ".tmp");
         CRC32C crc = new CRC32C();
         crc.update(payload);
         ByteBuffer b = ByteBuffer.allocate(HEADER + payload.length).put(MAGIC).putShort((short) VERSION)
                 .putShort((short) 0).putLong(index).putLong(payload.length).putInt((int) crc.getValue())
                 .put(payload).flip();
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE)) {
-            while (b.hasRemaining()) {
-                ch.write(b);
-            }
-            ch.force(true);
-        }
-        try {
-            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            throw new IOException(dir + ": the file system cannot rename atomically; snapshots need it", e);
-        }
-        syncDir();
+        AtomicFiles.replace(target, b);
         List<Path> all = files();
         for (int i = KEEP; i < all.size(); i++) {
             Files.delete(all.get(i));
@@ -155,9 +138,4 @@ public final class SnapshotStore {
         }
     }
 
-    private void syncDir() throws IOException {
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        }
-    }
 }

@@ -2,13 +2,9 @@ package org.fts.gc.jgroups;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
@@ -98,22 +94,7 @@ final class EpochMetaFile {
         ByteBuffer file = ByteBuffer.allocate(16 + bytes.length).put(MAGIC).putShort((short) VERSION)
                 .putShort((short) 0).putInt(bytes.length).putInt((int) c.getValue()).put(bytes);
         file.flip();
-        Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            while (file.hasRemaining()) {
-                ch.write(file);
-            }
-            ch.force(true);
-        }
-        try {
-            Files.move(tmp, path, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            throw new IOException(path + ": the file system cannot rename atomically", e);
-        }
-        try (FileChannel d = FileChannel.open(path.getParent(), StandardOpenOption.READ)) {
-            d.force(true);
-        }
+        org.fts.log.AtomicFiles.replace(path, file);
     }
 
     private static void putName(ByteBuffer b, MemberId m) {

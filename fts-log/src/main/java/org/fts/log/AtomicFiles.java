@@ -1,0 +1,41 @@
+package org.fts.log;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+
+/** Replacing a file so that a crash leaves the old content or the new, never half of one. */
+public final class AtomicFiles {
+    private AtomicFiles() {
+    }
+
+    /**
+     * Writes {@code content} to {@code target}: to a temporary file beside it, synced, renamed into place, and the
+     * directory synced (a file created or renamed is durable only once its directory is).
+     *
+     * @throws IOException naming the file if the file system cannot rename atomically, or on any I/O error
+     */
+    public static void replace(Path target, ByteBuffer content) throws IOException {
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+            while (content.hasRemaining()) {
+                ch.write(content);
+            }
+            ch.force(true);
+        }
+        try {
+            Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            throw new IOException(target + ": the file system cannot rename atomically", e);
+        }
+        try (FileChannel d = FileChannel.open(target.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
+            d.force(true);
+        }
+    }
+}
