@@ -118,6 +118,30 @@ final class DurableLog implements AutoCloseable {
         }
     }
 
+    /**
+     * The log of {@code self} in {@code group} as {@code durability} configures it, or null without one.
+     *
+     * @throws org.fts.gc.GroupException naming the directory and the key if it cannot be opened
+     */
+    static DurableLog openFor(org.fts.gc.Durability durability, String group, MemberId self) {
+        if (!durability.log()) {
+            return null;
+        }
+        try {
+            return open(durability.dirOf(group, self.replica()));
+        } catch (UncheckedIOException e) {
+            throw new org.fts.gc.GroupException(self + ": " + e.getCause().getMessage() + " ("
+                    + org.fts.gc.Durability.DIR.name() + ")", e);
+        }
+    }
+
+    /** {@code GroupChannel.logFigures}: syncs, records per sync, p50 and p99 sync time. */
+    String figures() {
+        SyncStats s = log.stats();
+        return String.format(java.util.Locale.ROOT, "syncs=%d records_per_sync=%.1f p50_us=%d p99_us=%d", s.syncs(),
+                s.recordsPerSync(), s.percentileNanos(50) / 1000, s.percentileNanos(99) / 1000);
+    }
+
     /** Starts the writer; {@code onDurable} runs on it after each sync that made more entries durable. */
     void start(Runnable onDurableCallback) {
         this.onDurable = onDurableCallback;

@@ -88,14 +88,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             throw new GroupException(self + ": a channel joins once");
         }
         DeliveryPump p = new DeliveryPump(self.name(), listener);
-        if (durability.log()) {
-            try {
-                disk = DurableLog.open(durability.dirOf(group, self.replica()));
-            } catch (java.io.UncheckedIOException e) {
-                throw new GroupException(self + ": " + e.getCause().getMessage() + " (" + org.fts.gc.Durability.DIR.name()
-                        + ")", e);
-            }
-        }
+        disk = DurableLog.openFor(durability, group, self);
         p.start();
         pump = p;
         try {
@@ -342,12 +335,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     @Override
     public String logFigures() {
         DurableLog d = disk;
-        if (d == null) {
-            return null;
-        }
-        org.fts.log.SyncStats s = d.stats();
-        return String.format(java.util.Locale.ROOT, "syncs=%d records_per_sync=%.1f p50_us=%d p99_us=%d", s.syncs(),
-                s.recordsPerSync(), s.percentileNanos(50) / 1000, s.percentileNanos(99) / 1000);
+        return d == null ? null : d.figures();
     }
 
     /** For fault injection ({@link JGroupsFaults}) only. */
