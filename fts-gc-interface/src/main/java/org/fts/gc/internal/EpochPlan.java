@@ -155,7 +155,7 @@ public final class EpochPlan {
         boolean anySynced = false;
         for (MemberId m : holders) {
             Report r = reports.get(m);
-            if (r.epoch().equals(top.epoch())) {
+            if (rank(r, top) == 0) {   // the same epoch: the same id and the same ballot (ids repeat after a restart)
                 continuing.add(m);
                 anySynced |= r.synced();
             }
@@ -243,8 +243,8 @@ public final class EpochPlan {
                 Report r = reports.get(m);
                 top = top == null || rank(r, top) > 0 ? r : top;
             }
-            EpochId latest = top.epoch();
-            List<MemberId> inTop = holders.stream().filter(m -> reports.get(m).epoch().equals(latest)).toList();
+            Report latest = top;
+            List<MemberId> inTop = holders.stream().filter(m -> rank(reports.get(m), latest) == 0).toList();
             Report any = reports.get(inTop.get(0));
             if (any.founding() || inTop.size() == holders.size()
                     || inTop.stream().anyMatch(m -> reports.get(m).synced())) {

@@ -32,10 +32,13 @@ import org.slf4j.LoggerFactory;
  * the directory: a member that cannot tell what its disk holds must not acknowledge, nor serve.
  */
 final class DurableLog implements AutoCloseable {
-    /** What a member persists besides its entries; {@code epochSeq} null when it never opened an epoch. */
+    /**
+     * What a member persists besides its entries; {@code epochSeq} null when it never opened an epoch; {@code start}
+     * the epoch's first position (its log holds the epoch's prefix only once it reaches {@code start - 1}).
+     */
     record EpochMeta(long promised, long epochBallot, long epochView, MemberId epochSeq, boolean founding,
-                     List<MemberId> members) {
-        static final EpochMeta NONE = new EpochMeta(0, 0, 0, null, false, List.of());
+                     List<MemberId> members, long start) {
+        static final EpochMeta NONE = new EpochMeta(0, 0, 0, null, false, List.of(), 0);
     }
 
     /** What {@link #open} found: the meta, the entries (in order), and the highest commit point they record. */
@@ -176,6 +179,9 @@ final class DurableLog implements AutoCloseable {
     /** Durably drops every entry after {@code gseq} (a tail the group's history does not continue). */
     void truncateAfter(long gseq) {
         synchronized (io) {
+            if (closed) {
+                return;   // the channel is closing: nothing more is acknowledged
+            }
             try {
                 drainPending();
                 log.truncateAfter(gseq);   // synced: what it keeps is durable
@@ -191,8 +197,10 @@ final class DurableLog implements AutoCloseable {
     List<Entry> read(long from, long upTo) {
         synchronized (io) {
             List<Entry> out = new ArrayList<>();
-            try {
-                drainPending();
+            if (closed) {
+                return out;
+            }
+            try {   // only what is on disk: anything trimmed from memory is stable, so synced (no drain here)
                 for (long i = Math.max(from + 1, log.firstIndex()); i <= Math.min(upTo, log.lastIndex()); i++) {
                     out.add((Entry) decode(i, log.read(i))[0]);
                 }
@@ -213,6 +221,16 @@ final class DurableLog implements AutoCloseable {
     }
 
     private void write() {
+        try {
+            writeLoop();
+        } catch (RuntimeException e) {
+            if (!closed) {   // a writer that died silently would never let this member acknowledge again
+                FailStop.fatal(new IllegalStateException(dir + ": the log's writer failed", e));
+            }
+        }
+    }
+
+    private void writeLoop() {
         while (!closed) {
             synchronized (this) {
                 while (pending.isEmpty() && !closed) {
@@ -223,7 +241,7 @@ final class DurableLog implements AutoCloseable {
                     }
                 }
             }
-            long now;
+            boolean advanced;
             synchronized (io) {
                 try {
                     drainPending();
@@ -234,10 +252,10 @@ final class DurableLog implements AutoCloseable {
                     }
                     fail("appending and syncing", e);
                 }
-                now = appended;
+                advanced = appended > durable;   // under io: a truncation cannot come in between
+                durable = appended;
             }
-            if (now > durable) {
-                durable = now;
+            if (advanced) {
                 onDurable.run();
             }
         }

@@ -18,7 +18,8 @@ import org.fts.gc.jgroups.DurableLog.EpochMeta;
  *
  * <pre>
  *   meta := "FTSM" version:u16 reserved:u16 length:u32 crc:u32 body{length}
- *   body := promised:u64 epochBallot:u64 epochView:u64 founding:u8 seq:name members:u32 name*   (name: u8 + UTF-8)
+ *   body := promised:u64 epochBallot:u64 epochView:u64 founding:u8 seq:name members:u32 name* start:u64
+ *                                                                              (name: u8 + UTF-8)
  * </pre>
  * A file that is not such a meta, or of another version, or whose checksum fails, is refused naming it: a member
  * that does not know what it promised must not take part.
@@ -73,7 +74,8 @@ final class EpochMetaFile {
             for (int i = 0; i < n; i++) {
                 members.add(name(m));
             }
-            return new EpochMeta(promised, ballot, view, seq, founding, members);
+            long start = m.getLong();
+            return new EpochMeta(promised, ballot, view, seq, founding, members, start);
         } catch (java.nio.BufferUnderflowException e) {
             throw new IOException(path + ": cut short", e);
         }
@@ -86,6 +88,7 @@ final class EpochMetaFile {
         putName(body, meta.epochSeq());
         body.putInt(meta.members().size());
         meta.members().forEach(m -> putName(body, m));
+        body.putLong(meta.start());
         body.flip();
         byte[] bytes = new byte[body.remaining()];
         body.get(bytes);

@@ -80,8 +80,17 @@ final class Member extends MemberState {
         epochBallot = m.epochBallot();
         epochFounding = m.founding();
         epochMembers = m.members();
+        epochStart = m.start();
         fresh = false;
         synced = true;
+        // The epoch's meta is written when it opens, its prefix synced after: a crash in between leaves a log short
+        // of the epoch it names. Such a member reports no epoch (it is cut back and repaired like one catching up),
+        // never a short prefix of a later epoch that would outrank the longer logs of an earlier one.
+        foreign = held < epochStart - 1;
+        if (foreign) {
+            LOG.warn("{}: its log ends at {}, before epoch {}'s start {}: it reports no epoch until repaired", self,
+                    held, epoch, epochStart);
+        }
     }
 
     // ================================ views and recoveries ================================
@@ -168,9 +177,9 @@ final class Member extends MemberState {
     }
 
     private DurableLog.EpochMeta meta() {
-        return epoch == null ? new DurableLog.EpochMeta(promised, 0, 0, null, false, List.of())
+        return epoch == null ? new DurableLog.EpochMeta(promised, 0, 0, null, false, List.of(), 0)
                 : new DurableLog.EpochMeta(promised, epochBallot, epoch.view(), epoch.sequencer(), epochFounding,
-                epochMembers);
+                epochMembers, epochStart);
     }
 
     /** The highest ballot this member promised. */
@@ -303,6 +312,7 @@ final class Member extends MemberState {
         phase = new Phase.Open(c.epoch(), c.members());
         foreign = false;
         epochBallot = c.ballot();
+        epochStart = c.start();
         if (disk != null) {
             disk.writeMeta(meta());   // before anything of this epoch is acknowledged
             for (Entry e : log.subMap(logged, false, held, true).values()) {

@@ -32,6 +32,8 @@ abstract class MemberState {
     final DurableLog disk;
     /** The highest ballot this member promised a recovery (persisted with a log). */
     long promised;
+    /** The first position of {@code epoch}. */
+    long epochStart;
     /** The ballot that established {@code epoch}. */
     long epochBallot;
     /** With a log: the last entry handed to it (entries held while catching up go to it once the epoch opens). */

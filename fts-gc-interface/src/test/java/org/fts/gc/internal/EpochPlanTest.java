@@ -92,6 +92,20 @@ class EpochPlanTest {
     }
 
     @Test
+    void epochsWithTheSameIdButAnotherBallotAreNotTheSameEpoch() {
+        // After a whole-group restart JGroups numbers views from 1 again: (3, a) can name two epochs.
+        EpochId before = new EpochId(3, a);
+        EpochId after = new EpochId(3, a);
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(a, new EpochPlan.Report(false, true, 7, after, false, List.of(a, b), 40, 40));
+        reports.put(b, new EpochPlan.Report(false, true, 7, after, false, List.of(a, b), 40, 40));
+        reports.put(c, new EpochPlan.Report(false, true, 3, before, false, List.of(a, b, c), 50, 44));   // 45..50 a tail
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertEquals(new EpochPlan.Assignment(false, null, 40), d.assignments().get(c),
+                "c is of the older epoch: cut back, not repaired on top of its own tail");
+    }
+
+    @Test
     void aFreshDurableMemberIsRepairedFromTheStart() {
         EpochId e = new EpochId(6, a);
         Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
