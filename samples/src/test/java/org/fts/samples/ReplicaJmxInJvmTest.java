@@ -54,6 +54,10 @@ class ReplicaJmxInJvmTest {
             Waits.await(() -> (Boolean) attribute(2, "Serving"), Duration.ofSeconds(30),
                     () -> "r2 does not serve again: " + attribute(2, "NotServing"));
 
+            // A provider counts a transfer once it sent the last chunk, which its requester may install first.
+            Waits.await(() -> (Long) attribute(0, "StateTransfersProvided") + (Long) attribute(1, "StateTransfersProvided")
+                    >= (Long) attribute(2, "StateTransfersInstalled"), Duration.ofSeconds(10),
+                    () -> "the providers' count did not catch up with r2's installs");
             // A restarted replica always fetches the state (after a heal it may also catch up from the log).
             long provided = (Long) attribute(0, "StateTransfersProvided") + (Long) attribute(1, "StateTransfersProvided");
             r.stop(2);
