@@ -14,8 +14,9 @@ import org.fts.config.ConfigKey;
  *
  * @param log whether members log ({@code fts.durability=log})
  * @param dir the directory holding one sub-directory per replica
+ * @param checkpointBytes the log's growth after which a replica checkpoints its state
  */
-public record Durability(boolean log, Path dir) {
+public record Durability(boolean log, Path dir, long checkpointBytes) {
     public static final ConfigKey<String> MODE = ConfigKey.choice("fts.durability", "memory", List.of("memory", "log"),
             "log: each replica writes what it acknowledges to a write-ahead log (fts.durability.dir) and syncs it "
                     + "before acknowledging, so that a request is answered only once a majority's disks hold it and "
@@ -25,10 +26,16 @@ public record Durability(boolean log, Path dir) {
             "fts.durability=log: directory of the replicas' logs, in <dir>/<group>/<replica id> (a replica locks "
                     + "its own; two processes cannot share one)");
 
-    /** The keys, validated and logged with the group's. */
-    public static final List<ConfigKey<?>> KEYS = List.of(MODE, DIR);
+    public static final ConfigKey<Long> CHECKPOINT = ConfigKey.longValue("fts.durability.checkpoint", 64L << 20,
+            64L << 10, 1L << 40, "bytes",
+            "fts.durability=log: a replica checkpoints its state (servants through Checkpointable, the reply cache) "
+                    + "once its log grew by this many bytes since the last checkpoint, and drops the log behind the "
+                    + "previous one; a restart replays the log from its newest checkpoint");
 
-    public static final Durability MEMORY = new Durability(false, null);
+    /** The keys, validated and logged with the group's. */
+    public static final List<ConfigKey<?>> KEYS = List.of(MODE, DIR, CHECKPOINT);
+
+    public static final Durability MEMORY = new Durability(false, null, 0);
 
     /** The durability {@code props} configure; a log needs uniform delivery. */
     public static Durability from(Properties props) {
@@ -39,7 +46,7 @@ public record Durability(boolean log, Path dir) {
             throw new ConfigException(MODE.name(), "is log, which needs fts.delivery=uniform: with agreed delivery a "
                     + "member delivers what it alone holds, and no log makes that survive its crash");
         }
-        return new Durability(true, Path.of(DIR.get(props)));
+        return new Durability(true, Path.of(DIR.get(props)), CHECKPOINT.get(props));
     }
 
     /** The log directory of {@code replica} in {@code group}. */

@@ -53,6 +53,25 @@ public interface GroupListener {
     }
 
     /**
+     * With a log: this member's application should persist its state at this position of the delivery order (see
+     * {@link Checkpoint}). The default skips it (the log then keeps the whole history).
+     */
+    default void checkpointDue(Checkpoint checkpoint) {
+        checkpoint.skip("the application does not take checkpoints");
+    }
+
+    /**
+     * With a log holding a checkpoint: the application's state at {@code position}, as it saved it, from which this
+     * restarted member goes on; the first callback after a join, before the view, and called at most once. The
+     * broadcasts delivered after it are those after {@code position}. A listener that saves checkpoints must
+     * install it; an exception here stops the process ({@link FailStop}): a member must not go on from a state
+     * it could not restore.
+     */
+    default void restore(long position, byte[] state) {
+        throw new IllegalStateException("a checkpoint at " + position + " to restore, but the listener cannot");
+    }
+
+    /**
      * The view's recovery found that the view cannot continue the group's history (too few replicas, or none
      * holding the latest state): this member delivers nothing until the next view. The default ignores it.
      *

@@ -5,6 +5,7 @@ import java.util.List;
 
 import org.fts.batching.BatchCodec;
 import org.fts.batching.Batcher;
+import org.fts.gc.Checkpoint;
 import org.fts.gc.Epoch;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupListener;
@@ -35,11 +36,14 @@ final class DeliveryRouter implements GroupListener {
     private final Membership membership;
     /** Null, or opened once the application activated its objects: the first delivery waits for it. */
     private final java.util.concurrent.CountDownLatch activation;
+    /** Takes and installs the replica's state (checkpoints, and the state a restart goes on from). */
+    private final StateTransfer.Host states;
 
     DeliveryRouter(String self, MemberId member, GroupChannel channel, Batcher batcher, Standing standing,
                    CastPath castPath, Execution execution, ExecutionLanes lanes, StateTransfer transfer,
-                   Membership membership, java.util.concurrent.CountDownLatch activation) {
+                   Membership membership, java.util.concurrent.CountDownLatch activation, StateTransfer.Host states) {
         this.activation = activation;
+        this.states = states;
         this.self = self;
         this.member = member;
         this.channel = channel;
@@ -98,6 +102,45 @@ final class DeliveryRouter implements GroupListener {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * The group layer's log asks for the replica's state at this position: taken at a cut of the execution lanes
+     * (everything delivered before executed, nothing after), as for a state transfer.
+     */
+    @Override
+    public void checkpointDue(Checkpoint checkpoint) {
+        if (!standing.current()) {
+            checkpoint.skip("its state is not current");
+            return;
+        }
+        lanes.atCut(() -> {
+            byte[] state;
+            try {
+                state = states.snapshot();
+            } catch (Snapshot.StateException | RuntimeException e) {
+                LOG.error("{}: cannot checkpoint its state at {}: {}", self, checkpoint.position(), e.getMessage());
+                checkpoint.skip(String.valueOf(e.getMessage()));
+                return;
+            }
+            checkpoint.save(state);
+        });
+    }
+
+    /** A restarted replica's state, from its log's checkpoint: installed before any delivery, once activated. */
+    @Override
+    public void restore(long position, byte[] state) {
+        if (activation != null && activation.getCount() > 0) {
+            awaitActivation();
+        }
+        try {
+            states.install(state, List.of());
+        } catch (Snapshot.StateException e) {
+            throw new IllegalStateException(self + ": its checkpoint at " + position + " cannot be installed: "
+                    + e.getMessage(), e);
+        }
+        LOG.info("{}: restored its state from its checkpoint at {} ({} bytes); its log replays from there", self,
+                position, state.length);
     }
 
     /** A delivered invocation or announcement, at a replica whose state is current. */

@@ -69,7 +69,7 @@ final class ReplicaEngine implements StateTransfer.Host {
         this.transfer = new StateTransfer(this, Math.max(250, config.stateTimeout().toMillis() / 4), self);
         Execution execution = new Execution(self, replay, cache, objects, lanes, castPath);
         this.router = new DeliveryRouter(self, member, channel, batcher, standing, castPath, execution, lanes,
-                transfer, membership, logged ? activation : null);
+                transfer, membership, logged ? activation : null, this);
     }
 
     /** What the channel delivers to. */

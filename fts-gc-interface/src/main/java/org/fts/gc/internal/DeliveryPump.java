@@ -52,6 +52,12 @@ public final class DeliveryPump {
     private record Task(Runnable task, long due) implements Event {
     }
 
+    private record Restore(long position, byte[] state, long due) implements Event {
+    }
+
+    private record CheckpointDue(org.fts.gc.Checkpoint checkpoint, long due) implements Event {
+    }
+
     private final LinkedBlockingQueue<Event> queue = new LinkedBlockingQueue<>();
     private final AtomicInteger depth = new AtomicInteger();
     /** Events offered and not yet finished (the one being dispatched included). */
@@ -100,6 +106,16 @@ public final class DeliveryPump {
     /** Queues the news that a view is not primary. Never blocks. */
     public void notPrimary(View view, String reason) {
         offer(new NotPrimary(view, reason, due()));
+    }
+
+    /** Queues the state a restarted member goes on from ({@code GroupListener.restore}). Never blocks. */
+    public void restore(long position, byte[] state) {
+        offer(new Restore(position, state, due()));
+    }
+
+    /** Queues a checkpoint at the position of the last broadcast queued. Never blocks. */
+    public void checkpoint(org.fts.gc.Checkpoint checkpoint) {
+        offer(new CheckpointDue(checkpoint, due()));
     }
 
     /** Queues a task of the application's own, run on the delivery thread in turn. Never blocks. */
@@ -248,6 +264,15 @@ public final class DeliveryPump {
         }
     }
 
+    private void restore(Restore r) {
+        try {
+            listener.restore(r.position(), r.state());
+        } catch (RuntimeException ex) {   // going on from another state than the log's would diverge silently
+            FailStop.fatal(new IllegalStateException(thread.getName() + ": could not restore the state checkpointed "
+                    + "at " + r.position() + ": " + ex.getMessage(), ex));
+        }
+    }
+
     private void dispatch(Event e) {
         try {
             if (e instanceof Broadcast b) {
@@ -265,6 +290,10 @@ public final class DeliveryPump {
                 listener.notPrimary(n.view(), n.reason());
             } else if (e instanceof Task t) {
                 t.task().run();
+            } else if (e instanceof CheckpointDue c) {
+                listener.checkpointDue(c.checkpoint());
+            } else if (e instanceof Restore r) {
+                restore(r);
             }
         } catch (RuntimeException ex) {
             LOG.error("{}: listener threw; delivery continues", thread.getName(), ex);

@@ -36,18 +36,24 @@ public final class EpochPlan {
     /**
      * What one member told the recovery: {@code epoch} (null for a fresh member) is the last epoch it opened,
      * {@code founding} whether that epoch founded the group (the history before it is empty) and
-     * {@code epochMembers} its membership; {@code last} the last entry of the history it holds.
+     * {@code epochMembers} its membership; {@code last} the last entry of the history it holds; {@code base} the
+     * last entry it can no longer give for a repair (0 without a log; with one, compacted behind a checkpoint).
      */
     public record Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
-                         List<MemberId> epochMembers, long last, long commit) {
+                         List<MemberId> epochMembers, long last, long commit, long base) {
         public Report {
             epochMembers = List.copyOf(epochMembers);
+        }
+
+        public Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
+                      List<MemberId> epochMembers, long last, long commit) {
+            this(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, 0);
         }
 
         /** A report whose epoch's ballot is its view id (as every ballot is while no member restarted from a log). */
         public Report(boolean fresh, boolean synced, EpochId epoch, boolean founding, List<MemberId> epochMembers,
                       long last) {
-            this(fresh, synced, epoch == null ? 0 : epoch.view(), epoch, founding, epochMembers, last, 0);
+            this(fresh, synced, epoch == null ? 0 : epoch.view(), epoch, founding, epochMembers, last, 0, 0);
         }
 
         boolean holdsHistory() {
@@ -169,21 +175,19 @@ public final class EpochPlan {
         Set<MemberId> cont = new HashSet<>(continuing);
         for (MemberId m : members) {
             boolean gap = !cont.contains(m);
-            if (gap && durable) {
-                Report r = reports.get(m);
-                // its commit point, but never beyond what it holds: a lagging member may know of a later one
-                long from = r.fresh() ? 0 : Math.min(Math.min(r.commit(), r.last()), top.last());
+            Report r = reports.get(m);
+            // its commit point, but never beyond what it holds: a lagging member may know of a later one
+            long from = !gap ? r.last() : r.fresh() ? 0 : Math.min(Math.min(r.commit(), r.last()), top.last());
+            if (durable && from < top.base()) {
+                gap = true;   // the source's log no longer holds what it misses: it fetches a state
+            } else if (gap && durable) {
                 if (from < top.last()) {
                     repairs.add(new Repair(source, m, from, top.last()));
                 }
                 assignments.put(m, new Assignment(false, null, from));
                 continue;
-            }
-            if (!gap) {
-                long last = reports.get(m).last();
-                if (last < top.last()) {
-                    repairs.add(new Repair(source, m, last, top.last()));
-                }
+            } else if (!gap && from < top.last()) {
+                repairs.add(new Repair(source, m, from, top.last()));
             }
             MemberId p = null;
             if (gap || !reports.get(m).synced()) {   // it needs a state: name a member that has one

@@ -2,16 +2,13 @@ package org.fts.gc.jgroups;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import org.fts.gc.FailStop;
 import org.fts.gc.MemberId;
@@ -41,16 +38,22 @@ final class DurableLog implements AutoCloseable {
         static final EpochMeta NONE = new EpochMeta(0, 0, 0, null, false, List.of(), 0);
     }
 
-    /** What {@link #open} found: the meta, the entries (in order), and the highest commit point they record. */
-    record Loaded(EpochMeta meta, List<Entry> entries, long base, long commitHint) {
+    /**
+     * What {@link #open} found: the meta; the entries after {@code from} (in order); the highest commit point they
+     * record; the checkpoint at {@code from} that the entries continue, or null; and whether the application's
+     * state at {@code from} is known ({@code rooted}: a checkpoint with a state, or the initial state at 0).
+     */
+    record Loaded(EpochMeta meta, List<Entry> entries, long from, long commitHint, Checkpoints.Root root,
+                  boolean rooted) {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(DurableLog.class);
-    private static final long SEGMENT_BYTES = 64L << 20;
+    static final long MAX_SEGMENT_BYTES = 64L << 20;
 
     private final Path dir;
     private final SegmentedLog log;
     private final EpochMetaFile meta;
+    private final Checkpoints checkpoints;
     private final FileChannel lockChannel;
     private final FileLock lock;
     private final Loaded loaded;
@@ -62,13 +65,18 @@ final class DurableLog implements AutoCloseable {
     private volatile long durable;
     private volatile Runnable onDurable = () -> { };
     private volatile boolean closed;
+    /** Compaction keeps every entry after this one (what the member reported it can repair from), or none is kept. */
+    private volatile long pin = Long.MAX_VALUE;
+    /** The log's growth, in bytes of payload, after which the member offers a checkpoint. */
+    volatile long checkpointEvery = org.fts.gc.Durability.CHECKPOINT.defaultValue();
     private Thread writer;
 
-    private DurableLog(Path dir, SegmentedLog log, EpochMetaFile meta, FileChannel lockChannel, FileLock lock,
-                       Loaded loaded) {
+    DurableLog(Path dir, SegmentedLog log, EpochMetaFile meta, Checkpoints checkpoints, FileChannel lockChannel,
+                       FileLock lock, Loaded loaded) {
         this.dir = dir;
         this.log = log;
         this.meta = meta;
+        this.checkpoints = checkpoints;
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.loaded = loaded;
@@ -76,66 +84,19 @@ final class DurableLog implements AutoCloseable {
         this.durable = appended;
     }
 
-    /**
-     * Opens (or creates) the log in {@code dir}, locks it against a second process, and reads it back.
-     *
-     * @throws UncheckedIOException naming the directory or file if it cannot be locked, read or trusted
-     */
+    /** See {@link LogFiles#open(Path)}. */
     static DurableLog open(Path dir) {
-        FileChannel lockChannel = null;
-        try {
-            Files.createDirectories(dir);
-            lockChannel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-            FileLock lock;
-            try {
-                lock = lockChannel.tryLock();
-            } catch (java.nio.channels.OverlappingFileLockException e) {
-                lock = null;   // held by this JVM
-            }
-            if (lock == null) {
-                throw new IOException(dir + " is in use by another process (its lock file is held)");
-            }
-            EpochMetaFile meta = new EpochMetaFile(dir.resolve("epoch.meta"));
-            SegmentedLog log = SegmentedLog.open(dir.resolve("log"), SEGMENT_BYTES);
-            List<Entry> entries = new ArrayList<>();
-            long hint = 0;
-            for (long i = log.firstIndex(); i <= log.lastIndex(); i++) {
-                Object[] e = decode(i, log.read(i));
-                entries.add((Entry) e[0]);
-                hint = Math.max(hint, (Long) e[1]);
-            }
-            Loaded loaded = new Loaded(meta.read(), entries, log.isEmpty() ? log.lastIndex() : log.firstIndex() - 1,
-                    Math.min(hint, log.lastIndex()));
-            LOG.info("{}: log holds entries {} to {} (commit point at least {}); {}", dir, loaded.base() + 1,
-                    log.lastIndex(), loaded.commitHint(), loaded.meta());
-            return new DurableLog(dir, log, meta, lockChannel, lock, loaded);
-        } catch (IOException | RuntimeException e) {
-            if (lockChannel != null) {
-                try {
-                    lockChannel.close();
-                } catch (IOException ignored) {
-                    // closing after a failure
-                }
-            }
-            throw new UncheckedIOException(new IOException("FTS durable log in " + dir + ": " + e.getMessage(), e));
-        }
+        return LogFiles.open(dir);
     }
 
-    /**
-     * The log of {@code self} in {@code group} as {@code durability} configures it, or null without one.
-     *
-     * @throws org.fts.gc.GroupException naming the directory and the key if it cannot be opened
-     */
+    /** See {@link LogFiles#open(Path, long)}. */
+    static DurableLog open(Path dir, long segmentBytes) {
+        return LogFiles.open(dir, segmentBytes);
+    }
+
+    /** See {@link LogFiles#openFor}. */
     static DurableLog openFor(org.fts.gc.Durability durability, String group, MemberId self) {
-        if (!durability.log()) {
-            return null;
-        }
-        try {
-            return open(durability.dirOf(group, self.replica()));
-        } catch (UncheckedIOException e) {
-            throw new org.fts.gc.GroupException(self + ": " + e.getCause().getMessage() + " ("
-                    + org.fts.gc.Durability.DIR.name() + ")", e);
-        }
+        return LogFiles.openFor(durability, group, self);
     }
 
     /** {@code GroupChannel.logFigures}: syncs, records per sync, p50 and p99 sync time. */
@@ -155,6 +116,15 @@ final class DurableLog implements AutoCloseable {
     @Override
     public String toString() {
         return "FTS durable log in " + dir;
+    }
+
+    long checkpointEvery() {
+        return checkpointEvery;
+    }
+
+    /** For tests: checkpoint every {@code bytes} of payload. */
+    void checkpointEvery(long bytes) {
+        checkpointEvery = bytes;
     }
 
     Loaded loaded() {
@@ -202,12 +172,113 @@ final class DurableLog implements AutoCloseable {
             }
             try {   // only what is on disk: anything trimmed from memory is stable, so synced (no drain here)
                 for (long i = Math.max(from + 1, log.firstIndex()); i <= Math.min(upTo, log.lastIndex()); i++) {
-                    out.add((Entry) decode(i, log.read(i))[0]);
+                    out.add((Entry) LogFiles.decode(i, log.read(i))[0]);
                 }
             } catch (IOException e) {
                 fail("reading " + from + ".." + upTo, e);
             }
             return out;
+        }
+    }
+
+    /**
+     * The last entry this log cannot give for a repair (compacted, or before its start), and a promise that
+     * compaction keeps every entry after it until {@link #unpin}: a recovery's repairs are planned on it.
+     */
+    long pinBase() {
+        synchronized (io) {
+            long base = log.isEmpty() ? appended : log.firstIndex() - 1;
+            pin = Math.min(pin, base);
+            return base;
+        }
+    }
+
+    /** The recovery this member reported to is over: compaction may go on. */
+    void unpin() {
+        pin = Long.MAX_VALUE;
+    }
+
+    /**
+     * Drops every entry (its history restarts after {@code position}: a gap, or a founding again) and records
+     * {@code marks}, the history's marks at {@code position}, as a checkpoint without a state: the initial one
+     * ({@code initial}), or none, and until the application installs the group's state and checkpoints it, a
+     * restart has no state of its own.
+     */
+    void restartAt(long position, Map<MemberId, Long> marks, boolean initial) {
+        synchronized (io) {
+            if (closed) {
+                return;
+            }
+            try {
+                drainPending();
+                log.truncateAfter(0);
+                appended = position;
+                durable = position;
+                checkpoints.write(position, marks, null, initial);
+            } catch (IOException e) {
+                fail("restarting at " + position, e);
+            }
+        }
+        LOG.info("{}: its history restarts after {} (a gap): the log is emptied", dir, position);
+    }
+
+    /**
+     * Persists the application's {@code state} at {@code position} (with the history's {@code marks} there) on the
+     * checkpoint thread, once the log holds {@code position}; then compacts the log behind the previous checkpoint,
+     * and calls {@code done} with whether it was written.
+     */
+    void checkpoint(long position, Map<MemberId, Long> marks, byte[] state, java.util.function.Consumer<Boolean> done) {
+        checkpoints.later(() -> {
+            boolean written = false;
+            try {
+                if (!awaitDurable(position, 30_000)) {
+                    LOG.warn("{}: checkpoint at {} skipped: the log does not hold it ({} durable)", dir, position,
+                            durable);
+                    return;
+                }
+                checkpoints.write(position, marks, state, false);
+                written = true;
+                long older = checkpoints.oldestKept();
+                if (older >= 0) {
+                    synchronized (io) {
+                        if (!closed) {
+                            log.compactBefore(Math.min(older, pin) + 1);
+                        }
+                    }
+                }
+            } catch (IOException e) {
+                if (!closed) {
+                    fail("writing the checkpoint at " + position, e);
+                }
+            } finally {
+                done.accept(written);
+            }
+        });
+    }
+
+    private boolean awaitDurable(long position, long millis) {
+        long deadline = System.nanoTime() + millis * 1_000_000;
+        synchronized (io) {
+            while (durable < position && !closed) {
+                long left = (deadline - System.nanoTime()) / 1_000_000;
+                if (left <= 0) {
+                    return false;
+                }
+                try {
+                    io.wait(left);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return !closed;
+        }
+    }
+
+    /** The first entry the log holds, and how many segment files hold it (tests, figures). */
+    long[] extent() {
+        synchronized (io) {
+            return new long[] {log.firstIndex(), log.lastIndex(), log.files().size()};
         }
     }
 
@@ -254,6 +325,7 @@ final class DurableLog implements AutoCloseable {
                 }
                 advanced = appended > durable;   // under io: a truncation cannot come in between
                 durable = appended;
+                io.notifyAll();   // awaitDurable
             }
             if (advanced) {
                 onDurable.run();
@@ -270,7 +342,7 @@ final class DurableLog implements AutoCloseable {
         }
         for (Object[] p : batch) {
             Entry e = (Entry) p[0];
-            log.append(e.gseq(), encode(e, (Long) p[1]));
+            log.append(e.gseq(), LogFiles.encode(e, (Long) p[1]));
             appended = e.gseq();
         }
     }
@@ -294,6 +366,10 @@ final class DurableLog implements AutoCloseable {
         synchronized (this) {
             notifyAll();
         }
+        checkpoints.close();
+        synchronized (io) {
+            io.notifyAll();
+        }
         if (writer != null) {
             try {
                 writer.join(5_000);
@@ -315,23 +391,5 @@ final class DurableLog implements AutoCloseable {
                 LOG.debug("{}: releasing the lock: {}", dir, e.toString());
             }
         }
-    }
-
-    static byte[] encode(Entry e, long commitHint) {
-        byte[] o = e.origin().name().getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(1 + o.length + 16 + e.payload().length).put((byte) o.length).put(o)
-                .putLong(e.oseq()).putLong(commitHint).put(e.payload()).array();
-    }
-
-    /** {entry, commit hint}. */
-    static Object[] decode(long gseq, byte[] record) {
-        ByteBuffer b = ByteBuffer.wrap(record);
-        byte[] o = new byte[b.get() & 0xff];
-        b.get(o);
-        long oseq = b.getLong();
-        long hint = b.getLong();
-        byte[] payload = new byte[b.remaining()];
-        b.get(payload);
-        return new Object[] {new Entry(gseq, new MemberId(new String(o, StandardCharsets.UTF_8)), oseq, payload), hint};
     }
 }

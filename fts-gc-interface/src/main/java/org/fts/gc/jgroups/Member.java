@@ -3,6 +3,7 @@ package org.fts.gc.jgroups;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import org.fts.gc.Epoch;
 import org.fts.gc.GroupConfig;
@@ -50,24 +51,28 @@ final class Member extends MemberState {
     }
 
     /**
-     * A restarted member's standing, from its log: it holds the history it logged, its application starts from
-     * the initial state at the log's base and is rebuilt by delivering the log again (a state of its own, so
-     * synced), and it promised what it promised. Not fresh: its history counts at the next recovery.
+     * A restarted member's standing, from its log: it holds the history it logged; its application goes on from
+     * its newest checkpoint (or the initial state) and is rebuilt by delivering the log after it again (a state of
+     * its own, so synced), unless its log has none to go on from (a gap whose state it had not checkpointed yet:
+     * it fetches one); it promised what it promised. Not fresh: its history counts at the next recovery.
      */
     private void restore(DurableLog.Loaded l) {
         DurableLog.EpochMeta m = l.meta();
         promised = m.promised();
-        held = l.base();
-        delivered = l.base();
         if (m.epochSeq() == null) {
             if (!l.entries().isEmpty()) {   // entries are logged only after their epoch: its meta was lost
                 throw new java.io.UncheckedIOException(new java.io.IOException("the log holds entries "
-                        + (l.base() + 1) + ".." + l.entries().get(l.entries().size() - 1).gseq() + " but its "
+                        + (l.from() + 1) + ".." + l.entries().get(l.entries().size() - 1).gseq() + " but its "
                         + "epoch.meta names no epoch: refusing to guess (restore the file, or empty the directory to "
                         + "start this replica afresh)"));
             }
             logged = held;
-            return;
+            return;   // fresh: nothing opened, so nothing acknowledged (a gap's checkpoint without its epoch unused)
+        }
+        held = l.from();
+        delivered = l.from();
+        if (l.root() != null) {
+            marks.putAll(l.root().marks());
         }
         for (Entry e : l.entries()) {
             log.put(e.gseq(), e);
@@ -75,14 +80,28 @@ final class Member extends MemberState {
             held = e.gseq();
         }
         logged = held;
-        commitKnown = Math.max(l.base(), l.commitHint());
+        commitKnown = Math.max(l.from(), l.commitHint());
+        rooted = l.rooted();
+        rootFloor = l.from();
+        applied = !rooted || l.from() > 0;
+        if (!rooted) {
+            delivered = held;   // nothing to replay into: the application fetches the group's state
+            LOG.warn("{}: its log holds entries {} to {} but no state to replay them on (a gap it had not "
+                    + "checkpointed): it fetches the group's state", self, l.from() + 1, held);
+        } else if (l.root() != null && l.root().state() != null) {
+            pump.restore(l.root().position(), l.root().state());
+        }
+        deliveredMarks.putAll(l.root() != null ? l.root().marks() : Map.of());
+        if (!rooted) {
+            deliveredMarks.putAll(marks);
+        }
         epoch = new EpochId(m.epochView(), m.epochSeq());
         epochBallot = m.epochBallot();
         epochFounding = m.founding();
         epochMembers = m.members();
         epochStart = m.start();
         fresh = false;
-        synced = true;
+        synced = rooted;
         // The epoch's meta is written when it opens, its prefix synced after: a crash in between leaves a log short
         // of the epoch it names. Such a member reports no epoch (it is cut back and repaired like one catching up),
         // never a short prefix of a later epoch that would outrank the longer logs of an earlier one.
@@ -165,7 +184,8 @@ final class Member extends MemberState {
         EpochId e = foreign ? null : epoch;
         return new Wire.State(viewId, ballot, fresh, synced, e == null ? 0 : epochBallot, e == null ? 0 : e.view(),
                 e == null ? null : e.sequencer(), epochFounding, e == null ? List.of() : epochMembers, held,
-                Math.min(commitKnown, held), new HashMap<>(marks));   // a lagging member may know of more
+                Math.min(commitKnown, held), new HashMap<>(marks),   // a lagging member may know of more
+                disk == null ? 0 : Math.min(held, disk.pinBase()));   // kept by compaction until it opens an epoch
     }
 
     /** Promises {@code ballot}: with a log, durably, before the report that carries the promise leaves. */
@@ -265,8 +285,9 @@ final class Member extends MemberState {
             marks.clear();
             fresh = true;  // as a founder: the initial state is the group's
             if (disk != null) {
-                disk.truncateAfter(0);   // the log starts again at the new founding's first entry
+                disk.restartAt(held, Map.of(), true);   // the log starts again at the founding's first entry
                 logged = held;
+                deliveredMarks.clear();
             }
         } else if (!gap && held < c.start() - 1) {
             return List.of();   // repairs to come
@@ -274,12 +295,6 @@ final class Member extends MemberState {
         if (!gap && held > c.start() - 1) {
             LOG.error("{}: holds up to {} but epoch {} opens at {}: treated as a gap", self, held, c.epoch(), c.start());
             gap = true;
-        }
-        if (gap && disk != null) {
-            // A logging member is repaired, never given a gap: its log must rebuild its state after a restart.
-            org.fts.gc.FailStop.fatal(new IllegalStateException(self + ": a gap at epoch " + c.epoch()
-                    + " for a member with a log; it stops rather than log a history it cannot replay"));
-            return List.of();
         }
         if (gap) {
             applied = true;
@@ -289,6 +304,17 @@ final class Member extends MemberState {
             marks.clear();
             marks.putAll(c.marks());
             synced = false;
+            if (disk != null) {
+                // The source's log no longer holds what it misses (compacted behind a checkpoint): its log restarts
+                // here, and rebuilds its state only once the application checkpoints the state it fetches.
+                disk.restartAt(held, marks, false);
+                logged = held;
+                rooted = false;
+                rootFloor = held;
+                deliveredMarks.clear();
+                deliveredMarks.putAll(marks);
+                sinceCheckpoint = 0;
+            }
         } else {
             if (!config.uniform()) {
                 commitKnown = Math.max(commitKnown, held);   // agreed delivery: what it holds, it delivers
@@ -343,6 +369,7 @@ final class Member extends MemberState {
         long confirmed = ackable();
         if (disk != null) {
             lastAcked = confirmed;   // the rest once its disk holds it
+            disk.unpin();   // the repairs it was asked for were read before its epoch came (FIFO from the coordinator)
         }
         List<Runnable> after = new ArrayList<>();
         if (gap) {

@@ -70,6 +70,18 @@ abstract class MemberState {
     MemberId stashedFrom;
     /** Counts freezes and openings, so that the origin applies them in order ({@link Origin#resume}). */
     long step;
+    /** With a log: per origin, the highest oseq delivered up to {@code delivered} (a checkpoint's marks). */
+    final Map<MemberId, Long> deliveredMarks = new HashMap<>();
+    /** With a log: payload bytes delivered since the last checkpoint was offered. */
+    long sinceCheckpoint;
+    /** With a log: a checkpoint offered to the application, not saved or skipped yet. */
+    boolean checkpointOut;
+    /**
+     * With a log: whether a restart can rebuild the application's state from the log (false after a gap, until the
+     * application checkpoints the state it installed, at {@code rootFloor} or later).
+     */
+    boolean rooted = true;
+    long rootFloor;
     /** Null (the default) outside the protocol simulator: one field test per delivery. */
     MemberTap tap;
 
@@ -210,6 +222,68 @@ abstract class MemberState {
                 tap.delivered(e.gseq(), e.origin(), e.payload());
             }
             pump.broadcast(e.origin(), e.payload().clone());   // the log keeps the original for repairs
+            if (disk != null) {
+                deliveredMarks.merge(e.origin(), e.oseq(), Math::max);
+                sinceCheckpoint += e.payload().length;
+            }
+        }
+        offerCheckpoint();
+    }
+
+    /**
+     * With a log: offers the application a checkpoint at {@code delivered} (queued after the broadcasts delivered so
+     * far) once the log grew by {@code fts.durability.checkpoint} bytes, or at once while the log cannot rebuild
+     * the state; one at a time.
+     */
+    final void offerCheckpoint() {
+        if (disk == null || checkpointOut || !synced || (rooted && sinceCheckpoint < disk.checkpointEvery())) {
+            return;
+        }
+        checkpointOut = true;
+        sinceCheckpoint = 0;
+        pump.checkpoint(new Due(delivered, new HashMap<>(deliveredMarks)));
+    }
+
+    /** A checkpoint offered to the application; its state goes to the log's checkpoints. */
+    private final class Due implements org.fts.gc.Checkpoint {
+        private final long position;
+        private final Map<MemberId, Long> at;
+        private final java.util.concurrent.atomic.AtomicBoolean answered = new java.util.concurrent.atomic.AtomicBoolean();
+
+        Due(long position, Map<MemberId, Long> at) {
+            this.position = position;
+            this.at = at;
+        }
+
+        @Override
+        public long position() {
+            return position;
+        }
+
+        @Override
+        public void save(byte[] state) {
+            if (!answered.compareAndSet(false, true)) {
+                throw new IllegalStateException("checkpoint at " + position + " already saved or skipped");
+            }
+            disk.checkpoint(position, at, state, ok -> checkpointed(position, ok));
+        }
+
+        @Override
+        public void skip(String why) {
+            if (answered.compareAndSet(false, true)) {
+                LOG.debug("{}: checkpoint at {} skipped: {}", self, position, why);
+                checkpointed(position, false);
+            }
+        }
+    }
+
+    private synchronized void checkpointed(long position, boolean written) {
+        checkpointOut = false;
+        if (written && !rooted && position >= rootFloor) {
+            rooted = true;
+            LOG.info("{}: its log rebuilds its state again, from the checkpoint at {}", self, position);
+        } else if (written && !rooted) {
+            offerCheckpoint();   // one from before its gap
         }
     }
 
@@ -249,6 +323,7 @@ abstract class MemberState {
     synchronized void synced() {
         if (pump.noGapPending() && !fresh) {
             synced = true;
+            offerCheckpoint();   // with a log not rooted: at once, so that a restart can rebuild the installed state
         }
     }
 

@@ -200,7 +200,7 @@ final class Sequencer {
         EpochId reported = s.epochSeq() == null ? null : new EpochId(s.epochView(), s.epochSeq());
         knownBallot = Math.max(knownBallot, s.epochBallot());
         reports.put(src, new EpochPlan.Report(s.fresh(), s.synced(), s.epochBallot(), reported, s.founding(),
-                s.epochMembers(), s.last(), s.commit()));
+                s.epochMembers(), s.last(), s.commit(), s.base()));
         reportedMarks.put(src, s.marks());
         publishWaiting();
         if (reports.size() < recoveryMembers.size()) {

@@ -52,11 +52,12 @@ final class Wire {
     /**
      * Member to coordinator: what it holds, promising {@code ballot}. {@code epochView}/{@code epochSeq} name the
      * last epoch it opened (absent when fresh), established with ballot {@code epochBallot}; {@code marks} is, per
-     * origin, the highest oseq in its history up to {@code last}; every entry up to {@code commit} is committed.
+     * origin, the highest oseq in its history up to {@code last}; every entry up to {@code commit} is committed;
+     * it can repair the entries after {@code base} (0 without a log; with one, what compaction left).
      */
     record State(long view, long ballot, boolean fresh, boolean synced, long epochBallot, long epochView,
                  MemberId epochSeq, boolean founding, List<MemberId> epochMembers, long last, long commit,
-                 Map<MemberId, Long> marks) implements Msg {
+                 Map<MemberId, Long> marks, long base) implements Msg {
     }
 
     /** Member to coordinator: it promised {@code promised}, not below the recovery's {@code ballot}: ask again. */
@@ -170,11 +171,11 @@ final class Wire {
         } else if (m instanceof State s) {
             byte[] seq = s.epochSeq() == null ? new byte[0] : name(s.epochSeq());
             ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 3 + 8 + 8 + 1 + seq.length + namesSize(s.epochMembers())
-                            + 16 + marksSize(s.marks()))
+                            + 24 + marksSize(s.marks()))
                     .put(STATE).putLong(s.view()).putLong(s.ballot()).put((byte) (s.fresh() ? 1 : 0))
                     .put((byte) (s.synced() ? 1 : 0)).put((byte) (s.founding() ? 1 : 0)).putLong(s.epochBallot())
                     .putLong(s.epochView()).put((byte) seq.length).put(seq);
-            putNames(b, s.epochMembers()).putLong(s.last()).putLong(s.commit());
+            putNames(b, s.epochMembers()).putLong(s.last()).putLong(s.commit()).putLong(s.base());
             return putMarks(b, s.marks()).array();
         } else if (m instanceof SendRepair r) {
             byte[] t = name(r.target());
@@ -241,8 +242,10 @@ final class Wire {
                 MemberId seq = readNameOrNull(b);
                 List<MemberId> epochMembers = readNames(b);
                 long last = b.getLong();
+                long commit = b.getLong();
+                long base = b.getLong();
                 return new State(view, ballot, fresh, synced, epochBallot, epochView, seq, founding, epochMembers, last,
-                        b.getLong(), readMarks(b));
+                        commit, readMarks(b), base);
             }
             case SEND_REPAIR:
                 return new SendRepair(b.getLong(), readName(b), b.getLong(), b.getLong());

@@ -118,6 +118,52 @@ class EpochPlanTest {
     }
 
     @Test
+    void aDurableMemberBehindTheSourcesCompactedLogIsGivenAGapAndAProviderNotARepair() {
+        EpochId e = new EpochId(6, a);
+        EpochId older = new EpochId(4, c);
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        // a compacted its log behind a checkpoint at 900: it can repair only entries after 900
+        reports.put(a, new EpochPlan.Report(false, true, 6, e, false, List.of(a, b), 1200, 1200, 900));
+        reports.put(b, new EpochPlan.Report(false, true, 6, e, false, List.of(a, b), 1200, 1190, 0));
+        reports.put(c, new EpochPlan.Report(false, true, 4, older, false, List.of(a, b, c), 600, 580, 0));
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertTrue(d.established(), d::toString);
+        assertEquals(new EpochPlan.Assignment(true, a, -1), d.assignments().get(c),
+                "c's commit point 580 is behind what a's log holds: it fetches a state");
+        assertTrue(d.repairs().isEmpty(), d.repairs()::toString);
+    }
+
+    @Test
+    void aLaggingMemberOfTheSourcesEpochBehindItsCompactedLogIsGivenAGap() {
+        EpochId e = new EpochId(6, a);
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(a, new EpochPlan.Report(false, true, 6, e, false, List.of(a, b, c), 1200, 1200, 900));
+        reports.put(b, new EpochPlan.Report(false, true, 6, e, false, List.of(a, b, c), 1200, 1200, 1000));
+        reports.put(c, new EpochPlan.Report(false, true, 6, e, false, List.of(a, b, c), 899, 899, 0));
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertEquals(new EpochPlan.Assignment(true, a, -1), d.assignments().get(c));
+        assertTrue(d.repairs().isEmpty(), d.repairs()::toString);
+        reports.put(c, new EpochPlan.Report(false, true, 6, e, false, List.of(a, b, c), 900, 900, 0));
+        d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertEquals(new EpochPlan.Assignment(false, null), d.assignments().get(c), "from 900 it can be repaired");
+        assertEquals(List.of(new EpochPlan.Repair(a, c, 900, 1200)), d.repairs());
+    }
+
+    @Test
+    void aFreshDurableMemberIsGivenAGapWhenTheSourcesLogNoLongerStartsAtTheBeginning() {
+        // A founding again at 31 (an interrupted founding) leaves logs that start there; or compaction did.
+        EpochId e = new EpochId(6, a);
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(a, new EpochPlan.Report(false, true, 6, e, true, List.of(a, b), 40, 40, 30));
+        reports.put(b, new EpochPlan.Report(false, true, 6, e, true, List.of(a, b), 40, 40, 30));
+        reports.put(c, new EpochPlan.Report(true, false, 0, null, false, List.of(), 0, 0, 0));
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertEquals(new EpochPlan.Assignment(true, a, -1), d.assignments().get(c),
+                "no log holds 1..30: repaired from 0 it would wait for ever");
+        assertTrue(d.repairs().isEmpty(), d.repairs()::toString);
+    }
+
+    @Test
     void afterAWholeGroupRestartTheBallotNotTheViewIdSaysWhichEpochIsLater() {
         // JGroups numbered the views of the group formed again from 1: the later epoch has the lower view id.
         EpochId before = new EpochId(57, b);

@@ -43,7 +43,7 @@ class DurableLogTest {
         }
         try (DurableLog again = DurableLog.open(dir)) {
             DurableLog.Loaded l = again.loaded();
-            assertEquals(0, l.base());
+            assertEquals(0, l.from());
             assertEquals(100, l.entries().size());
             assertEquals(99, l.commitHint(), "the highest commit point recorded with an entry");
             Entry e = l.entries().get(41);

@@ -1,0 +1,109 @@
+package org.fts.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import fts_samples.CounterHelper;
+import org.fts.testing.Waits;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.omg.CORBA.ORB;
+
+/**
+ * Checkpoints and compaction with {@code fts.durability=log} (docs/durability.md, "Checkpoints"): three replica
+ * JVMs checkpointing every 64 KiB of log. First, one replica is killed (SIGKILL) a quarter of the way into 2000
+ * FT increments and started again only after the others checkpointed and compacted their logs past it: no log
+ * holds what it misses, so it is given a gap, fetches the group's state and checkpoints it. Then every replica is
+ * killed at once under another 2000 increments and all start again from their checkpoints and the logs after
+ * them: the values returned are exactly 2001..4000, and every counter ends at 4000.
+ */
+class CheckpointRestartProcessTest {
+    private static final int CLIENTS = 20;
+    private static final int CALLS = 100;
+    private static final int TOTAL = CLIENTS * CALLS;
+
+    private ReplicaCluster cluster;
+    private ORB orb;
+
+    @AfterEach
+    void stop() {
+        if (orb != null) {
+            orb.shutdown(false);
+        }
+        if (cluster != null) {
+            cluster.close();   // SIGKILL to every replica still running, then reaped
+        }
+    }
+
+    @Test
+    void aReplicaBehindTheCompactedLogsFetchesTheStateAndAWholeGroupCrashRestartsFromCheckpoints()
+            throws Exception {
+        Path data = Files.createTempDirectory(Path.of("target"), "checkpoints-").toAbsolutePath();
+        String group = "cp-" + UUID.randomUUID().toString().substring(0, 6);
+        cluster = new ReplicaCluster(group, 3, false,
+                List.of("-Dfts.durability=log", "-Dfts.durability.dir=" + data, "-Dfts.durability.checkpoint=65536"),
+                Path.of("target", "child-logs"));
+        orb = ORB.init(new String[0], Clients.ftDefaults());
+        String ref = cluster.reference("counter");
+
+        FailoverWorkload.Result first = FailoverWorkload.run(orb, ref, FailoverWorkload.homes(CLIENTS, 3, 1), CALLS,
+                TOTAL / 4, progress -> cluster.kill(2), Duration.ofSeconds(180));
+        assertTrue(first.errors().isEmpty(), () -> "clients failed: " + first.errors());
+        assertEquals(IntStream.rangeClosed(1, TOTAL).boxed().toList(), first.sortedValues());
+        Path r0 = data.resolve(group).resolve("r0");
+        assertTrue(firstLogIndex(r0) > 1, "r0 compacted its log behind a checkpoint: " + files(r0.resolve("log")));
+        cluster.restart(2, List.of());   // returns once it serves: it fetched the group's state
+        awaitCounters(TOTAL);
+
+        FailoverWorkload.Result second = FailoverWorkload.run(orb, ref, FailoverWorkload.homes(CLIENTS, 3, 1), CALLS,
+                TOTAL / 2, progress -> {
+                    for (int i = 0; i < 3; i++) {
+                        cluster.kill(i);   // SIGKILL, and waits until the process is gone
+                    }
+                    for (int i = 0; i < 3; i++) {
+                        cluster.relaunch(i, List.of());
+                    }
+                }, Duration.ofSeconds(180));
+        assertTrue(second.errors().isEmpty(), () -> "clients failed: " + second.errors());
+        assertEquals(IntStream.rangeClosed(TOTAL + 1, 2 * TOTAL).boxed().toList(), second.sortedValues(),
+                "nothing answered lost (the group would count from less), nothing executed twice");
+        awaitCounters(2 * TOTAL);
+        for (int i = 0; i < 3; i++) {
+            Path snaps = data.resolve(group).resolve("r" + i).resolve("snap");
+            assertTrue(!files(snaps).isEmpty(), "r" + i + " checkpointed: " + files(snaps));
+        }
+    }
+
+    private void awaitCounters(int expected) {
+        for (int i = 0; i < 3; i++) {
+            int replica = i;
+            Waits.await(() -> cluster.isReady(replica), Duration.ofSeconds(90), () -> "r" + replica + " to serve");
+            var counter = CounterHelper.narrow(orb.string_to_object(
+                    Clients.corbaloc("127.0.0.1", cluster.ports().get(i), cluster.group(), "counter")));
+            Waits.await(() -> counter.value() == expected, Duration.ofSeconds(90),
+                    () -> "replica r" + replica + " counter is " + counter.value() + ", expected " + expected);
+        }
+    }
+
+    /** The first index the replica's log holds: the name of its oldest segment file. */
+    private static long firstLogIndex(Path replicaDir) throws IOException {
+        List<String> segments = files(replicaDir.resolve("log"));
+        return segments.isEmpty() ? 0 : Long.parseLong(segments.get(0).replace(".log", ""));
+    }
+
+    private static List<String> files(Path dir) throws IOException {
+        try (Stream<Path> s = Files.list(dir)) {
+            return s.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".log") || n.endsWith(".snap"))
+                    .sorted().toList();
+        }
+    }
+}
