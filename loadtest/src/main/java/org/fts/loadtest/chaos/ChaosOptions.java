@@ -119,6 +119,9 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         }
         if (durable) {
             o.add("-Dfts.durability=log");   // the directory: the run's (Chaos)
+            // the smallest checkpoint interval: a run's few MB of log checkpoint and compact many times, so that
+            // restarts go on from checkpoints and meet logs compacted past them
+            o.add("-D" + org.fts.gc.Durability.CHECKPOINT.name() + "=" + (64 << 10));
         }
         return o;
     }
