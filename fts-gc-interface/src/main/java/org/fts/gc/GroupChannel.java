@@ -19,7 +19,9 @@ package org.fts.gc;
  *   <li><b>One history.</b> Every broadcast any member delivers is part of one sequence, the group's history,
  *       and members deliver it in that order. A member's deliveries are a contiguous stretch of the history
  *       from its last synchronisation on; where it misses a stretch (it was cut off while a primary went on,
- *       it joined late, or it restarted), the next epoch tells it ({@link Epoch#gap()}).</li>
+ *       it joined late, or it restarted), the next epoch tells it ({@link Epoch#gap()}); where its listener fell
+ *       more than {@code fts.delivery.max_backlog} bytes behind, the member drops broadcasts until it has told
+ *       the listener ({@link GroupListener#fellBehind}), which then needs a state as after a gap.</li>
  *   <li><b>Uniform delivery</b> ({@code fts.delivery=uniform}, the default). A member delivers a broadcast only
  *       once a majority of the N replicas hold it; every later primary epoch then includes it, whichever
  *       members crash or are cut off (at most a minority at a time). With {@code agreed} a member delivers as
@@ -92,6 +94,16 @@ public interface GroupChannel extends AutoCloseable {
 
     /** Deliveries (broadcasts, messages, views) queued for the listener and not yet handed to it. */
     int pendingDeliveries();
+
+    /** Bytes of broadcasts queued for the listener, at most about {@code fts.delivery.max_backlog}. */
+    default long pendingBytes() {
+        return 0;
+    }
+
+    /** How many times this member's listener fell behind the group ({@link GroupListener#fellBehind}). */
+    default long fellBehind() {
+        return 0;
+    }
 
     /**
      * The figures of this member's log ({@code fts.durability=log}): syncs so far, records made durable per sync,

@@ -12,10 +12,17 @@ import org.fts.config.ConfigKey;
  * The group's own configuration, common to every binding: the group size N that primary views and uniform
  * delivery count against, and the delivery guarantee.
  *
- * @param groupSize N, the number of replicas; 0 for no quorum (every view is primary)
- * @param uniform   deliver only what a majority holds ({@code fts.delivery=uniform})
+ * @param groupSize  N, the number of replicas; 0 for no quorum (every view is primary)
+ * @param uniform    deliver only what a majority holds ({@code fts.delivery=uniform})
+ * @param maxBacklog the most bytes of broadcasts queued for a slow listener before the member falls behind
+ *                   ({@code fts.delivery.max_backlog}, resolved: never 0)
  */
-public record GroupConfig(int groupSize, boolean uniform) {
+public record GroupConfig(int groupSize, boolean uniform, long maxBacklog) {
+
+    /** With the default backlog bound (a thirty-second of the maximum heap). */
+    public GroupConfig(int groupSize, boolean uniform) {
+        this(groupSize, uniform, backlogBound(0));
+    }
 
     public static final ConfigKey<Integer> GROUP_SIZE = ConfigKey.integer("fts.group.size", 0, 0, 64, "replicas",
             "N: a view continues the group's history only if its members hold more than N/2 replicas, and uniform "
@@ -26,11 +33,24 @@ public record GroupConfig(int groupSize, boolean uniform) {
                     + "once a majority of replicas hold it, so no crash or partition of a minority loses an answered "
                     + "request; agreed: one hop sooner, but a sequencer cut off or crashing can lose answered requests");
 
+    public static final ConfigKey<Long> MAX_BACKLOG = ConfigKey.longValue("fts.delivery.max_backlog", 0, 0,
+            Long.MAX_VALUE, "bytes",
+            "most bytes of ordered broadcasts a member queues for an application that executes them more slowly "
+                    + "than the group orders them; past it the member falls behind: it stops queuing, its "
+                    + "application is told (it stops serving and fetches the group's state, as after a gap) and "
+                    + "the group goes on at its own pace. 0: a thirty-second of the JVM's maximum heap");
+
     /** The common keys, validated and logged with every binding's own. */
-    public static final List<ConfigKey<?>> KEYS = List.of(GROUP_SIZE, DELIVERY);
+    public static final List<ConfigKey<?>> KEYS = List.of(GROUP_SIZE, DELIVERY, MAX_BACKLOG);
 
     public static GroupConfig from(Properties props) {
-        return new GroupConfig(GROUP_SIZE.get(props), "uniform".equals(DELIVERY.get(props)));
+        return new GroupConfig(GROUP_SIZE.get(props), "uniform".equals(DELIVERY.get(props)),
+                backlogBound(MAX_BACKLOG.get(props)));
+    }
+
+    /** What {@code fts.delivery.max_backlog} stands for: itself, or a thirty-second of the maximum heap. */
+    public static long backlogBound(long configured) {
+        return configured > 0 ? configured : Math.max(1 << 20, Runtime.getRuntime().maxMemory() / 32);
     }
 
     /** Replicas (distinct {@link MemberId#replica()} ids) among {@code members}. */

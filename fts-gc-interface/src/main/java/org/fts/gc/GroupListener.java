@@ -11,7 +11,8 @@ package org.fts.gc;
  * <p>A callback that blocks delays only this member's later callbacks: the group keeps running, the other
  * members keep delivering, this member keeps taking part in the protocol (acknowledging, sequencing, failure
  * detection), and its pending deliveries accumulate in memory until the callback returns (see
- * {@link GroupChannel#pendingDeliveries()}). A callback that throws a {@link RuntimeException} is logged and
+ * {@link GroupChannel#pendingDeliveries()}), up to {@code fts.delivery.max_backlog} bytes of broadcasts: past
+ * that the member stops queuing broadcasts and falls behind ({@link #fellBehind}). A callback that throws a {@link RuntimeException} is logged and
  * skipped; later deliveries continue. An {@link Error} stops the process ({@link FailStop}).
  *
  * <p>The order of callbacks after a view change: {@link #viewAccepted} at once; then, while the recovery
@@ -50,6 +51,19 @@ public interface GroupListener {
      * ignores it.
      */
     default void epochOpened(Epoch epoch) {
+    }
+
+    /**
+     * This member's application fell more than {@code fts.delivery.max_backlog} bytes of broadcasts behind the
+     * group, so the member stopped queuing them: the broadcasts delivered before this callback are a contiguous
+     * stretch of the history, those after it continue the history further on, and {@code missed} (at least one)
+     * were left out in between. As after an epoch with a {@link Epoch#gap() gap}, the member no longer counts
+     * as holding the group's state (it cannot be named as a provider) until the application installs a state
+     * taken at a position of the order and calls {@link GroupChannel#synced}; a {@code synced} for a state
+     * installed before this callback is ignored. The group goes on at its own pace meanwhile. The default
+     * ignores it, for listeners that keep no state.
+     */
+    default void fellBehind(long missed) {
     }
 
     /**

@@ -207,6 +207,20 @@ final class DeliveryRouter implements GroupListener {
         standingChanged(e.gap(), e.provider());
     }
 
+    /**
+     * This replica executes more slowly than the group orders requests, and its group layer dropped what would
+     * have queued past {@code fts.delivery.max_backlog}: it stops serving (its clients fail over), drops what
+     * is delivered until its state marker, and fetches the group's state, as after a gap.
+     */
+    @Override
+    public void fellBehind(long missed) {
+        batcher.forgetInFlight();   // its own batches among those dropped are not given back to it
+        boolean was = standing.fellBehind();
+        LOG.warn("{}: its execution fell behind the group ({} broadcasts dropped{}); it fetches the group's state",
+                self, missed, was ? "" : ", again while it was fetching it");
+        standingChanged(true, null);
+    }
+
     @Override
     public void notPrimary(View v, String reason) {
         standing.onNotPrimary(reason);

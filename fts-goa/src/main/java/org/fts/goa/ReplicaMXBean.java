@@ -40,4 +40,10 @@ public interface ReplicaMXBean {
 
     /** Deliveries of the group layer queued for this replica and not yet handled. */
     int getPendingDeliveries();
+
+    /** Bytes of ordered requests queued for this replica's execution ({@code fts.delivery.max_backlog} bounds them). */
+    long getPendingDeliveryBytes();
+
+    /** How many times this replica's execution fell too far behind the group and it fetched the group's state. */
+    long getFellBehind();
 }

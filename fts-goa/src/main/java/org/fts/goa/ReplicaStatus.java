@@ -86,6 +86,16 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
     }
 
     @Override
+    public long getPendingDeliveryBytes() {
+        return channel.pendingBytes();
+    }
+
+    @Override
+    public long getFellBehind() {
+        return channel.fellBehind();
+    }
+
+    @Override
     public void close() {
         Jmx.unregister(name);
     }

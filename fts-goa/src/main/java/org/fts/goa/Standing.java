@@ -75,6 +75,17 @@ final class Standing {
         publish();
     }
 
+    /**
+     * The group layer dropped broadcasts this replica's execution had fallen too far behind to queue: its state
+     * misses them. Returns true if it was current.
+     */
+    boolean fellBehind() {
+        boolean was = current;
+        current = false;
+        publish();
+        return was;
+    }
+
     /** A state transfer installed the group's state. */
     void installed() {
         current = true;

@@ -36,13 +36,19 @@ final class InJvmReplicas implements AutoCloseable {
     private final java.util.Set<Integer> stopped = new java.util.HashSet<>();
 
     InJvmReplicas(int n, Properties extra) throws Exception {
+        this(n, extra, i -> List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl()));
+    }
+
+    /** {@code servantsOf}: replica i's servants for {@link #IDS}. */
+    InJvmReplicas(int n, Properties extra, java.util.function.IntFunction<List<Servant>> servantsOf)
+            throws Exception {
         this.extra = extra;
         for (int i = 0; i < n; i++) {
             ports.add(freePort());
         }
         endpoints = ports.stream().map(p -> "127.0.0.1:" + p).toList();
         for (int i = 0; i < n; i++) {
-            startReplica(i);
+            startReplica(i, servantsOf.apply(i));
         }
         client = ORB.init(new String[0], orbProps());
         for (GroupPOA g : goas) {   // the first replicas return from activate() before a majority formed

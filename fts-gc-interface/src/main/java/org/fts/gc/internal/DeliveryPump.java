@@ -20,6 +20,10 @@ import org.slf4j.LoggerFactory;
  * application that blocks in a callback from stalling the group layer: its events only queue up here.
  * Shared by every binding so that they all behave alike. An {@link Error} in a callback stops the process
  * ({@link FailStop}): the listener's state can no longer be trusted.
+ *
+ * <p>The broadcasts queued are bounded in bytes ({@link Backlog}): past the bound the pump drops broadcasts, tells
+ * its binding at once (the member no longer holds the group's state) and the listener in turn
+ * ({@link GroupListener#fellBehind}), then queues again. Nothing else is ever dropped.
  */
 public final class DeliveryPump {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryPump.class);
@@ -58,6 +62,9 @@ public final class DeliveryPump {
     private record CheckpointDue(org.fts.gc.Checkpoint checkpoint, long due) implements Event {
     }
 
+    private record FellBehind(long due) implements Event {
+    }
+
     private final LinkedBlockingQueue<Event> queue = new LinkedBlockingQueue<>();
     private final AtomicInteger depth = new AtomicInteger();
     /** Events offered and not yet finished (the one being dispatched included). */
@@ -71,8 +78,23 @@ public final class DeliveryPump {
     private final AtomicLong gapsOffered = new AtomicLong();
     private final AtomicLong gapsHanded = new AtomicLong();
 
+    private final Backlog backlog;
+    /** Runs on the offering thread when a shed starts: the binding stops counting this member as synced. */
+    private final Runnable shedding;
+
+    /** A pump whose backlog is bounded by nothing but memory (tests, the simulator). */
     public DeliveryPump(String name, GroupListener listener) {
+        this(name, listener, Long.MAX_VALUE, () -> { });
+    }
+
+    /**
+     * A pump that queues at most {@code maxBacklog} bytes of broadcasts ({@code fts.delivery.max_backlog}); when
+     * it sheds, it runs {@code shedding} on the offering thread before it drops the first broadcast.
+     */
+    public DeliveryPump(String name, GroupListener listener, long maxBacklog, Runnable shedding) {
         this.listener = listener;
+        this.backlog = new Backlog(maxBacklog);
+        this.shedding = shedding;
         this.thread = FailStop.threads("fts-deliver-" + name).newThread(this::run);
     }
 
@@ -80,9 +102,61 @@ public final class DeliveryPump {
         thread.start();
     }
 
-    /** Queues a totally-ordered broadcast. Never blocks. */
+    /**
+     * Queues a totally-ordered broadcast, or drops it when the listener is too far behind (see the class comment).
+     * Never blocks.
+     */
     public void broadcast(MemberId sender, byte[] payload) {
-        offer(new Broadcast(sender, payload, due()));
+        if (stopped) {
+            return;
+        }
+        admitted(sender, payload, backlog.admit(payload.length));
+    }
+
+    /**
+     * Queues a broadcast a restarted member replays from its own log, whatever the backlog (the bytes are in its
+     * memory already, and after a whole-group restart no other member may be able to give it a state). Never
+     * blocks.
+     */
+    public void replay(MemberId sender, byte[] payload) {
+        if (stopped) {
+            return;
+        }
+        admitted(sender, payload, backlog.force(payload.length));
+    }
+
+    private void admitted(MemberId sender, byte[] payload, Backlog.Admission admission) {
+        switch (admission) {
+            case QUEUE -> offer(new Broadcast(sender, payload, due()));
+            case SHED_START -> {
+                gapsOffered.incrementAndGet();   // an install before the listener hears of it is stale
+                shedding.run();
+                LOG.warn("{}: its listener is more than {} bytes of broadcasts behind the group: they are dropped "
+                        + "until it is told, and it fetches the group's state", thread.getName(), backlog.max());
+                offer(new FellBehind(due()));
+            }
+            case SHED -> { }
+        }
+    }
+
+    /** {@code GroupChannel.pendingBytes} for a binding whose channel has {@code pump} (null before join). */
+    public static long pendingBytes(DeliveryPump pump) {
+        return pump == null ? 0 : pump.pendingBytes();
+    }
+
+    /** {@code GroupChannel.fellBehind} for a binding whose channel has {@code pump} (null before join). */
+    public static long fellBehind(DeliveryPump pump) {
+        return pump == null ? 0 : pump.sheds()[0];
+    }
+
+    /** Bytes of broadcasts queued for the listener. */
+    public long pendingBytes() {
+        return backlog.bytes();
+    }
+
+    /** How many times the listener fell behind (sheds started), and broadcasts dropped in all. */
+    public long[] sheds() {
+        return new long[] {backlog.sheds(), backlog.dropped()};
     }
 
     /** Queues a point-to-point message. Never blocks. */
@@ -177,7 +251,7 @@ public final class DeliveryPump {
      */
     public void stop(long waitMillis) {
         stopped = true;
-        queue.clear();
+        queue.clear();   // backlog not released: nothing queues after a stop
         queue.offer(new Stop(0));
         if (waitMillis > 0 && !isDeliveryThread() && thread.isAlive()) {
             try {
@@ -276,7 +350,15 @@ public final class DeliveryPump {
     private void dispatch(Event e) {
         try {
             if (e instanceof Broadcast b) {
+                backlog.release(b.payload().length);
                 listener.deliver(b.sender(), b.payload());
+            } else if (e instanceof FellBehind) {
+                gapsHanded.incrementAndGet();
+                long missed = Math.max(1, backlog.missed());
+                // Before the callback: what it casts (its state marker) may be ordered, and queued here, before it
+                // returns. Broadcasts queued from here on reach a listener that knows its state is stale.
+                backlog.resume();
+                listener.fellBehind(missed);
             } else if (e instanceof Direct d) {
                 listener.receive(d.sender(), d.payload());
             } else if (e instanceof ViewChange v) {

@@ -87,7 +87,12 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         if (closed || channel != null) {
             throw new GroupException(self + ": a channel joins once");
         }
-        DeliveryPump p = new DeliveryPump(self.name(), listener);
+        DeliveryPump p = new DeliveryPump(self.name(), listener, config.maxBacklog(), () -> {
+            TotalOrder o = order;   // null only before the first delivery could be queued
+            if (o != null) {
+                o.unsynced();
+            }
+        });
         disk = DurableLog.openFor(durability, group, self);
         p.start();
         pump = p;
@@ -297,6 +302,16 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     public int pendingDeliveries() {
         DeliveryPump p = pump;
         return p == null ? 0 : p.pending();
+    }
+
+    @Override
+    public long pendingBytes() {
+        return DeliveryPump.pendingBytes(pump);
+    }
+
+    @Override
+    public long fellBehind() {
+        return DeliveryPump.fellBehind(pump);
     }
 
     @Override

@@ -80,6 +80,7 @@ final class Member extends MemberState {
             held = e.gseq();
         }
         logged = held;
+        replayTo = held;
         commitKnown = Math.max(l.from(), l.commitHint());
         rooted = l.rooted();
         rootFloor = l.from();

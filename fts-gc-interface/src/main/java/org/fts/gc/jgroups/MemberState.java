@@ -82,6 +82,11 @@ abstract class MemberState {
      */
     boolean rooted = true;
     long rootFloor;
+    /**
+     * A restarted member's log end: its own log's entries up to here are replayed whatever the delivery backlog (they
+     * are in memory already, and after a whole-group restart no other member may be able to provide a state).
+     */
+    long replayTo;
     /** Null (the default) outside the protocol simulator: one field test per delivery. */
     MemberTap tap;
 
@@ -221,7 +226,11 @@ abstract class MemberState {
             if (tap != null) {
                 tap.delivered(e.gseq(), e.origin(), e.payload());
             }
-            pump.broadcast(e.origin(), e.payload().clone());   // the log keeps the original for repairs
+            if (e.gseq() <= replayTo) {
+                pump.replay(e.origin(), e.payload().clone());
+            } else {
+                pump.broadcast(e.origin(), e.payload().clone());   // the log keeps the original for repairs
+            }
             if (disk != null) {
                 deliveredMarks.merge(e.origin(), e.oseq(), Math::max);
                 sinceCheckpoint += e.payload().length;
@@ -325,6 +334,15 @@ abstract class MemberState {
             synced = true;
             offerCheckpoint();   // with a log not rooted: at once, so that a restart can rebuild the installed state
         }
+    }
+
+    /** The application fell behind (its pump shed broadcasts): it holds the history again only once synced. */
+    synchronized void unsynced() {
+        if (synced) {
+            LOG.warn("{}: its application fell behind the group; it no longer counts as holding the group's state",
+                    self);
+        }
+        synced = false;
     }
 
     /** For the protocol simulator only: observe this member ({@link MemberTap}). */

@@ -146,6 +146,11 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         member.synced();
     }
 
+    /** The application fell behind: this member no longer holds the group's state until it is synced again. */
+    void unsynced() {
+        member.unsynced();
+    }
+
     // ================================ events ================================
 
     void viewChanged(View v) {

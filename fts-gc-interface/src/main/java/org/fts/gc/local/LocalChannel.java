@@ -28,7 +28,7 @@ public final class LocalChannel implements GroupChannel {
     private volatile boolean closed;
     // guarded by the group's monitor
     private boolean fresh = true;
-    private boolean synced;
+    private volatile boolean synced;   // also cleared by the pump when its listener falls behind
     private EpochId epoch;
     private boolean epochFounding;
     private java.util.List<MemberId> epochMembers = java.util.List.of();
@@ -46,7 +46,7 @@ public final class LocalChannel implements GroupChannel {
         if (closed || group != null) {
             throw new GroupException(self + ": a channel joins once");
         }
-        DeliveryPump p = new DeliveryPump(self.name(), listener);
+        DeliveryPump p = new DeliveryPump(self.name(), listener, config.maxBacklog(), () -> synced = false);
         p.setDelayNanos(network.delayNanos());
         p.start();
         pump = p;
@@ -102,6 +102,16 @@ public final class LocalChannel implements GroupChannel {
     public int pendingDeliveries() {
         DeliveryPump p = pump;
         return p == null ? 0 : p.pending();
+    }
+
+    @Override
+    public long pendingBytes() {
+        return DeliveryPump.pendingBytes(pump);
+    }
+
+    @Override
+    public long fellBehind() {
+        return DeliveryPump.fellBehind(pump);
     }
 
     @Override

@@ -120,7 +120,7 @@ public final class Chaos {
             load.start();
             out.println("chaos: " + o.replicas() + " replicas serve" + (o.hosts() ? " on " + cluster.hosts() : "")
                     + ", " + o.clients() + " clients started; the nemesis runs for " + o.seconds() + " s");
-            Nemesis nemesis = new Nemesis(new FaultPlan(o.nemesis(), o.seed(), o.replicas()),
+            Nemesis nemesis = new Nemesis(new FaultPlan(o.nemesis(), o.seed(), o.replicas(), o.durable()),
                     new ClusterTarget(cluster, probe, net), faults, Nemesis.Clock.SYSTEM);
             nemesis.run(origin + TimeUnit.SECONDS.toNanos(o.seconds()));
             long end = nemesis.lastFaultEnd();

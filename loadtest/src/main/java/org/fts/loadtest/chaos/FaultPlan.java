@@ -29,7 +29,8 @@ import java.util.Random;
  * </ul>
  * {@code netmixed} draws each episode from those four, {@code kill} and {@code pause}. Replicas are drawn
  * uniformly, the sequencer r0 included. {@code killall} SIGKILLs every replica at once (a power loss) and
- * restarts them all 0.5-3 s later: with {@code --durability log}, nothing answered may be lost.
+ * restarts them all 0.5-3 s later: with {@code --durability log}, nothing answered may be lost; with a log,
+ * {@code mixed} draws power losses too.
  */
 public final class FaultPlan {
     /** The nemeses. */
@@ -61,6 +62,8 @@ public final class FaultPlan {
 
     /** What {@code mixed} and {@code netmixed} draw from; fixed, so that a seed keeps its schedule. */
     private static final Kind[] MIXED = {Kind.KILL, Kind.PAUSE, Kind.PARTITION};
+    /** What {@code mixed} draws from when the replicas log: power losses too. */
+    private static final Kind[] MIXED_DURABLE = {Kind.KILL, Kind.PAUSE, Kind.PARTITION, Kind.KILLALL};
     private static final Kind[] NETMIXED = {Kind.KILL, Kind.PAUSE, Kind.NETPART, Kind.BRIDGE, Kind.ONEWAY, Kind.LOSSY};
     /** The share of packets a lossy episode drops, in percent. */
     static final int[] LOSS_PERCENTS = {5, 20, 50};
@@ -158,8 +161,15 @@ public final class FaultPlan {
     private final Kind kind;
     private final int replicas;
     private final Random random;
+    private final Kind[] mixed;
 
     public FaultPlan(Kind kind, long seed, int replicas) {
+        this(kind, seed, replicas, false);
+    }
+
+    /** {@code durable}: the replicas log, so {@code mixed} may kill them all at once. */
+    public FaultPlan(Kind kind, long seed, int replicas, boolean durable) {
+        this.mixed = durable ? MIXED_DURABLE : MIXED;
         if (replicas < 3) {
             throw new IllegalArgumentException("a fault plan needs 3 replicas or more, not " + replicas);
         }
@@ -176,7 +186,7 @@ public final class FaultPlan {
     public Episode next() {
         long gap = between(2_000, 5_000);
         Kind k = switch (kind) {
-            case MIXED -> MIXED[random.nextInt(MIXED.length)];
+            case MIXED -> mixed[random.nextInt(mixed.length)];
             case NETMIXED -> NETMIXED[random.nextInt(NETMIXED.length)];
             default -> kind;
         };

@@ -37,6 +37,15 @@ class NemesisTest {
     }
 
     @Test
+    void mixedDrawsPowerLossesOnlyWhenTheReplicasLog() {
+        FaultPlan durable = new FaultPlan(Kind.MIXED, 42, 3, true);
+        List<FaultPlan.Action> logged = IntStream.range(0, 60).mapToObj(i -> durable.next().action()).toList();
+        assertTrue(logged.contains(FaultPlan.Action.KILL_ALL), "a power loss among 60 episodes: " + logged);
+        assertTrue(episodes(Kind.MIXED, 42, 60).stream().noneMatch(e -> e.action() == FaultPlan.Action.KILL_ALL),
+                "never without a log");
+    }
+
+    @Test
     void schedulesStayWithinTheirRangesAndCoverEveryShape() {
         List<Episode> mixed = episodes(Kind.MIXED, 7, 2000);
         Set<Action> actions = EnumSet.noneOf(Action.class);

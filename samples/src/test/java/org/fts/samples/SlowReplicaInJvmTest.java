@@ -1,0 +1,119 @@
+package org.fts.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import fts_samples.Counter;
+import fts_samples.CounterHelper;
+import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupConfig;
+import org.fts.testing.Waits;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One replica of three executes slowly (its counter sleeps 2 ms an increment) while clients of another keep the
+ * group ordering faster than that. With {@code fts.delivery.max_backlog} at 32 KiB:
+ * <ul>
+ *   <li>the slow replica's queue of ordered requests never holds more than the bound;</li>
+ *   <li>it falls behind (the group layer drops what would queue past the bound, and tells it), stops serving,
+ *       fetches the group's state, and does so again while it stays slow;</li>
+ *   <li>the other replicas never fall behind, and every call of the clients succeeds;</li>
+ *   <li>once it is fast again it serves, and the three counters equal the increments acknowledged.</li>
+ * </ul>
+ * Without the bound (the queue grows with the backlog: docs/goa.md, "A replica that executes slowly") the slow
+ * replica never falls behind, and the test fails waiting for it.
+ */
+class SlowReplicaInJvmTest {
+    private static final int BOUND = 32 * 1024;
+    private static final Duration WAIT = Duration.ofSeconds(60);
+
+    /** A counter whose increments take 2 ms while {@link #slow} is set. */
+    static final class SlowCounter extends CounterImpl {
+        final AtomicBoolean slow = new AtomicBoolean(true);
+
+        @Override
+        public int increment() {
+            if (slow.get()) {
+                try {
+                    Thread.sleep(2);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return super.increment();
+        }
+    }
+
+    @Test
+    void aSlowReplicaFallsBehindWithinItsBoundFetchesTheStateAndTheOthersGoOn() throws Exception {
+        SlowCounter slowOne = new SlowCounter();
+        Properties p = new Properties();
+        p.setProperty(GroupConfig.MAX_BACKLOG.name(), Integer.toString(BOUND));
+        try (InJvmReplicas replicas = new InJvmReplicas(3, p, i -> List.of(new HelloObjImpl(),
+                i == 2 ? slowOne : new CounterImpl(), new AccountImpl()))) {
+            GroupChannel slowChannel = replicas.goas.get(2).channel();
+            AtomicLong mostQueued = new AtomicLong();
+            AtomicBoolean stop = new AtomicBoolean();
+            AtomicInteger acknowledged = new AtomicInteger();
+            List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
+            Thread sampler = new Thread(() -> {
+                while (!stop.get()) {
+                    mostQueued.accumulateAndGet(slowChannel.pendingBytes(), Math::max);
+                    java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                }
+            }, "backlog-sampler");
+            sampler.start();
+            List<Thread> clients = new ArrayList<>();
+            for (int c = 0; c < 8; c++) {
+                Counter counter = CounterHelper.narrow(replicas.at(c % 2, "counter"));   // replicas 0 and 1
+                Thread t = new Thread(() -> {
+                    try {
+                        while (!stop.get()) {
+                            counter.increment();
+                            acknowledged.incrementAndGet();
+                        }
+                    } catch (RuntimeException e) {
+                        failures.add(e);
+                    }
+                }, "client-" + c);
+                t.start();
+                clients.add(t);
+            }
+            try {
+                Waits.await(() -> slowChannel.fellBehind() >= 2 || !failures.isEmpty(), WAIT,
+                        () -> "the slow replica to fall behind twice (" + slowChannel.fellBehind() + " so far, "
+                                + slowChannel.pendingBytes() + " bytes queued, " + acknowledged + " calls)");
+            } finally {
+                stop.set(true);
+                for (Thread t : clients) {
+                    t.join(WAIT.toMillis());
+                }
+                sampler.join(WAIT.toMillis());
+            }
+            assertTrue(failures.isEmpty(), () -> "every call succeeds: " + failures);
+            assertTrue(mostQueued.get() <= BOUND, "the slow replica queued at most the bound: " + mostQueued);
+            assertEquals(0, replicas.goas.get(0).channel().fellBehind(), "replica 0 kept up");
+            assertEquals(0, replicas.goas.get(1).channel().fellBehind(), "replica 1 kept up");
+
+            slowOne.slow.set(false);
+            assertTrue(replicas.goas.get(2).awaitServing(WAIT), () -> "the slow replica serves again: it "
+                    + replicas.goas.get(2).notServing());
+            Counter viaSlow = CounterHelper.narrow(replicas.at(2, "counter"));
+            assertEquals(acknowledged.get(), viaSlow.value(), "the slow replica holds every acknowledged increment");
+            for (int i = 0; i < 3; i++) {
+                int r = i;
+                Waits.await(() -> ((CounterImpl) replicas.servants.get(r).get(1)).valueNow() == acknowledged.get(),
+                        WAIT, () -> "replica " + r + "'s counter to equal " + acknowledged + ": "
+                                + ((CounterImpl) replicas.servants.get(r).get(1)).valueNow());
+            }
+        }
+    }
+}
