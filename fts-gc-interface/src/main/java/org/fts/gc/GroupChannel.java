@@ -100,6 +100,14 @@ public interface GroupChannel extends AutoCloseable {
         return 0;
     }
 
+    /**
+     * Whether a member joining with a history of its own (a log) may deliver it again before the application is
+     * ready for it: the application must then hold its first delivery until it can execute it. False by default.
+     */
+    default boolean replaysItsLog() {
+        return false;
+    }
+
     /** How many times this member's listener fell behind the group ({@link GroupListener#fellBehind}). */
     default long fellBehind() {
         return 0;

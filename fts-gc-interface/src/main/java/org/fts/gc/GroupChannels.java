@@ -19,7 +19,9 @@ public final class GroupChannels {
 
     /** Which group-communication binding to use. */
     public static final ConfigKey<String> BINDING = ConfigKey.choice("fts.gc", "jgroups",
-            List.of("jgroups", "local"), "group-communication binding: jgroups (real network) or local (in-JVM)");
+            List.of("jgroups", "local", "raft"), "group-communication binding: jgroups (real network, FTS's own "
+                    + "total order), raft (jgroups-raft's replicated log on the same stacks; module fts-gc-raft) or "
+                    + "local (in-JVM)");
 
     private GroupChannels() {
     }

@@ -83,7 +83,6 @@ public final class GroupPOA extends PoaBasics {
         ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
         StartupChecks.foreground(orb);
         org.fts.goa.giop.GiopGuard.checkInstalled(orb);   // the GIOP message size guard is an ORB property
-        org.fts.gc.Durability logged = org.fts.gc.Durability.from(props);
         // The group's POA early, requests for it waiting in the gate meanwhile (PoaGate).
         // PERSISTENT + USER_ID with the same POA name and jacorb.implname give the same object key everywhere.
         POA created = null;
@@ -107,7 +106,7 @@ public final class GroupPOA extends PoaBasics {
         }
         this.membership = new Membership(config.replicas());
         this.engine = new ReplicaEngine(config, member, channel, BatchingConfig.policy(props),
-                BatchingConfig.longDoorway(props), new Replay(orb), objects, membership, logged.log());
+                BatchingConfig.longDoorway(props), new Replay(orb), objects, membership, channel.replaysItsLog());
         Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, this::iogrString);
         groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
         this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);

@@ -1,17 +1,10 @@
 package org.fts.samples;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
-import java.util.stream.IntStream;
 
-import fts_samples.CounterHelper;
-import org.fts.testing.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.omg.CORBA.ORB;
@@ -25,10 +18,6 @@ import org.omg.CORBA.ORB;
  * replica's counter ends at 2000.
  */
 class DurableRestartProcessTest {
-    private static final int CLIENTS = 20;
-    private static final int CALLS = 100;
-    private static final int TOTAL = CLIENTS * CALLS;
-
     private ReplicaCluster cluster;
     private ORB orb;
 
@@ -49,26 +38,6 @@ class DurableRestartProcessTest {
                 List.of("-Dfts.durability=log", "-Dfts.durability.dir=" + data.toAbsolutePath()),
                 Path.of("target", "child-logs"));
         orb = ORB.init(new String[0], Clients.ftDefaults());
-        FailoverWorkload.Result r = FailoverWorkload.run(orb, cluster.reference("counter"),
-                FailoverWorkload.homes(CLIENTS, 3, 1), CALLS, TOTAL / 4, progress -> {
-                    for (int i = 0; i < 3; i++) {
-                        cluster.kill(i);   // SIGKILL, and waits until the process is gone
-                    }
-                    for (int i = 0; i < 3; i++) {
-                        cluster.relaunch(i, List.of());
-                    }
-                }, Duration.ofSeconds(180));
-        assertTrue(r.errors().isEmpty(), () -> "clients failed: " + r.errors());
-        assertEquals(TOTAL, r.calls().size());
-        assertEquals(0, r.duplicated(), "values returned twice: a crash lost answered increments, or one ran twice");
-        assertEquals(0, r.lost(), "values no client received");
-        assertEquals(IntStream.rangeClosed(1, TOTAL).boxed().toList(), r.sortedValues());
-        for (int i = 0; i < 3; i++) {
-            int replica = i;
-            var counter = CounterHelper.narrow(orb.string_to_object(
-                    Clients.corbaloc("127.0.0.1", cluster.ports().get(i), cluster.group(), "counter")));
-            Waits.await(() -> counter.value() == TOTAL, Duration.ofSeconds(60),
-                    () -> "replica r" + replica + " counter is " + counter.value() + ", expected " + TOTAL);
-        }
+        RestartCheck.killRestartAndVerify(cluster, orb, 3);
     }
 }

@@ -62,7 +62,7 @@ public final class GroupSecurity {
      * @throws ConfigException naming the key: no keystore where one is needed, an unreadable keystore or
      *                         password, no secret key under the alias
      */
-    static SecretKey groupKey(Properties config) {
+    public static SecretKey groupKey(Properties config) {
         String mode = ENCRYPT.get(config);
         String keystore = KEYSTORE.get(config);
         String bind = JGroupsBinding.BIND_ADDR.get(config);
@@ -154,7 +154,7 @@ public final class GroupSecurity {
     }
 
     /** Puts SYM_ENCRYPT with {@code key} directly below NAKACK2 in {@code channel}'s stack (before connect). */
-    static void install(JChannel channel, SecretKey key) throws Exception {
+    public static void install(JChannel channel, SecretKey key) throws Exception {
         ProtocolStack stack = channel.getProtocolStack();
         if (stack.findProtocol(SYM_ENCRYPT.class) != null) {
             throw new ConfigException(ENCRYPT.name(), "is set, but the stack XML has its own SYM_ENCRYPT: use one");

@@ -79,7 +79,7 @@ public final class JGroupsBinding implements GroupBinding {
     }
 
     /** The stack XML named by {@code fts.gc.jgroups.stack}, with FTS placeholders filled in. */
-    static String stackXml(Properties config) {
+    public static String stackXml(Properties config) {
         String stack = STACK.get(config);
         String xml = switch (stack) {
             case "udp" -> resource("fts-jgroups-udp.xml");

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * only run the protocol and queue deliveries in the {@link DeliveryPump}; the application runs on the pump's
  * thread.
  */
-final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transport {
+final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transport, JGroupsBacked {
     private static final Logger LOG = LoggerFactory.getLogger(JGroupsChannel.class);
     /** How often a member acknowledges what it has ordered, when traffic alone did not. */
     private static final long ACK_INTERVAL_MS = 100;
@@ -305,6 +305,11 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     }
 
     @Override
+    public boolean replaysItsLog() {
+        return durability.log();
+    }
+
+    @Override
     public long pendingBytes() {
         return DeliveryPump.pendingBytes(pump);
     }
@@ -358,7 +363,8 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         return order;
     }
 
-    JChannel jchannel() {
+    @Override
+    public JChannel jchannel() {
         return channel;
     }
 

@@ -107,7 +107,7 @@ public final class JGroupsFaults {
     }
 
     private static JChannel jchannel(GroupChannel member) {
-        if (!(member instanceof JGroupsChannel jc) || jc.jchannel() == null) {
+        if (!(member instanceof JGroupsBacked jc) || jc.jchannel() == null) {
             throw new GroupException(member.self() + " is not a joined JGroups channel");
         }
         return jc.jchannel();

@@ -78,7 +78,7 @@ public final class Chaos {
         Path dir = logsRoot.resolve(name).toAbsolutePath();
         String group = "chaos-" + UUID.randomUUID().toString().substring(0, 6);
         List<String> options = new java.util.ArrayList<>(o.replicaJvmOptions());
-        if (o.durable()) {
+        if (o.durable() || o.gc().equals("raft")) {   // raft always logs (docs/group-communication.md)
             options.add("-Dfts.durability.dir=" + dir.resolve("data"));
         }
         if (o.encrypt()) {   // a group key for this run only

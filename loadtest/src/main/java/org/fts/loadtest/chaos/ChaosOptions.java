@@ -14,14 +14,15 @@ import java.util.List;
  * @param replicas how many replicas
  * @param hosts    whether replica i runs on its own address, 127.0.0.(2+i) (the multi-host recipe on one box)
  * @param durable  whether the replicas log ({@code fts.durability=log}, each in the run's directory)
+ * @param gc       the replicas' group-communication binding ({@code fts.gc}: jgroups or raft)
  */
 public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery, String batching, long seed,
                            int clients, int keys, long budget, boolean encrypt, int replicas, boolean hosts,
-                           boolean durable) {
+                           boolean durable, String gc) {
     public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed|netpart|bridge|oneway"
             + "|lossy|netmixed|killall] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
             + "[--batching ALIAS] [--durability memory|log] [--seed S] [--clients 10] [--keys 5] [--budget "
-            + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym]";
+            + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft]";
     /** The most replicas {@code --hosts} places: 127.0.0.2 to 127.0.0.254. */
     static final int MAX_HOSTS = 253;
 
@@ -39,6 +40,9 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         if (nemesis == FaultPlan.Kind.KILLALL && !durable) {
             throw new IllegalArgumentException("--nemesis killall loses every replica's memory at once: it needs "
                     + "--durability log (without a log the group refuses to serve, by design: docs/primary-view.md)");
+        }
+        if (!gc.equals("jgroups") && !gc.equals("raft")) {
+            throw new IllegalArgumentException("--gc is jgroups or raft, not " + gc);
         }
         if (durable && "agreed".equals(delivery)) {
             throw new IllegalArgumentException("--durability log needs uniform delivery");
@@ -63,6 +67,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         int replicas = 3;
         boolean hosts = false;
         boolean durable = false;
+        String gc = "jgroups";
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--hosts")) {   // the one flag without a value
                 hosts = true;
@@ -84,6 +89,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                     default -> throw new IllegalArgumentException("--durability is memory or log, not " + v);
                 };
                 case "--seed" -> seed = Long.parseLong(v);
+                case "--gc" -> gc = v;
                 case "--clients" -> clients = Integer.parseInt(v);
                 case "--keys" -> keys = Integer.parseInt(v);
                 case "--budget" -> budget = Long.parseLong(v);
@@ -96,7 +102,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             }
         }
         return new ChaosOptions(nemesis, seconds, delivery, batching, seed, clients, keys, budget, encrypt, replicas,
-                hosts, durable);
+                hosts, durable, gc);
     }
 
     /** Each replica's address: 127.0.0.(2+i) with {@code --hosts}, else 127.0.0.1 for all. */
@@ -117,6 +123,11 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         if (batching != null) {
             o.add("-Dfts.batching=" + batching);
         }
+        if (gc.equals("raft")) {   // its log directory: the run's (Chaos)
+            o.add("-Dfts.gc=raft");
+            o.add("-Dfts.gc.raft.members=" + String.join(",", java.util.stream.IntStream.range(0, replicas)
+                    .mapToObj(i -> "r" + i).toList()));
+        }
         if (durable) {
             o.add("-Dfts.durability=log");   // the directory: the run's (Chaos)
             // the smallest checkpoint interval: a run's few MB of log checkpoint and compact many times, so that
@@ -133,6 +144,6 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 + (hosts ? " --hosts" : "") + (delivery == null ? "" : " --delivery " + delivery)
                 + (batching == null ? "" : " --batching " + batching) + (durable ? " --durability log" : "")
                 + (budget == Linearizability.DEFAULT_BUDGET ? "" : " --budget " + budget)
-                + (encrypt ? " --encrypt sym" : "");
+                + (encrypt ? " --encrypt sym" : "") + (gc.equals("jgroups") ? "" : " --gc " + gc);
     }
 }

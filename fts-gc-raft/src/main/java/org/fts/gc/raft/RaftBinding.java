@@ -1,0 +1,61 @@
+package org.fts.gc.raft;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+
+import org.fts.config.ConfigException;
+import org.fts.config.ConfigKey;
+import org.fts.gc.Durability;
+import org.fts.gc.GroupBinding;
+import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupConfig;
+import org.fts.gc.MemberId;
+import org.fts.gc.jgroups.JGroupsBinding;
+import org.fts.gc.jgroups.GroupSecurity;
+
+/**
+ * The {@code raft} binding: the group layer on jgroups-raft, on the jgroups binding's stacks and keys
+ * ({@code fts.gc.jgroups.*}: stack, addresses, encryption) with Raft's protocols on top ({@link RaftChannel}).
+ */
+public final class RaftBinding implements GroupBinding {
+    public static final ConfigKey<List<String>> MEMBERS = ConfigKey.list("fts.gc.raft.members", List.of(),
+            "fts.gc=raft: the replica ids (fts.replica.id) of the group's static Raft membership, e.g. r0,r1,r2; a "
+                    + "majority of them must be in a view for it to serve");
+    public static final ConfigKey<Duration> RESEND = ConfigKey.duration("fts.gc.raft.resend", Duration.ofSeconds(1),
+            Duration.ofMillis(50), Duration.ofMinutes(1),
+            "fts.gc=raft: a member appends its broadcasts again when none was applied for this long (a lost "
+                    + "append); the leader resends to a lagging follower every tenth of it");
+
+    static final List<ConfigKey<?>> OWN = List.of(MEMBERS, RESEND);
+
+    @Override
+    public String alias() {
+        return "raft";
+    }
+
+    @Override
+    public List<ConfigKey<?>> keys() {
+        List<ConfigKey<?>> all = new ArrayList<>(new JGroupsBinding().keys());
+        all.addAll(OWN);
+        return all;
+    }
+
+    @Override
+    public boolean logs() {
+        return true;
+    }
+
+    @Override
+    public GroupChannel create(Properties config, MemberId self) {
+        List<String> members = MEMBERS.get(config);
+        if (members.isEmpty()) {
+            throw new ConfigException(MEMBERS.name(), "is empty: fts.gc=raft needs the group's replica ids");
+        }
+        return new RaftChannel(JGroupsBinding.stackXml(config), GroupConfig.from(config), self,
+                GroupSecurity.groupKey(config), Durability.from(config), Path.of(Durability.DIR.get(config)),
+                members, RESEND.get(config).toMillis());
+    }
+}

@@ -1,0 +1,365 @@
+package org.fts.gc.raft;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import javax.crypto.SecretKey;
+
+import org.fts.gc.Durability;
+import org.fts.gc.Epoch;
+import org.fts.gc.FailStop;
+import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupConfig;
+import org.fts.gc.GroupException;
+import org.fts.gc.GroupListener;
+import org.fts.gc.MemberId;
+import org.fts.gc.View;
+import org.fts.gc.internal.DeliveryPump;
+import org.fts.gc.jgroups.GroupSecurity;
+import org.jgroups.Address;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.Message;
+import org.jgroups.Receiver;
+import org.jgroups.protocols.raft.RAFT;
+import org.jgroups.raft.Options;
+import org.jgroups.raft.RaftHandle;
+import org.jgroups.util.NameCache;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A member of the raft binding (docs/group-communication.md, "The raft binding"). Broadcasts are entries of
+ * jgroups-raft's log; a member delivers an entry once it is committed (on a majority of the static membership
+ * {@code fts.gc.raft.members}: uniform by construction) and applied, in log order, exactly once and FIFO per
+ * origin ({@link Ledger}, {@link Submitter}). The log is always on disk ({@code FileBasedLog} under {@code
+ * fts.durability.dir}), synced before an append is acknowledged with {@code fts.durability=log} and left to the
+ * page cache otherwise: a restarted replica replays its log from the start (its application is rebuilt), so
+ * it never comes back with a history it forgot (Raft's votes and log must survive a crash). The log is not
+ * compacted: jgroups-raft's snapshots are off.
+ *
+ * <p>Views are JGroups' views. An epoch opens after each view once a leader is known and in the view, and the
+ * view holds a majority of the members; its id is the leader's term and its sequencer the leader. A view
+ * without a majority is not primary. Point-to-point messages are plain JGroups unicasts.
+ */
+final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JGroupsBacked {
+    private static final Logger LOG = LoggerFactory.getLogger(RaftChannel.class);
+    private static final long WATCH_MILLIS = 20;
+
+    private final String stackXml;
+    private final GroupConfig config;
+    private final MemberId self;
+    private final SecretKey groupKey;
+    private final Durability durability;
+    private final Path logRoot;
+    private final List<String> raftMembers;
+    private final long resendMillis;
+
+    private volatile DeliveryPump pump;
+    private volatile JChannel channel;
+    private volatile RAFT raft;
+    private volatile Submitter submitter;
+    private volatile View view;
+    private volatile boolean closed;
+    private volatile boolean replaying;
+    private final Map<MemberId, Address> addresses = new java.util.concurrent.ConcurrentHashMap<>();
+    private ScheduledExecutorService watch;
+    private final Object watchLock = new Object();
+    /** The view an epoch (or "not primary") was last reported for, and the term of that epoch (under watchLock). */
+    private long reportedView = -1;
+    private long reportedTerm = -1;
+
+    RaftChannel(String stackXml, GroupConfig config, MemberId self, SecretKey groupKey, Durability durability,
+                Path logRoot, List<String> raftMembers, long resendMillis) {
+        this.stackXml = stackXml;
+        this.config = config;
+        this.self = self;
+        this.groupKey = groupKey;
+        this.durability = durability;
+        this.logRoot = logRoot;
+        this.raftMembers = List.copyOf(raftMembers);
+        this.resendMillis = resendMillis;
+    }
+
+    @Override
+    public synchronized void join(String group, GroupListener listener) {
+        if (closed || channel != null) {
+            throw new GroupException(self + ": a channel joins once");
+        }
+        if (!raftMembers.contains(self.replica())) {
+            throw new GroupException(self + ": replica " + self.replica() + " is not among the raft members "
+                    + raftMembers + " (" + RaftBinding.MEMBERS.name() + ")");
+        }
+        DeliveryPump p = new DeliveryPump(self.name(), listener, config.maxBacklog(), () -> { });
+        pump = p;
+        p.start();
+        Ledger ledger = new Ledger(new Ledger.Sink() {
+            @Override
+            public void deliver(String origin, byte[] payload) {
+                if (replaying) {
+                    p.replay(new MemberId(origin), payload);
+                } else {
+                    p.broadcast(new MemberId(origin), payload);
+                }
+            }
+
+            @Override
+            public void applied(String origin, long oseq) {
+                Submitter s = submitter;
+                if (s != null && origin.equals(self.name())) {
+                    s.applied(oseq);
+                }
+            }
+
+            @Override
+            public void installed() {
+                LOG.error("{}: a Raft snapshot was installed, which this binding does not take", self);
+            }
+        });
+        try {
+            JChannel ch = new JChannel(new ByteArrayInputStream(RaftStack.withRaft(stackXml)
+                    .getBytes(StandardCharsets.UTF_8)));
+            ch.setName(self.name());
+            if (groupKey != null) {
+                GroupSecurity.install(ch, groupKey);
+            }
+            RAFT r = ch.getProtocolStack().findProtocol(RAFT.class);
+            Path dir = logRoot.resolve(group).resolve(self.replica());
+            java.nio.file.Files.createDirectories(dir);
+            r.raftId(self.replica()).members(raftMembers).logClass("org.jgroups.protocols.raft.FileBasedLog")
+                    .logDir(dir.toString()).logPrefix("raft").logUseFsync(durability.log()).maxLogSize(Long.MAX_VALUE)
+                    .resendInterval(Math.max(10, resendMillis / 10)).sendCommitsImmediately(true);
+            RaftHandle handle = new RaftHandle(ch, ledger);
+            raft = r;
+            channel = ch;
+            submitter = new Submitter(self.name(), entry -> handle.setAsync(entry, 0, entry.length,
+                    Options.create(true)), resendMillis);
+            ch.setReceiver(this);
+            replaying = true;   // connect() replays the log up to its commit index before it returns
+            try {
+                ch.connect(group);
+            } finally {
+                replaying = false;
+            }
+            LOG.info("{}: raft member {} of {}, log in {} (fsync {}), term {}, commit index {}", self, self.replica(),
+                    raftMembers, dir, durability.log(), r.currentTerm(), r.commitIndex());
+        } catch (GroupException e) {
+            close();
+            throw e;
+        } catch (Exception e) {
+            close();
+            throw new GroupException(self + ": cannot join group " + group + ": " + e.getMessage(), e);
+        }
+        submitter.start();
+        ScheduledExecutorService w = Executors.newSingleThreadScheduledExecutor(FailStop.threads("fts-raft-watch-"
+                + self));
+        w.scheduleWithFixedDelay(this::watchLeader, WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+        watch = w;
+    }
+
+    // ------------------------------------------------------------------ JGroups receiver
+
+    @Override
+    public void viewAccepted(org.jgroups.View v) {
+        List<MemberId> members = new ArrayList<>();
+        Map<MemberId, Address> addrs = new HashMap<>();
+        for (Address a : v.getMembers()) {
+            MemberId id = name(a);
+            members.add(id);
+            addrs.put(id, a);
+        }
+        if (!members.contains(self)) {
+            return;
+        }
+        addresses.keySet().retainAll(addrs.keySet());
+        addresses.putAll(addrs);
+        View converted = new View(v.getViewId().getId(), members, self);
+        view = converted;
+        pump.view(converted);
+        watchLeader();
+    }
+
+    @Override
+    public void receive(Message msg) {
+        DeliveryPump p = pump;
+        if (p != null && msg.getSrc() != null) {
+            p.direct(name(msg.getSrc()), msg.getArray());
+        }
+    }
+
+    /**
+     * After each view, once: an epoch when a leader of a majority is in the view (and again when a later term's
+     * leader is), or "not primary" when the view holds no majority of the raft members.
+     */
+    private void watchLeader() {
+        synchronized (watchLock) {   // not the channel's monitor: join() holds that while connect() installs views
+            watchLeaderLocked();
+        }
+    }
+
+    private void watchLeaderLocked() {
+        View v = view;
+        RAFT r = raft;
+        if (v == null || r == null || closed) {
+            return;
+        }
+        int present = majorityPresent(v);
+        int majority = raftMembers.size() / 2 + 1;
+        if (present < majority) {
+            if (reportedView != v.id()) {
+                reportedView = v.id();
+                reportedTerm = -1;
+                pump.notPrimary(v, "the view holds " + present + " of the " + raftMembers.size() + " raft members; "
+                        + "Raft needs " + majority);
+            }
+            return;
+        }
+        Address leader = r.leader();
+        long term = r.currentTerm();
+        MemberId leaderId = leader == null ? null : name(leader);
+        if (leaderId == null || !v.contains(leaderId) || (reportedView == v.id() && reportedTerm >= term)) {
+            return;
+        }
+        reportedView = v.id();
+        reportedTerm = term;
+        pump.epoch(new Epoch(term, leaderId, v.members(), false, true, null));
+    }
+
+    private int majorityPresent(View v) {
+        Set<String> here = new HashSet<>();
+        for (MemberId m : v.members()) {
+            if (raftMembers.contains(m.replica())) {
+                here.add(m.replica());
+            }
+        }
+        return here.size();
+    }
+
+    private static MemberId name(Address a) {
+        String n = NameCache.get(a);
+        return new MemberId(n != null ? n : String.valueOf(a));
+    }
+
+    // ------------------------------------------------------------------ GroupChannel
+
+    @Override
+    public void abcast(byte[] payload) {
+        Submitter s = submitter;
+        if (s == null || closed) {
+            throw new GroupException(self + ": cannot broadcast: channel is " + (closed ? "closed" : "not joined"));
+        }
+        s.submit(payload);
+    }
+
+    @Override
+    public void send(MemberId to, byte[] payload) {
+        JChannel ch = channel;
+        Address a = addresses.get(to);
+        if (ch == null || closed) {
+            throw new GroupException(self + ": cannot send: channel is " + (closed ? "closed" : "not joined"));
+        }
+        if (a == null) {
+            throw new GroupException(to + " is not in the current view of " + self);
+        }
+        try {
+            ch.send(new BytesMessage(a, payload));
+        } catch (Exception e) {
+            LOG.debug("{}: send to {} failed: {}", self, to, e.toString());
+        }
+    }
+
+    /** Every member's state is rebuilt from the whole log: there is no gap to recover from. */
+    @Override
+    public void synced() {
+    }
+
+    @Override
+    public MemberId self() {
+        return self;
+    }
+
+    @Override
+    public View view() {
+        return view;
+    }
+
+    @Override
+    public int pendingDeliveries() {
+        DeliveryPump p = pump;
+        return p == null ? 0 : p.pending();
+    }
+
+    @Override
+    public long pendingBytes() {
+        return DeliveryPump.pendingBytes(pump);
+    }
+
+    @Override
+    public long fellBehind() {
+        return DeliveryPump.fellBehind(pump);
+    }
+
+    @Override
+    public boolean replaysItsLog() {
+        return true;
+    }
+
+    @Override
+    public void onDeliveryThread(Runnable task) {
+        DeliveryPump.task(pump, closed, self, task);
+    }
+
+    @Override
+    public boolean isDeliveryThread() {
+        return DeliveryPump.isDeliveryThread(pump);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ScheduledExecutorService w = watch;
+        if (w != null) {
+            w.shutdownNow();
+        }
+        Submitter s = submitter;
+        if (s != null) {
+            s.close();
+        }
+        DeliveryPump p = pump;
+        if (p != null) {
+            p.stop(1000);
+        }
+        JChannel ch = channel;
+        if (ch != null) {
+            ch.close();
+        }
+    }
+
+    @Override
+    public JChannel jchannel() {
+        return channel;
+    }
+
+    /** For tests: the Raft protocol. */
+    RAFT raft() {
+        return raft;
+    }
+
+    @Override
+    public String toString() {
+        return "RaftChannel[" + self + "]";
+    }
+}

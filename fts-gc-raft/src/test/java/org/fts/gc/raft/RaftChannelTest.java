@@ -1,0 +1,188 @@
+package org.fts.gc.raft;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+
+import org.fts.config.ConfigException;
+import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupChannels;
+import org.fts.gc.MemberId;
+import org.fts.gc.jgroups.JGroupsFaults;
+import org.fts.testing.Recorder;
+import org.fts.testing.Recorder.Delivery;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The raft binding, three members in this JVM on the shipped loopback UDP stack, each with its own log directory:
+ * one sequence with FIFO per sender and no duplicates under concurrent senders; the same when the leader crashes
+ * mid-traffic (appends lost in the leader change are appended again and delivered once); a member restarted on
+ * its log delivers the whole history again, in the same order; no majority, no primary.
+ */
+class RaftChannelTest {
+    private static final Duration WAIT = Duration.ofSeconds(60);
+    private final List<GroupChannel> opened = new ArrayList<>();
+    private Path data;
+    private String group;
+
+    @BeforeEach
+    void fresh() throws Exception {
+        data = Files.createTempDirectory(Path.of("target"), "raft-");
+        group = "raft-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @AfterEach
+    void close() {
+        for (int i = opened.size() - 1; i >= 0; i--) {
+            opened.get(i).close();
+        }
+    }
+
+    private Properties config() {
+        Properties p = new Properties();
+        p.setProperty("fts.gc", "raft");
+        p.setProperty("fts.gc.jgroups.stack", "udp");
+        p.setProperty("fts.gc.raft.members", "r0,r1,r2");
+        p.setProperty("fts.group.size", "3");
+        p.setProperty("fts.durability.dir", data.toString());
+        return p;
+    }
+
+    private record Member(GroupChannel channel, Recorder recorder) {
+    }
+
+    private Member join(String replica) {
+        GroupChannel ch = GroupChannels.create(config(), replica + "#" + UUID.randomUUID().toString().substring(0, 4));
+        opened.add(ch);
+        Recorder r = new Recorder();
+        ch.join(group, r);
+        return new Member(ch, r);
+    }
+
+    private List<Member> three() {
+        List<Member> all = List.of(join("r0"), join("r1"), join("r2"));
+        for (Member m : all) {
+            m.recorder().awaitState(r -> !r.epochsUnsafe().isEmpty() && r.epochsUnsafe()
+                    .get(r.epochsUnsafe().size() - 1).members().size() == 3, WAIT, () -> m.channel().self()
+                    + " opens an epoch of three");
+        }
+        return all;
+    }
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static Thread send(Member m, int count) {
+        Thread t = new Thread(() -> {
+            for (int i = 0; i < count; i++) {
+                m.channel().abcast(bytes(m.channel().self().replica() + ":" + i));
+            }
+        }, "send-" + m.channel().self());
+        t.start();
+        return t;
+    }
+
+    /** FIFO per sender, every sender's i-th message once, in order; returns the texts. */
+    private static List<String> wellFormed(List<Delivery> seq) {
+        Map<String, Integer> next = new HashMap<>();
+        List<String> texts = new ArrayList<>();
+        for (Delivery d : seq) {
+            String[] parts = d.text().split(":");
+            int expected = next.getOrDefault(parts[0], 0);
+            assertEquals(expected, Integer.parseInt(parts[1]), "FIFO and once: " + d + " after " + expected);
+            assertEquals(parts[0], d.sender().replica(), "the sender is the origin");
+            next.put(parts[0], expected + 1);
+            texts.add(d.text());
+        }
+        return texts;
+    }
+
+    @Test
+    void threeConcurrentSendersOneSequenceFifoNothingLostOrDuplicated() throws Exception {
+        List<Member> all = three();
+        List<Thread> senders = all.stream().map(m -> send(m, 400)).toList();
+        for (Thread t : senders) {
+            t.join(WAIT.toMillis());
+        }
+        for (Member m : all) {
+            m.recorder().awaitDelivered(1200, WAIT);
+        }
+        List<String> first = wellFormed(all.get(0).recorder().delivered());
+        assertEquals(1200, first.size());
+        for (Member m : all) {
+            assertEquals(first, wellFormed(m.recorder().delivered()), m.channel().self() + " delivers one sequence");
+        }
+    }
+
+    @Test
+    void theLeaderCrashingMidTrafficLosesAndRepeatsNothingOfTheSurvivors() throws Exception {
+        List<Member> all = three();
+        Member leader = all.stream().filter(m -> ((RaftChannel) m.channel()).raft().isLeader()).findFirst()
+                .orElseThrow();
+        List<Member> survivors = all.stream().filter(m -> m != leader).toList();
+        List<Thread> senders = survivors.stream().map(m -> send(m, 600)).toList();
+        survivors.get(0).recorder().awaitDelivered(100, WAIT);
+        JGroupsFaults.crash(leader.channel());
+        for (Thread t : senders) {
+            t.join(WAIT.toMillis());
+        }
+        for (Member m : survivors) {
+            m.recorder().awaitDelivered(1200, WAIT);
+        }
+        List<String> a = wellFormed(survivors.get(0).recorder().delivered());
+        assertEquals(1200, a.size(), "every survivor's broadcast once");
+        assertEquals(a, wellFormed(survivors.get(1).recorder().delivered()));
+        assertTrue(survivors.get(0).recorder().epochs().stream().anyMatch(e -> !e.sequencer().equals(
+                leader.channel().self())), "a new leader's epoch opened");
+    }
+
+    @Test
+    void aMemberRestartedOnItsLogDeliversTheWholeHistoryAgainInTheSameOrder() throws Exception {
+        List<Member> all = three();
+        send(all.get(0), 150).join(WAIT.toMillis());
+        send(all.get(1), 150).join(WAIT.toMillis());
+        all.get(2).recorder().awaitDelivered(300, WAIT);
+        List<String> before = wellFormed(all.get(2).recorder().delivered());
+        all.get(2).channel().close();
+
+        Member again = join("r2");
+        again.recorder().awaitDelivered(300, WAIT);
+        assertEquals(before, wellFormed(again.recorder().delivered()), "its log replayed, in order");
+        send(again, 10).join(WAIT.toMillis());
+        all.get(0).recorder().awaitDelivered(310, WAIT);
+        again.recorder().awaitDelivered(310, WAIT);
+        assertEquals(wellFormed(all.get(0).recorder().delivered()), wellFormed(again.recorder().delivered()));
+    }
+
+    @Test
+    void aViewWithoutAMajorityOfTheRaftMembersIsNotPrimary() {
+        Member alone = join("r0");
+        alone.recorder().awaitState(r -> !r.notPrimaryUnsafe().isEmpty(), WAIT, () -> "r0 alone is not primary");
+        assertTrue(alone.recorder().epochs().isEmpty(), "no epoch without a majority");
+    }
+
+    @Test
+    void aReplicaOutsideTheMembersOrNoMembersAtAllIsAStartupError() {
+        Properties p = config();
+        p.setProperty("fts.gc.raft.members", "");
+        ConfigException e = assertThrows(ConfigException.class, () -> GroupChannels.create(p, "r0#1"));
+        assertTrue(e.getMessage().contains("fts.gc.raft.members"), e.getMessage());
+        GroupChannel stranger = GroupChannels.create(config(), new MemberId("r9#1").name());
+        opened.add(stranger);
+        assertThrows(org.fts.gc.GroupException.class, () -> stranger.join(group, new Recorder()));
+    }
+}
