@@ -39,6 +39,7 @@ final class Ledger implements StateMachine {
         void installed();
     }
 
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Ledger.class);
     private final Map<String, Long> marks = new HashMap<>();
     private final Sink sink;
 
@@ -66,6 +67,9 @@ final class Ledger implements StateMachine {
             marks.put(origin, oseq);
             sink.deliver(origin, payload);
             mark = oseq;
+        } else if (oseq > mark + 1 && LOG.isDebugEnabled()) {
+            LOG.debug("{}: entry {} skipped: {} is next (committed out of order; its origin appends again)", origin,
+                    oseq, mark + 1);
         }
         sink.applied(origin, mark);
         return null;

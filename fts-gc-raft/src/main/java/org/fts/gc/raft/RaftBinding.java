@@ -27,9 +27,14 @@ public final class RaftBinding implements GroupBinding {
     public static final ConfigKey<Duration> RESEND = ConfigKey.duration("fts.gc.raft.resend", Duration.ofSeconds(1),
             Duration.ofMillis(50), Duration.ofMinutes(1),
             "fts.gc=raft: a member appends its broadcasts again when none was applied for this long (a lost "
-                    + "append); the leader resends to a lagging follower every tenth of it");
+                    + "append)");
+    public static final ConfigKey<Duration> HEARTBEAT = ConfigKey.duration("fts.gc.raft.heartbeat",
+            Duration.ofMillis(20), Duration.ofMillis(1), Duration.ofSeconds(10),
+            "fts.gc=raft: how often an idle leader sends AppendEntries (heartbeat, resend to a lagging follower, "
+                    + "the commit index): a follower applies an entry committed while the leader is idle at most "
+                    + "this much later");
 
-    static final List<ConfigKey<?>> OWN = List.of(MEMBERS, RESEND);
+    static final List<ConfigKey<?>> OWN = List.of(MEMBERS, RESEND, HEARTBEAT);
 
     @Override
     public String alias() {
@@ -56,6 +61,6 @@ public final class RaftBinding implements GroupBinding {
         }
         return new RaftChannel(JGroupsBinding.stackXml(config), GroupConfig.from(config), self,
                 GroupSecurity.groupKey(config), Durability.from(config), Path.of(Durability.DIR.get(config)),
-                members, RESEND.get(config).toMillis());
+                members, RESEND.get(config).toMillis(), HEARTBEAT.get(config).toMillis());
     }
 }

@@ -64,6 +64,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     private final Path logRoot;
     private final List<String> raftMembers;
     private final long resendMillis;
+    private final long heartbeatMillis;
 
     private volatile DeliveryPump pump;
     private volatile JChannel channel;
@@ -75,12 +76,20 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     private final Map<MemberId, Address> addresses = new java.util.concurrent.ConcurrentHashMap<>();
     private ScheduledExecutorService watch;
     private final Object watchLock = new Object();
+    /**
+     * Whether the first epoch was reported; until then applied entries are held here (under watchLock) and handed
+     * over right after it: an application is current only from its first epoch on, and every member's state is
+     * rebuilt from the whole log (a restart's replay, or a new member's catch-up), so none may reach it before.
+     */
+    private boolean opened;
+    private final List<Object[]> held = new ArrayList<>();
     /** The view an epoch (or "not primary") was last reported for, and the term of that epoch (under watchLock). */
     private long reportedView = -1;
     private long reportedTerm = -1;
 
     RaftChannel(String stackXml, GroupConfig config, MemberId self, SecretKey groupKey, Durability durability,
-                Path logRoot, List<String> raftMembers, long resendMillis) {
+                Path logRoot, List<String> raftMembers, long resendMillis, long heartbeatMillis) {
+        this.heartbeatMillis = heartbeatMillis;
         this.stackXml = stackXml;
         this.config = config;
         this.self = self;
@@ -106,10 +115,14 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         Ledger ledger = new Ledger(new Ledger.Sink() {
             @Override
             public void deliver(String origin, byte[] payload) {
-                if (replaying) {
-                    p.replay(new MemberId(origin), payload);
-                } else {
-                    p.broadcast(new MemberId(origin), payload);
+                synchronized (watchLock) {
+                    if (!opened) {   // before the first epoch: its application is not current yet, it would drop them
+                        held.add(new Object[] {new MemberId(origin), payload});
+                    } else if (replaying) {
+                        p.replay(new MemberId(origin), payload);
+                    } else {
+                        p.broadcast(new MemberId(origin), payload);
+                    }
                 }
             }
 
@@ -138,7 +151,11 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             java.nio.file.Files.createDirectories(dir);
             r.raftId(self.replica()).members(raftMembers).logClass("org.jgroups.protocols.raft.FileBasedLog")
                     .logDir(dir.toString()).logPrefix("raft").logUseFsync(durability.log()).maxLogSize(Long.MAX_VALUE)
-                    .resendInterval(Math.max(10, resendMillis / 10)).sendCommitsImmediately(true);
+                    .resendInterval(heartbeatMillis)
+                    // Not send_commits_immediately: every AppendEntries response then sends a commit notice to every
+                    // follower, each answered again; under GOA load that storm filled RAFT's processing queue
+                    // (49 calls in 5 s against 8,848 without it; docs/group-communication.md).
+                    .sendCommitsImmediately(false);
             RaftHandle handle = new RaftHandle(ch, ledger);
             raft = r;
             channel = ch;
@@ -233,6 +250,15 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         reportedView = v.id();
         reportedTerm = term;
         pump.epoch(new Epoch(term, leaderId, v.members(), false, true, null));
+        if (!opened) {
+            opened = true;
+            for (Object[] h : held) {
+                pump.replay((MemberId) h[0], (byte[]) h[1]);   // in memory already: never shed
+            }
+            LOG.info("{}: first epoch (term {}, leader {}): {} entries applied before it handed over", self, term,
+                    leaderId, held.size());
+            held.clear();
+        }
     }
 
     private int majorityPresent(View v) {

@@ -37,6 +37,7 @@ final class Submitter {
     private long sentUpTo;
     private long lastProgress = System.nanoTime();
     private boolean closed;
+    private long lastWarned = System.nanoTime() - 2_000_000_000L;
 
     Submitter(String origin, Log log, long resendMillis) {
         this.origin = origin;
@@ -95,7 +96,11 @@ final class Submitter {
 
     private synchronized void again(String why) {
         if (sentUpTo > applied) {
-            LOG.debug("{}: appending again from {}: {}", origin, applied + 1, why);
+            long now = System.nanoTime();
+            if (now - lastWarned > 1_000_000_000L) {   // at most once a second
+                lastWarned = now;
+                LOG.warn("{}: an append failed ({}); appending again from {}", origin, why, applied + 1);
+            }
             sentUpTo = applied;
         }
         notifyAll();
@@ -109,6 +114,8 @@ final class Submitter {
                 synchronized (this) {
                     while (!closed && (sentUpTo >= next - 1 || sentUpTo - applied >= WINDOW)) {
                         if (sentUpTo > applied && System.nanoTime() - lastProgress > resendNanos) {
+                            LOG.debug("{}: nothing applied for {} ms: appending again from {}", origin,
+                                    TimeUnit.NANOSECONDS.toMillis(resendNanos), applied + 1);
                             lastProgress = System.nanoTime();
                             sentUpTo = applied;   // no progress: the appends in flight may be lost
                             continue;
