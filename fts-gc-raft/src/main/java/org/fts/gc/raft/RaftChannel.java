@@ -82,6 +82,10 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
      * rebuilt from the whole log (a restart's replay, or a new member's catch-up), so none may reach it before.
      */
     private boolean opened;
+    /** Whether a restart without fts.durability=log found a log of its own (then its first epoch is a gap). */
+    private volatile boolean restartedInMemory;
+    /** Whether the application's state holds the history: false after a gap or a shed, until it calls synced(). */
+    private volatile boolean appSynced = true;
     private final List<Object[]> held = new ArrayList<>();
     /** The view an epoch (or "not primary") was last reported for, and the term of that epoch (under watchLock). */
     private long reportedView = -1;
@@ -109,7 +113,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             throw new GroupException(self + ": replica " + self.replica() + " is not among the raft members "
                     + raftMembers + " (" + RaftBinding.MEMBERS.name() + ")");
         }
-        DeliveryPump p = new DeliveryPump(self.name(), listener, config.maxBacklog(), () -> { });
+        DeliveryPump p = new DeliveryPump(self.name(), listener, config.maxBacklog(), () -> appSynced = false);
         pump = p;
         p.start();
         Ledger ledger = new Ledger(new Ledger.Sink() {
@@ -162,6 +166,10 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             submitter = new Submitter(self.name(), entry -> handle.setAsync(entry, 0, entry.length,
                     Options.create(true)), resendMillis);
             ch.setReceiver(this);
+            // A restart without a synced log (fts.durability=memory) fetches the state from a live replica rather than
+            // replay the whole history (it grew with the run, and a replay at full load never caught up: chaos kill
+            // seed 66); with a synced log it replays, for after a whole-group power loss nobody else has a state.
+            restartedInMemory = !durability.log() && hasLog(dir);
             replaying = true;   // connect() replays the log up to its commit index before it returns
             try {
                 ch.connect(group);
@@ -249,10 +257,15 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         }
         reportedView = v.id();
         reportedTerm = term;
-        pump.epoch(new Epoch(term, leaderId, v.members(), false, true, null));
+        boolean gap = !opened && restartedInMemory;
+        if (gap) {
+            appSynced = false;
+        }
+        pump.epoch(new Epoch(term, leaderId, v.members(), gap, appSynced, appSynced || leaderId.equals(self) ? null
+                : leaderId));
         if (!opened) {
             opened = true;
-            for (Object[] h : held) {
+            for (Object[] h : gap ? List.<Object[]>of() : held) {
                 pump.replay((MemberId) h[0], (byte[]) h[1]);   // in memory already: never shed
             }
             LOG.info("{}: first epoch (term {}, leader {}): {} entries applied before it handed over", self, term,
@@ -269,6 +282,14 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             }
         }
         return here.size();
+    }
+
+    private static boolean hasLog(Path dir) {
+        try (var files = java.nio.file.Files.list(dir)) {
+            return files.findAny().isPresent();
+        } catch (java.io.IOException e) {
+            return false;
+        }
     }
 
     private static MemberId name(Address a) {
@@ -304,9 +325,10 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         }
     }
 
-    /** Every member's state is rebuilt from the whole log: there is no gap to recover from. */
+    /** The application installed a state after a gap (a restart in memory mode) or a shed: its epochs say synced. */
     @Override
     public void synced() {
+        appSynced = true;
     }
 
     @Override

@@ -36,6 +36,7 @@ class RaftChannelTest {
     private static final Duration WAIT = Duration.ofSeconds(60);
     private final List<GroupChannel> opened = new ArrayList<>();
     private Path data;
+    private boolean durable;
     private String group;
 
     @BeforeEach
@@ -58,6 +59,9 @@ class RaftChannelTest {
         p.setProperty("fts.gc.raft.members", "r0,r1,r2");
         p.setProperty("fts.group.size", "3");
         p.setProperty("fts.durability.dir", data.toString());
+        if (durable) {
+            p.setProperty("fts.durability", "log");
+        }
         return p;
     }
 
@@ -151,7 +155,8 @@ class RaftChannelTest {
     }
 
     @Test
-    void aMemberRestartedOnItsLogDeliversTheWholeHistoryAgainInTheSameOrder() throws Exception {
+    void aMemberRestartedOnASyncedLogDeliversTheWholeHistoryAgainInTheSameOrder() throws Exception {
+        durable = true;
         List<Member> all = three();
         send(all.get(0), 150).join(WAIT.toMillis());
         send(all.get(1), 150).join(WAIT.toMillis());
@@ -162,10 +167,38 @@ class RaftChannelTest {
         Member again = join("r2");
         again.recorder().awaitDelivered(300, WAIT);
         assertEquals(before, wellFormed(again.recorder().delivered()), "its log replayed, in order");
+        assertTrue(!again.recorder().epochs().get(0).gap(), "no gap: its log rebuilds its state");
         send(again, 10).join(WAIT.toMillis());
         all.get(0).recorder().awaitDelivered(310, WAIT);
         again.recorder().awaitDelivered(310, WAIT);
         assertEquals(wellFormed(all.get(0).recorder().delivered()), wellFormed(again.recorder().delivered()));
+    }
+
+    /**
+     * Without fts.durability=log a restarted member does not replay its history (it grew with the run): its first
+     * epoch is a gap naming a provider, it delivers only what follows, and its epochs say synced again once its
+     * application installed a state.
+     */
+    @Test
+    void aMemberRestartedWithoutASyncedLogIsToldOfAGapAndDeliversWhatFollows() throws Exception {
+        List<Member> all = three();
+        send(all.get(0), 100).join(WAIT.toMillis());
+        all.get(2).recorder().awaitDelivered(100, WAIT);
+        all.get(2).channel().close();
+
+        Member again = join("r2");
+        again.recorder().awaitState(r -> !r.epochsUnsafe().isEmpty(), WAIT, () -> "r2's first epoch");
+        org.fts.gc.Epoch first = again.recorder().epochs().get(0);
+        assertTrue(first.gap() && !first.synced() && first.provider() != null, "a gap with a provider: " + first);
+        send(all.get(1), 5).join(WAIT.toMillis());
+        again.recorder().awaitState(r -> r.deliveredUnsafe().stream().filter(d -> d.text().startsWith("r1:"))
+                .count() == 5, WAIT, () -> "r2 delivers r1's five");
+        assertTrue(again.recorder().delivered().stream().noneMatch(d -> d.text().startsWith("r0:")),
+                "nothing of the history before its first epoch");
+        again.channel().synced();
+        JGroupsFaults.crash(all.get(0).channel());   // a new view: its epoch now says synced
+        again.recorder().awaitState(r -> r.epochsUnsafe().size() > 1 && r.epochsUnsafe()
+                .get(r.epochsUnsafe().size() - 1).synced(), WAIT, () -> "a synced epoch after synced()");
     }
 
     @Test
