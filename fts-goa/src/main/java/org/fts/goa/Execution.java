@@ -37,6 +37,8 @@ final class Execution {
         Reply reply = cache.lookup(r.id(), r.timestamp());
         if (reply == null && cache.evictedEarly(r.id())) {
             reply = replay.replyEvicted(r);   // it executed: never twice
+        } else if (reply == null && cache.pastKeeping(r.keepUntil())) {
+            reply = replay.replyExpired(r);   // ordered after its client gave up: it may have executed already
         } else if (reply == null) {
             reply = replay.execute(r, objects.get(key));
             if (r.keepUntil() > 0) {

@@ -54,6 +54,11 @@ final class Replay {
                 0, CompletionStatus.COMPLETED_YES));
     }
 
+    Reply replyExpired(Request r) {
+        return system(r, new org.omg.CORBA.TIMEOUT("FTS: this request was ordered after its client's retries had "
+                + "expired (a copy cast long before); it is not executed", 0, CompletionStatus.COMPLETED_MAYBE));
+    }
+
     private Reply system(Request r, SystemException e) {
         OutputStream out = Jacorb.replyStream(orb, r);
         Jacorb.writeSystemException(out, e);

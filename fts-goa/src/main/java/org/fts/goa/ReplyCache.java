@@ -80,6 +80,16 @@ final class ReplyCache {
         return tombstones.containsKey(id);
     }
 
+    /**
+     * Execution path, after {@link #lookup}: whether the deterministic clock passed {@code keepUntil}, the time until
+     * which a request's reply would have been kept for its retries. Such a request, ordered this late (a cast that
+     * a replica appended again long after its client gave up: a raft member cut off for a while), must not execute:
+     * its client has had its answer (a failure), and its reply, or tombstone, may be gone already.
+     */
+    synchronized boolean pastKeeping(long keepUntil) {
+        return keepUntil > 0 && now > keepUntil;
+    }
+
     /** Foreground path (a client's retry arriving): a read that changes nothing. */
     synchronized Reply peek(RequestId id) {
         Entry e = entries.get(id);

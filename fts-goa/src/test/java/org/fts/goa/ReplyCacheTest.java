@@ -72,6 +72,25 @@ class ReplyCacheTest {
         assertFalse(cache.evictedEarly(first), "a tombstone lasts until its request expires");
     }
 
+    /**
+     * A copy of a request ordered after the clock passed the time its reply would have been kept (a raft member cut
+     * off for long appending it again: chaos bridge seed 64 on the raft binding) is refused, whatever the cache
+     * still holds: its reply and its tombstone last only that long, so executing it could execute it twice.
+     */
+    @Test
+    void aRequestOrderedAfterItsKeepingTimeIsPastKeepingEverywhereAlike() {
+        ReplyCache a = new ReplyCache(100, 60_000, 1_000);
+        ReplyCache b = new ReplyCache(100, 60_000, 1_000);
+        long keep = a.keepUntil(10_000, 30_000);   // 31 000
+        for (ReplyCache c : java.util.List.of(a, b)) {
+            c.lookup(new RequestId("c", 1), 31_000);
+            assertFalse(c.pastKeeping(keep), "at its keeping time it may still execute");
+            c.lookup(new RequestId("c", 2), 31_001);
+            assertTrue(c.pastKeeping(keep), "past it, refused");
+            assertFalse(c.pastKeeping(0), "a plain client's request (nothing kept) is never refused");
+        }
+    }
+
     @Test
     void tombstonesAreBoundedToo() {
         ReplyCache cache = new ReplyCache(16, 600_000, 1_000);
