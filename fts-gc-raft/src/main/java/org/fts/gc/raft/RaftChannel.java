@@ -5,10 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -16,7 +14,6 @@ import java.util.concurrent.TimeUnit;
 import javax.crypto.SecretKey;
 
 import org.fts.gc.Durability;
-import org.fts.gc.Epoch;
 import org.fts.gc.FailStop;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupConfig;
@@ -75,21 +72,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     private volatile boolean replaying;
     private final Map<MemberId, Address> addresses = new java.util.concurrent.ConcurrentHashMap<>();
     private ScheduledExecutorService watch;
-    private final Object watchLock = new Object();
-    /**
-     * Whether the first epoch was reported; until then applied entries are held here (under watchLock) and handed
-     * over right after it: an application is current only from its first epoch on, and every member's state is
-     * rebuilt from the whole log (a restart's replay, or a new member's catch-up), so none may reach it before.
-     */
-    private boolean opened;
-    /** Whether a restart without fts.durability=log found a log of its own (then its first epoch is a gap). */
-    private volatile boolean restartedInMemory;
-    /** Whether the application's state holds the history: false after a gap or a shed, until it calls synced(). */
-    private volatile boolean appSynced = true;
-    private final List<Object[]> held = new ArrayList<>();
-    /** The view an epoch (or "not primary") was last reported for, and the term of that epoch (under watchLock). */
-    private long reportedView = -1;
-    private long reportedTerm = -1;
+    private volatile EpochWatch epochs;
 
     RaftChannel(String stackXml, GroupConfig config, MemberId self, SecretKey groupKey, Durability durability,
                 Path logRoot, List<String> raftMembers, long resendMillis, long heartbeatMillis) {
@@ -113,21 +96,17 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             throw new GroupException(self + ": replica " + self.replica() + " is not among the raft members "
                     + raftMembers + " (" + RaftBinding.MEMBERS.name() + ")");
         }
-        DeliveryPump p = new DeliveryPump(self.name(), listener, config.maxBacklog(), () -> appSynced = false);
+        EpochWatch[] watched = new EpochWatch[1];
+        DeliveryPump p = new DeliveryPump(self.name(), listener, config.maxBacklog(), () -> watched[0].unsynced());
+        EpochWatch watcher = new EpochWatch(self, raftMembers, p);
+        watched[0] = watcher;
+        epochs = watcher;
         pump = p;
         p.start();
         Ledger ledger = new Ledger(new Ledger.Sink() {
             @Override
             public void deliver(String origin, byte[] payload) {
-                synchronized (watchLock) {
-                    if (!opened) {   // before the first epoch: its application is not current yet, it would drop them
-                        held.add(new Object[] {new MemberId(origin), payload});
-                    } else if (replaying) {
-                        p.replay(new MemberId(origin), payload);
-                    } else {
-                        p.broadcast(new MemberId(origin), payload);
-                    }
-                }
+                watcher.deliver(new MemberId(origin), payload, replaying);
             }
 
             @Override
@@ -169,7 +148,9 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             // A restart without a synced log (fts.durability=memory) fetches the state from a live replica rather than
             // replay the whole history (it grew with the run, and a replay at full load never caught up: chaos kill
             // seed 66); with a synced log it replays, for after a whole-group power loss nobody else has a state.
-            restartedInMemory = !durability.log() && hasLog(dir);
+            if (!durability.log() && hasLog(dir)) {
+                watcher.restartedInMemory();
+            }
             replaying = true;   // connect() replays the log up to its commit index before it returns
             try {
                 ch.connect(group);
@@ -222,66 +203,11 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         }
     }
 
-    /**
-     * After each view, once: an epoch when a leader of a majority is in the view (and again when a later term's
-     * leader is), or "not primary" when the view holds no majority of the raft members.
-     */
     private void watchLeader() {
-        synchronized (watchLock) {   // not the channel's monitor: join() holds that while connect() installs views
-            watchLeaderLocked();
+        EpochWatch e = epochs;
+        if (e != null && !closed) {
+            e.check(view, raft);
         }
-    }
-
-    private void watchLeaderLocked() {
-        View v = view;
-        RAFT r = raft;
-        if (v == null || r == null || closed) {
-            return;
-        }
-        int present = majorityPresent(v);
-        int majority = raftMembers.size() / 2 + 1;
-        if (present < majority) {
-            if (reportedView != v.id()) {
-                reportedView = v.id();
-                reportedTerm = -1;
-                pump.notPrimary(v, "the view holds " + present + " of the " + raftMembers.size() + " raft members; "
-                        + "Raft needs " + majority);
-            }
-            return;
-        }
-        Address leader = r.leader();
-        long term = r.currentTerm();
-        MemberId leaderId = leader == null ? null : name(leader);
-        if (leaderId == null || !v.contains(leaderId) || (reportedView == v.id() && reportedTerm >= term)) {
-            return;
-        }
-        reportedView = v.id();
-        reportedTerm = term;
-        boolean gap = !opened && restartedInMemory;
-        if (gap) {
-            appSynced = false;
-        }
-        pump.epoch(new Epoch(term, leaderId, v.members(), gap, appSynced, appSynced || leaderId.equals(self) ? null
-                : leaderId));
-        if (!opened) {
-            opened = true;
-            for (Object[] h : gap ? List.<Object[]>of() : held) {
-                pump.replay((MemberId) h[0], (byte[]) h[1]);   // in memory already: never shed
-            }
-            LOG.info("{}: first epoch (term {}, leader {}): {} entries applied before it handed over", self, term,
-                    leaderId, held.size());
-            held.clear();
-        }
-    }
-
-    private int majorityPresent(View v) {
-        Set<String> here = new HashSet<>();
-        for (MemberId m : v.members()) {
-            if (raftMembers.contains(m.replica())) {
-                here.add(m.replica());
-            }
-        }
-        return here.size();
     }
 
     private static boolean hasLog(Path dir) {
@@ -292,7 +218,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         }
     }
 
-    private static MemberId name(Address a) {
+    static MemberId name(Address a) {
         String n = NameCache.get(a);
         return new MemberId(n != null ? n : String.valueOf(a));
     }
@@ -328,7 +254,10 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     /** The application installed a state after a gap (a restart in memory mode) or a shed: its epochs say synced. */
     @Override
     public void synced() {
-        appSynced = true;
+        EpochWatch e = epochs;
+        if (e != null) {
+            e.synced();
+        }
     }
 
     @Override
