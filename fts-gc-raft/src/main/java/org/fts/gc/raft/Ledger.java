@@ -47,6 +47,13 @@ final class Ledger implements StateMachine {
         this.sink = sink;
     }
 
+    /**
+     * The entry a leader appends after a view change: it delivers nothing, but its AppendEntries reach every member
+     * of the view, and a member that merged into an idle group learns the leader and the term from them
+     * (jgroups-raft tells joiners, not merged members: without it such a member waited for the next broadcast).
+     */
+    static final byte[] NOOP = {0, 0};
+
     static byte[] encode(String origin, long oseq, byte[] payload) {
         byte[] name = origin.getBytes(StandardCharsets.UTF_8);
         return ByteBuffer.allocate(2 + name.length + 8 + payload.length).putShort((short) name.length).put(name)
@@ -57,6 +64,9 @@ final class Ledger implements StateMachine {
     public byte[] apply(byte[] data, int offset, int length, boolean serializeResponse) {
         ByteBuffer b = ByteBuffer.wrap(data, offset, length);
         int nameLength = Short.toUnsignedInt(b.getShort());
+        if (nameLength == 0) {
+            return null;   // a leader's no-op (NOOP): it only makes AppendEntries reach every member
+        }
         String origin = new String(data, b.position(), nameLength, StandardCharsets.UTF_8);
         b.position(b.position() + nameLength);
         long oseq = b.getLong();

@@ -73,6 +73,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     private final Map<MemberId, Address> addresses = new java.util.concurrent.ConcurrentHashMap<>();
     private ScheduledExecutorService watch;
     private volatile EpochWatch epochs;
+    private volatile RaftHandle handle;
 
     RaftChannel(String stackXml, GroupConfig config, MemberId self, SecretKey groupKey, Durability durability,
                 Path logRoot, List<String> raftMembers, long resendMillis, long heartbeatMillis) {
@@ -140,6 +141,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
                     // (49 calls in 5 s against 8,848 without it; docs/group-communication.md).
                     .sendCommitsImmediately(false);
             RaftHandle handle = new RaftHandle(ch, ledger);
+            this.handle = handle;
             raft = r;
             channel = ch;
             submitter = new Submitter(self.name(), entry -> handle.setAsync(entry, 0, entry.length,
@@ -192,6 +194,15 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         View converted = new View(v.getViewId().getId(), members, self);
         view = converted;
         pump.view(converted);
+        RAFT r = raft;
+        RaftHandle h = handle;
+        if (r != null && h != null && r.isLeader()) {
+            try {   // its AppendEntries tell a merged member the leader and the term (Ledger.NOOP)
+                h.setAsync(Ledger.NOOP, 0, Ledger.NOOP.length, Options.create(true));
+            } catch (Exception e) {
+                LOG.debug("{}: no-op after view {} not appended: {}", self, converted.id(), e.toString());
+            }
+        }
         watchLeader();
     }
 

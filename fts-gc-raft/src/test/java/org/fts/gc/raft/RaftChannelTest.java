@@ -201,6 +201,23 @@ class RaftChannelTest {
                 .get(r.epochsUnsafe().size() - 1).synced(), WAIT, () -> "a synced epoch after synced()");
     }
 
+    /**
+     * A member that formed a view of its own (it started cut off) and merges into an idle group that already has a
+     * leader learns the leader and opens an epoch: the leader appends a no-op after the view change (found by chaos
+     * bridge seed 101 at start-up: without it the member waited for the next broadcast, for ever in an idle group).
+     */
+    @Test
+    void aMemberThatMergesIntoAnIdleGroupLearnsTheLeader() {
+        Member late = join("r2");
+        JGroupsFaults.isolate(late.channel());
+        Member a = join("r0");
+        join("r1");
+        a.recorder().awaitState(r -> !r.epochsUnsafe().isEmpty(), WAIT, () -> "r0 and r1 open an epoch");
+        JGroupsFaults.heal(late.channel());
+        late.recorder().awaitState(r -> !r.epochsUnsafe().isEmpty(), WAIT, () -> "r2 learns the leader after the merge");
+        assertEquals(a.recorder().lastEpoch().sequencer(), late.recorder().lastEpoch().sequencer());
+    }
+
     @Test
     void aViewWithoutAMajorityOfTheRaftMembersIsNotPrimary() {
         Member alone = join("r0");
