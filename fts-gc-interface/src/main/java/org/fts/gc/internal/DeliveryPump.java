@@ -139,6 +139,11 @@ public final class DeliveryPump {
         }
     }
 
+    /** {@code GroupChannel.pendingDeliveries} for a binding whose channel has {@code pump} (null before join). */
+    public static int pending(DeliveryPump pump) {
+        return pump == null ? 0 : pump.pending();
+    }
+
     /** {@code GroupChannel.pendingBytes} for a binding whose channel has {@code pump} (null before join). */
     public static long pendingBytes(DeliveryPump pump) {
         return pump == null ? 0 : pump.pendingBytes();

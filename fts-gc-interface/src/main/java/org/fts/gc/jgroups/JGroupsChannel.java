@@ -300,8 +300,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
 
     @Override
     public int pendingDeliveries() {
-        DeliveryPump p = pump;
-        return p == null ? 0 : p.pending();
+        return DeliveryPump.pending(pump);
     }
 
     @Override

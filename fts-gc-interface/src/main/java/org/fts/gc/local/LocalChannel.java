@@ -100,8 +100,7 @@ public final class LocalChannel implements GroupChannel {
 
     @Override
     public int pendingDeliveries() {
-        DeliveryPump p = pump;
-        return p == null ? 0 : p.pending();
+        return DeliveryPump.pending(pump);
     }
 
     @Override

@@ -283,8 +283,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
 
     @Override
     public int pendingDeliveries() {
-        DeliveryPump p = pump;
-        return p == null ? 0 : p.pending();
+        return DeliveryPump.pending(pump);
     }
 
     @Override

@@ -81,11 +81,6 @@ final class Submitter {
         }
     }
 
-    /** Broadcasts not yet applied here. */
-    synchronized int pending() {
-        return pending.size();
-    }
-
     void close() {
         synchronized (this) {
             closed = true;
