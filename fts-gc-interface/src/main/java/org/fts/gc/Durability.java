@@ -28,9 +28,10 @@ public record Durability(boolean log, Path dir, long checkpointBytes) {
 
     public static final ConfigKey<Long> CHECKPOINT = ConfigKey.longValue("fts.durability.checkpoint", 64L << 20,
             64L << 10, 1L << 40, "bytes",
-            "fts.durability=log: a replica checkpoints its state (servants through Checkpointable, the reply cache) "
-                    + "once its log grew by this many bytes since the last checkpoint, and drops the log behind the "
-                    + "previous one; a restart replays the log from its newest checkpoint");
+            "fts.durability=log (and fts.gc=raft in either mode): a replica checkpoints its state (servants "
+                    + "through Checkpointable, the reply cache) once its log grew by this many bytes since the last "
+                    + "checkpoint, and drops the log behind the previous one; a restart replays the log from its "
+                    + "newest checkpoint (raft: half this apart, a snapshot every this many bytes)");
 
     /** The keys, validated and logged with the group's. */
     public static final List<ConfigKey<?>> KEYS = List.of(MODE, DIR, CHECKPOINT);

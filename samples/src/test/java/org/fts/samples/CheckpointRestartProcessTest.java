@@ -24,7 +24,9 @@ import org.omg.CORBA.ORB;
  * FT increments and started again only after the others checkpointed and compacted their logs past it: no log
  * holds what it misses, so it is given a gap, fetches the group's state and checkpoints it. Then every replica is
  * killed at once under another 2000 increments and all start again from their checkpoints and the logs after
- * them: the values returned are exactly 2001..4000, and every counter ends at 4000.
+ * them: the values returned are exactly 2001..4000, and every counter ends at 4000. The same on the raft binding,
+ * whose checkpoints are jgroups-raft's snapshots (docs/group-communication.md, "Snapshots"): there the replica
+ * behind the leader's compacted log is sent a snapshot, and learns it missed entries.
  */
 class CheckpointRestartProcessTest {
     private static final int CLIENTS = 20;
@@ -47,11 +49,32 @@ class CheckpointRestartProcessTest {
     @Test
     void aReplicaBehindTheCompactedLogsFetchesTheStateAndAWholeGroupCrashRestartsFromCheckpoints()
             throws Exception {
+        run(List.of(), dir -> {
+            assertTrue(firstLogIndex(dir) > 1, "compacted its log behind a checkpoint: " + files(dir.resolve("log")));
+            return true;
+        }, dir -> !files(dir.resolve("snap")).isEmpty());
+    }
+
+    @Test
+    void onRaftAReplicaBehindTheCompactedLogsIsSentASnapshotAndAWholeGroupCrashRestartsFromSnapshots()
+            throws Exception {
+        run(List.of("-Dfts.gc=raft", "-Dfts.gc.raft.members=r0,r1,r2"),
+                dir -> Files.exists(dir.resolve("raft.log").resolve("fts-snapshot.raft")),
+                dir -> Files.exists(dir.resolve("raft.log").resolve("fts-snapshot.raft")));
+    }
+
+    /** A check of a replica's log directory, which may read files. */
+    private interface DirCheck {
+        boolean holds(Path dir) throws IOException;
+    }
+
+    private void run(List<String> binding, DirCheck compacted, DirCheck checkpointed) throws Exception {
         Path data = Files.createTempDirectory(Path.of("target"), "checkpoints-").toAbsolutePath();
         String group = "cp-" + UUID.randomUUID().toString().substring(0, 6);
-        cluster = new ReplicaCluster(group, 3, false,
-                List.of("-Dfts.durability=log", "-Dfts.durability.dir=" + data, "-Dfts.durability.checkpoint=65536"),
-                Path.of("target", "child-logs"));
+        List<String> options = new java.util.ArrayList<>(List.of("-Dfts.durability=log",
+                "-Dfts.durability.dir=" + data, "-Dfts.durability.checkpoint=65536"));
+        options.addAll(binding);
+        cluster = new ReplicaCluster(group, 3, false, options, Path.of("target", "child-logs"));
         orb = ORB.init(new String[0], Clients.ftDefaults());
         String ref = cluster.reference("counter");
 
@@ -60,7 +83,7 @@ class CheckpointRestartProcessTest {
         assertTrue(first.errors().isEmpty(), () -> "clients failed: " + first.errors());
         assertEquals(IntStream.rangeClosed(1, TOTAL).boxed().toList(), first.sortedValues());
         Path r0 = data.resolve(group).resolve("r0");
-        assertTrue(firstLogIndex(r0) > 1, "r0 compacted its log behind a checkpoint: " + files(r0.resolve("log")));
+        assertTrue(compacted.holds(r0), "r0 compacted its log behind a checkpoint");
         cluster.restart(2, List.of());   // returns once it serves: it fetched the group's state
         awaitCounters(TOTAL);
 
@@ -78,8 +101,7 @@ class CheckpointRestartProcessTest {
                 "nothing answered lost (the group would count from less), nothing executed twice");
         awaitCounters(2 * TOTAL);
         for (int i = 0; i < 3; i++) {
-            Path snaps = data.resolve(group).resolve("r" + i).resolve("snap");
-            assertTrue(!files(snaps).isEmpty(), "r" + i + " checkpointed: " + files(snaps));
+            assertTrue(checkpointed.holds(data.resolve(group).resolve("r" + i)), "r" + i + " checkpointed");
         }
     }
 

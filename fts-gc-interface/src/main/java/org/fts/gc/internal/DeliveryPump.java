@@ -65,6 +65,9 @@ public final class DeliveryPump {
     private record FellBehind(long due) implements Event {
     }
 
+    private record Skipped(long missed, long due) implements Event {
+    }
+
     private final LinkedBlockingQueue<Event> queue = new LinkedBlockingQueue<>();
     private final AtomicInteger depth = new AtomicInteger();
     /** Events offered and not yet finished (the one being dispatched included). */
@@ -137,6 +140,17 @@ public final class DeliveryPump {
             }
             case SHED -> { }
         }
+    }
+
+    /**
+     * The binding left out {@code missed} broadcasts (at least one) at this point of the order, e.g. a Raft snapshot
+     * installed in their place: the member stops counting as synced ({@code shedding} runs here) and the listener
+     * hears {@code fellBehind(missed)} in turn, as after a shed. Never blocks.
+     */
+    public void skipped(long missed) {
+        gapsOffered.incrementAndGet();
+        shedding.run();
+        offer(new Skipped(Math.max(1, missed), due()));
     }
 
     /** {@code GroupChannel.pendingDeliveries} for a binding whose channel has {@code pump} (null before join). */
@@ -364,6 +378,9 @@ public final class DeliveryPump {
                 // returns. Broadcasts queued from here on reach a listener that knows its state is stale.
                 backlog.resume();
                 listener.fellBehind(missed);
+            } else if (e instanceof Skipped k) {
+                gapsHanded.incrementAndGet();
+                listener.fellBehind(k.missed());
             } else if (e instanceof Direct d) {
                 listener.receive(d.sender(), d.payload());
             } else if (e instanceof ViewChange v) {

@@ -5,6 +5,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.fts.gc.Checkpoint;
 import org.fts.gc.Epoch;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
@@ -32,6 +33,8 @@ final class EpochWatch {
     private final List<Object[]> held = new ArrayList<>();
     private boolean opened;
     private boolean restartedInMemory;
+    /** A snapshot replaced entries before the first epoch without restoring the application: that epoch is a gap. */
+    private boolean skippedBeforeOpen;
     /** Whether the application's state holds the history: false after a gap or a shed, until it calls synced(). */
     private volatile boolean appSynced = true;
     private long reportedView = -1;
@@ -48,9 +51,40 @@ final class EpochWatch {
         restartedInMemory = true;
     }
 
-    /** The application installed a state (GroupChannel.synced). */
+    /** The application installed a state (GroupChannel.synced); one installed before the latest gap is stale. */
     void synced() {
-        appSynced = true;
+        if (pump.noGapPending()) {
+            appSynced = true;
+        }
+    }
+
+    /** Whether a snapshot read now may hand its state to the application: nothing was handed over or held yet. */
+    synchronized boolean mayRestore() {
+        return !opened && held.isEmpty() && !restartedInMemory;
+    }
+
+    /** The state a restart goes on from (its snapshot's): before any delivery. */
+    synchronized void restore(long position, byte[] state) {
+        pump.restore(position, state);
+    }
+
+    /** A snapshot replaced {@code missed} entries the application did not get: it fetches the state. */
+    synchronized void skipped(long missed) {
+        if (opened) {
+            pump.skipped(missed);
+            return;
+        }
+        held.clear();
+        skippedBeforeOpen = true;
+    }
+
+    /** A checkpoint at the last entry applied: asked of the application once it is past its first epoch. */
+    synchronized void checkpoint(Checkpoint c) {
+        if (opened) {
+            pump.checkpoint(c);
+        } else {
+            c.skip("no epoch opened yet");
+        }
     }
 
     /** The pump shed broadcasts: the application's state misses some. */
@@ -93,7 +127,7 @@ final class EpochWatch {
         }
         reportedView = v.id();
         reportedTerm = term;
-        boolean gap = !opened && restartedInMemory;
+        boolean gap = !opened && (restartedInMemory || skippedBeforeOpen);
         if (gap) {
             appSynced = false;
         }

@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.fts.gc.Checkpoint;
+
 import org.jgroups.raft.StateMachine;
 
 /**
@@ -22,6 +24,12 @@ import org.jgroups.raft.StateMachine;
  *   entry := nameLength:u16 origin{nameLength} oseq:long payload
  * </pre>
  *
+ * <p>Snapshots ({@link Retained}): the application's newest checkpoint and the entries applied after it. A member
+ * restarting on a snapshot with nothing applied yet hands the state to its application ({@link Sink#restore}) and
+ * applies the entries again; a member that had applied entries (a follower the leader's compacted log left behind)
+ * applies them without delivering and tells its application what it missed ({@link Sink#skipped}): it fetches the
+ * state from a live replica, as after a shed.
+ *
  * Called by jgroups-raft on its single processing thread (and on the connecting thread while a restarted member
  * replays its log), never concurrently.
  */
@@ -35,16 +43,38 @@ final class Ledger implements StateMachine {
         /** Every entry of {@code origin} up to {@code oseq} has been applied (delivered or skipped as a duplicate). */
         void applied(String origin, long oseq);
 
-        /** A snapshot replaced the state: the deliveries before it were not seen here. */
-        void installed();
+        /** The application should checkpoint its state here, after the last entry delivered. */
+        void checkpoint(Checkpoint checkpoint);
+
+        /**
+         * A snapshot read before anything was applied: whether the application may take its state ({@link #restore});
+         * if not, the snapshot's entries are applied without delivery and {@link #skipped} follows.
+         */
+        boolean mayRestore();
+
+        /** The application's state after {@code position} entries, to go on from: before any delivery. */
+        void restore(long position, byte[] state);
+
+        /** A snapshot took the place of {@code missed} entries this member did not deliver. */
+        void skipped(long missed);
+
+        /** Whether a snapshot can be taken now (false: the application saved no checkpoint lately). */
+        void snapshots(boolean possible);
     }
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Ledger.class);
     private final Map<String, Long> marks = new HashMap<>();
+    private final String name;
     private final Sink sink;
+    private final Retained retained;
+    /** Entries applied (no-ops aside): the position of the delivery order, as far as this member knows it. */
+    private long applied;
+    private boolean snapshots = true;
 
-    Ledger(Sink sink) {
+    Ledger(String name, Sink sink, Retained retained) {
+        this.name = name;
         this.sink = sink;
+        this.retained = retained;
     }
 
     /**
@@ -62,44 +92,100 @@ final class Ledger implements StateMachine {
 
     @Override
     public byte[] apply(byte[] data, int offset, int length, boolean serializeResponse) {
+        if (applyEntry(data, offset, length, true)) {
+            kept(java.util.Arrays.copyOfRange(data, offset, offset + length));
+        }
+        return null;
+    }
+
+    /** An applied entry kept for snapshots; a checkpoint asked for when one is due. */
+    private void kept(byte[] entry) {
+        Retained.Cut cut = retained.applied(entry, applied, marks);
+        if (cut != null) {
+            sink.checkpoint(checkpoint(cut));
+        }
+        boolean possible = retained.complete();
+        if (possible != snapshots) {
+            snapshots = possible;
+            sink.snapshots(possible);
+        }
+    }
+
+    /** Applies one entry ({@code deliver}: or only its marks); false for a no-op. */
+    private boolean applyEntry(byte[] data, int offset, int length, boolean deliver) {
         ByteBuffer b = ByteBuffer.wrap(data, offset, length);
         int nameLength = Short.toUnsignedInt(b.getShort());
         if (nameLength == 0) {
-            return null;   // a leader's no-op (NOOP): it only makes AppendEntries reach every member
+            return false;   // a leader's no-op (NOOP): it only makes AppendEntries reach every member
         }
+        applied++;
         String origin = new String(data, b.position(), nameLength, StandardCharsets.UTF_8);
         b.position(b.position() + nameLength);
         long oseq = b.getLong();
         long mark = marks.getOrDefault(origin, 0L);
         if (oseq == mark + 1) {
-            byte[] payload = new byte[b.remaining()];
-            b.get(payload);
             marks.put(origin, oseq);
-            sink.deliver(origin, payload);
+            if (deliver) {
+                byte[] payload = new byte[b.remaining()];
+                b.get(payload);
+                sink.deliver(origin, payload);
+            }
             mark = oseq;
         } else if (oseq > mark + 1 && LOG.isDebugEnabled()) {
             LOG.debug("{}: entry {} skipped: {} is next (committed out of order; its origin appends again)", origin,
                     oseq, mark + 1);
         }
         sink.applied(origin, mark);
-        return null;
+        return true;
+    }
+
+    private Checkpoint checkpoint(Retained.Cut cut) {
+        return new Checkpoint() {
+            @Override
+            public long position() {
+                return cut.base().position();
+            }
+
+            @Override
+            public void save(byte[] state) {
+                retained.saved(cut, state);
+            }
+
+            @Override
+            public void skip(String why) {
+                LOG.debug("{}: checkpoint at {} skipped: {}", name, cut.base().position(), why);
+                retained.skipped(cut);
+            }
+        };
     }
 
     @Override
     public void writeContentTo(DataOutput out) throws Exception {
-        out.writeInt(marks.size());
-        for (Map.Entry<String, Long> m : marks.entrySet()) {
-            out.writeUTF(m.getKey());
-            out.writeLong(m.getValue());
-        }
+        retained.write(out);
     }
 
     @Override
     public void readContentFrom(DataInput in) throws Exception {
+        Retained.Snapshot s = retained.read(in);
+        long before = applied;
+        boolean restore = before == 0 && sink.mayRestore();
         marks.clear();
-        for (int i = in.readInt(); i > 0; i--) {
-            marks.put(in.readUTF(), in.readLong());
+        marks.putAll(s.base().marks());
+        applied = s.base().position();
+        if (restore && s.base().state() != null) {
+            sink.restore(applied, s.base().state());
         }
-        sink.installed();
+        for (byte[] e : s.tail()) {
+            if (applyEntry(e, 0, e.length, restore)) {
+                kept(e);   // kept again: this member's next snapshot holds them too
+            }
+        }
+        if (!restore) {
+            sink.skipped(applied - before);
+        }
+        LOG.info("{}: a snapshot installed: a state after {} entries{} and {} entries after it, {}", name,
+                s.base().position(),
+                s.base().state() == null ? " (the initial one)" : "", s.tail().size(),
+                restore ? "delivered" : "applied without delivery (" + (applied - before) + " entries missed)");
     }
 }

@@ -61,6 +61,7 @@ public final class RaftBinding implements GroupBinding {
         }
         return new RaftChannel(JGroupsBinding.stackXml(config), GroupConfig.from(config), self,
                 GroupSecurity.groupKey(config), Durability.from(config), Path.of(Durability.DIR.get(config)),
-                members, RESEND.get(config).toMillis(), HEARTBEAT.get(config).toMillis());
+                members, RESEND.get(config).toMillis(), HEARTBEAT.get(config).toMillis(),
+                Durability.CHECKPOINT.get(config));
     }
 }

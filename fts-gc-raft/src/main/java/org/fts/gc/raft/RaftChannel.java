@@ -42,8 +42,10 @@ import org.slf4j.LoggerFactory;
  * origin ({@link Ledger}, {@link Submitter}). The log is always on disk ({@code FileBasedLog} under {@code
  * fts.durability.dir}), synced before an append is acknowledged with {@code fts.durability=log} and left to the
  * page cache otherwise: a restarted replica replays its log from the start (its application is rebuilt), so
- * it never comes back with a history it forgot (Raft's votes and log must survive a crash). The log is not
- * compacted: jgroups-raft's snapshots are off.
+ * it never comes back with a history it forgot (Raft's votes and log must survive a crash). The log is
+ * compacted behind jgroups-raft's snapshots, every {@code fts.durability.checkpoint} bytes: a snapshot is the
+ * application's newest checkpoint and the entries applied since ({@link Retained}), written and synced before the
+ * log behind it is dropped ({@link SyncedSnapshotLog}).
  *
  * <p>Views are JGroups' views. An epoch opens after each view once a leader is known and in the view, and the
  * view holds a majority of the members; its id is the leader's term and its sequencer the leader. A view
@@ -62,6 +64,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     private final List<String> raftMembers;
     private final long resendMillis;
     private final long heartbeatMillis;
+    private final long snapshotBytes;
 
     private volatile DeliveryPump pump;
     private volatile JChannel channel;
@@ -76,8 +79,10 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     private volatile RaftHandle handle;
 
     RaftChannel(String stackXml, GroupConfig config, MemberId self, SecretKey groupKey, Durability durability,
-                Path logRoot, List<String> raftMembers, long resendMillis, long heartbeatMillis) {
+                Path logRoot, List<String> raftMembers, long resendMillis, long heartbeatMillis,
+                long snapshotBytes) {
         this.heartbeatMillis = heartbeatMillis;
+        this.snapshotBytes = snapshotBytes;
         this.stackXml = stackXml;
         this.config = config;
         this.self = self;
@@ -104,7 +109,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         epochs = watcher;
         pump = p;
         p.start();
-        Ledger ledger = new Ledger(new Ledger.Sink() {
+        Ledger ledger = new Ledger(self.toString(), new Ledger.Sink() {
             @Override
             public void deliver(String origin, byte[] payload) {
                 watcher.deliver(new MemberId(origin), payload, replaying);
@@ -119,10 +124,33 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             }
 
             @Override
-            public void installed() {
-                LOG.error("{}: a Raft snapshot was installed, which this binding does not take", self);
+            public void checkpoint(org.fts.gc.Checkpoint checkpoint) {
+                watcher.checkpoint(checkpoint);
             }
-        });
+
+            @Override
+            public boolean mayRestore() {
+                return watcher.mayRestore();
+            }
+
+            @Override
+            public void restore(long position, byte[] state) {
+                watcher.restore(position, state);
+            }
+
+            @Override
+            public void skipped(long missed) {
+                watcher.skipped(missed);
+            }
+
+            @Override
+            public void snapshots(boolean possible) {
+                RAFT r = raft;
+                if (r != null) {   // on RAFT's thread, which reads it
+                    r.maxLogSize(possible ? snapshotBytes : Long.MAX_VALUE);
+                }
+            }
+        }, new Retained(self.toString(), snapshotBytes / 2, 2 * snapshotBytes));
         try {
             JChannel ch = new JChannel(new ByteArrayInputStream(RaftStack.withRaft(stackXml)
                     .getBytes(StandardCharsets.UTF_8)));
@@ -133,8 +161,8 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             RAFT r = ch.getProtocolStack().findProtocol(RAFT.class);
             Path dir = logRoot.resolve(group).resolve(self.replica());
             java.nio.file.Files.createDirectories(dir);
-            r.raftId(self.replica()).members(raftMembers).logClass("org.jgroups.protocols.raft.FileBasedLog")
-                    .logDir(dir.toString()).logPrefix("raft").logUseFsync(durability.log()).maxLogSize(Long.MAX_VALUE)
+            r.raftId(self.replica()).members(raftMembers).logClass(SyncedSnapshotLog.class.getName())
+                    .logDir(dir.toString()).logPrefix("raft").logUseFsync(durability.log()).maxLogSize(snapshotBytes)
                     .resendInterval(heartbeatMillis)
                     // Not send_commits_immediately: every AppendEntries response then sends a commit notice to every
                     // follower, each answered again; under GOA load that storm filled RAFT's processing queue

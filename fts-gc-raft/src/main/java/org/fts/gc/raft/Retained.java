@@ -1,0 +1,184 @@
+package org.fts.gc.raft;
+
+import java.io.DataInput;
+import java.io.DataOutput;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a raft member keeps in memory so that jgroups-raft can take a snapshot at any commit index without waiting
+ * for the application (docs/group-communication.md, "Snapshots"): the application's newest checkpoint (its state at
+ * a cut of the delivery order, with the {@link Ledger}'s marks at that cut) and every entry applied after the cut.
+ * A snapshot is that pair; installing it means installing the state and applying the entries again.
+ *
+ * <p>A cut is asked for once {@code every} bytes of entries were kept since the last one; when the application
+ * saves its state, the entries before the cut are dropped. Should the application not save one for {@code cap}
+ * bytes, the entries are dropped too, and the member stops offering snapshots ({@link #complete()} is false)
+ * until a later cut is saved: its log is then not compacted (it keeps the history), and memory stays bounded.
+ *
+ * <pre>
+ *   snapshot := FORMAT:int position:long marks state tail
+ *   marks    := count:int (origin:utf mark:long){count}
+ *   state    := -1:int | length:int bytes{length}
+ *   tail     := count:int (length:int bytes{length}){count}
+ * </pre>
+ *
+ * Thread-safe: entries and snapshots come from RAFT's thread, saves from the application's.
+ */
+final class Retained {
+    private static final Logger LOG = LoggerFactory.getLogger(Retained.class);
+    private static final int FORMAT = 1;
+
+    /** The application's state after {@code position} entries, and the ledger's marks then; state null: initial. */
+    record Base(long position, Map<String, Long> marks, byte[] state) {
+    }
+
+    /** A cut being checkpointed: the entries after it are kept apart until its state is saved or skipped. */
+    record Cut(long generation, Base base, List<byte[]> tail, long[] bytes) {
+    }
+
+    /** A snapshot read back. */
+    record Snapshot(Base base, List<byte[]> tail) {
+    }
+
+    private final String name;
+    private final long every;
+    private final long cap;
+    private Base base = new Base(0, Map.of(), null);
+    private List<byte[]> tail = new ArrayList<>();
+    private long tailBytes;
+    private long sinceCut;
+    private boolean complete = true;
+    private Cut cut;
+    private long generation;
+
+    Retained(String name, long every, long cap) {
+        this.name = name;
+        this.every = every;
+        this.cap = cap;
+    }
+
+    /**
+     * An entry was applied; {@code position} entries now, {@code marks} the ledger's marks after it. Returns the cut
+     * to checkpoint now, or null.
+     */
+    synchronized Cut applied(byte[] entry, long position, Map<String, Long> marks) {
+        if (complete) {
+            tail.add(entry);
+            tailBytes += entry.length;
+            if (tailBytes > cap) {
+                LOG.warn("{}: the application saved no checkpoint for {} bytes of entries: its raft log is not "
+                        + "compacted until it does", name, tailBytes);
+                complete = false;
+                tail = new ArrayList<>();
+                tailBytes = 0;
+            }
+        }
+        if (cut != null) {
+            cut.tail().add(entry);
+            cut.bytes()[0] += entry.length;
+            return null;
+        }
+        sinceCut += entry.length;
+        if (sinceCut < every) {
+            return null;
+        }
+        sinceCut = 0;
+        cut = new Cut(++generation, new Base(position, Map.copyOf(marks), null), new ArrayList<>(), new long[1]);
+        return cut;
+    }
+
+    /** The application saved {@code state} for {@code c}: it becomes the base, unless a snapshot replaced it. */
+    synchronized void saved(Cut c, byte[] state) {
+        if (cut != c) {
+            return;
+        }
+        base = new Base(c.base().position(), c.base().marks(), state);
+        tail = c.tail();
+        tailBytes = c.bytes()[0];
+        complete = true;
+        cut = null;
+    }
+
+    /** The application did not save a state for {@code c}. */
+    synchronized void skipped(Cut c) {
+        if (cut == c) {
+            cut = null;
+        }
+    }
+
+    /** Whether base and tail hold the whole history, so that a snapshot can be written. */
+    synchronized boolean complete() {
+        return complete;
+    }
+
+    /** Writes the snapshot; fails when not {@link #complete()}. */
+    synchronized void write(DataOutput out) throws IOException {
+        if (!complete) {
+            throw new IOException(name + ": no checkpoint of the application covers the history yet");
+        }
+        out.writeInt(FORMAT);
+        out.writeLong(base.position());
+        out.writeInt(base.marks().size());
+        for (Map.Entry<String, Long> m : base.marks().entrySet()) {
+            out.writeUTF(m.getKey());
+            out.writeLong(m.getValue());
+        }
+        bytes(out, base.state());
+        out.writeInt(tail.size());
+        for (byte[] e : tail) {
+            bytes(out, e);
+        }
+    }
+
+    /** Reads a snapshot and makes its base the base here, with no tail (its entries are applied again). */
+    synchronized Snapshot read(DataInput in) throws IOException {
+        int format = in.readInt();
+        if (format != FORMAT) {
+            throw new IOException(name + ": a snapshot of format " + format + ", not " + FORMAT);
+        }
+        long position = in.readLong();
+        Map<String, Long> marks = new HashMap<>();
+        for (int i = in.readInt(); i > 0; i--) {
+            marks.put(in.readUTF(), in.readLong());
+        }
+        byte[] state = bytes(in);
+        List<byte[]> entries = new ArrayList<>();
+        for (int i = in.readInt(); i > 0; i--) {
+            entries.add(bytes(in));
+        }
+        base = new Base(position, Map.copyOf(marks), state);
+        tail = new ArrayList<>();
+        tailBytes = 0;
+        sinceCut = 0;
+        complete = true;
+        cut = null;
+        generation++;
+        return new Snapshot(base, entries);
+    }
+
+    private static void bytes(DataOutput out, byte[] b) throws IOException {
+        if (b == null) {
+            out.writeInt(-1);
+            return;
+        }
+        out.writeInt(b.length);
+        out.write(b);
+    }
+
+    private static byte[] bytes(DataInput in) throws IOException {
+        int n = in.readInt();
+        if (n < 0) {
+            return null;
+        }
+        byte[] b = new byte[n];
+        in.readFully(b);
+        return b;
+    }
+}
