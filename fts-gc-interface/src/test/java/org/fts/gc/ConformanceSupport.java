@@ -52,6 +52,14 @@ public abstract class ConformanceSupport {
     /** A new, unjoined channel of the binding under test, for a group of {@code groupSize} replicas. */
     protected abstract GroupChannel create(String memberName, int groupSize);
 
+    /**
+     * Whether every view of a group created without a size ({@link #create(String)}) is primary (every binding
+     * but raft, whose static membership always needs a majority).
+     */
+    protected boolean everyViewIsPrimary() {
+        return true;
+    }
+
     /** Makes {@code member} vanish abruptly, without a graceful leave. */
     protected abstract void crash(GroupChannel member);
 

@@ -187,6 +187,10 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             } finally {
                 replaying = false;
             }
+            long sameName = ch.getView().getMembers().stream().filter(a -> name(a).equals(self)).count();
+            if (sameName > 1) {
+                throw new GroupException("member " + self + " is already in group " + group);
+            }
             LOG.info("{}: raft member {} of {}, log in {} (fsync {}), term {}, commit index {}", self, self.replica(),
                     raftMembers, dir, durability.log(), r.currentTerm(), r.commitIndex());
         } catch (GroupException e) {
@@ -219,7 +223,13 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         }
         addresses.keySet().retainAll(addrs.keySet());
         addresses.putAll(addrs);
-        View converted = new View(v.getViewId().getId(), members, self);
+        List<List<MemberId>> subgroups = new ArrayList<>();
+        if (v instanceof org.jgroups.MergeView mv) {
+            for (org.jgroups.View sub : mv.getSubgroups()) {
+                subgroups.add(sub.getMembers().stream().map(RaftChannel::name).toList());
+            }
+        }
+        View converted = new View(v.getViewId().getId(), members, self, subgroups);
         view = converted;
         pump.view(converted);
         RAFT r = raft;

@@ -6,7 +6,8 @@ import org.fts.gc.jgroups.JGroupsBinding;
 /**
  * The raft binding's JGroups stack: the jgroups binding's stack ({@code fts.gc.jgroups.stack}, the same transport,
  * discovery, failure detection and encryption) with jgroups-raft's protocols on top: {@code ELECTION} (leader
- * election on view changes), {@code RAFT} (the replicated log) and {@code REDIRECT} (a follower's appends go to the
+ * election on view changes), {@code RAFT} (the replicated log; {@link FtsRaft}, which brings a lagging follower up
+ * under load) and {@code REDIRECT} (a follower's appends go to the
  * leader). The jgroups binding's {@code DirectOrdering} policy is left out: it runs regular messages on the
  * receiving thread, which must never block, and RAFT's processing queue puts incoming messages with a blocking
  * put when full.
@@ -28,7 +29,7 @@ final class RaftStack {
         }
         return xml.substring(0, end)
                 + "    <raft.ELECTION vote_timeout=\"600\"/>\n"
-                + "    <raft.RAFT/>\n"
+                + "    <" + FtsRaft.class.getName() + "/>\n"
                 + "    <raft.REDIRECT/>\n"
                 + "</config>\n";
     }

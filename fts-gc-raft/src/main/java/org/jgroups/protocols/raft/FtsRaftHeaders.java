@@ -1,0 +1,19 @@
+package org.jgroups.protocols.raft;
+
+/**
+ * Reads a field of jgroups-raft's {@code AppendEntriesResponse} that it keeps package-private ({@code FtsRaft}
+ * needs it). Only reads; in jgroups-raft's package for that reason alone ({@code JGroupsRaftLinkageTest} checks the
+ * fields against the pinned version).
+ */
+public final class FtsRaftHeaders {
+    private FtsRaftHeaders() {
+    }
+
+    /**
+     * The follower's last index if {@code r} says it lacks the entry before the ones sent (it is behind), else -1.
+     */
+    public static long entryNotFound(AppendEntriesResponse r) {
+        AppendResult a = r.result;
+        return a != null && a.result == AppendResult.Result.FAIL_ENTRY_NOT_FOUND ? a.index : -1;
+    }
+}
