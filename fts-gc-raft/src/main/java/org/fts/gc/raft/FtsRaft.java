@@ -3,15 +3,21 @@ package org.fts.gc.raft;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import java.nio.ByteBuffer;
+
 import org.jgroups.Address;
 import org.jgroups.Message;
+import org.jgroups.View;
 import org.jgroups.annotations.ManagedAttribute;
 import org.jgroups.conf.ClassConfigurator;
 import org.jgroups.protocols.raft.AppendEntriesResponse;
 import org.jgroups.protocols.raft.FtsRaftHeaders;
+import org.jgroups.protocols.raft.LogEntry;
 import org.jgroups.protocols.raft.RAFT;
 import org.jgroups.protocols.raft.RaftHeader;
 import org.jgroups.raft.util.CommitTable;
+import org.jgroups.util.ByteArrayDataInputStream;
+import org.jgroups.util.ByteArrayDataOutputStream;
 
 /**
  * jgroups-raft's {@code RAFT}, with a leader that brings a lagging follower up while the group is under load
@@ -26,7 +32,16 @@ import org.jgroups.raft.util.CommitTable;
  *       tells the leader nothing new (the record already resends from the follower's next index), so the leader
  *       keeps sending ranges;</li>
  *   <li>a resend sends the whole range the follower lacks, again every interval until it is acknowledged. Here a
- *       resend carries at most {@link #MAX_RESEND} entries; the next goes on from what was acknowledged.</li>
+ *       resend carries at most {@link #MAX_RESEND} entries; the next goes on from what was acknowledged;</li>
+ *   <li>an answer that arrives after a later one (resends overlap) moves the leader's next index for that follower
+ *       back below its match index (an assertion of jgroups-raft's, which fails with {@code -ea}, and entries sent
+ *       again). Here an answer below the match index is dropped: it tells nothing new;</li>
+ *   <li>a snapshot drops the log up to the commit index, so a follower only slightly behind the majority at that
+ *       moment must be sent a snapshot (and its application fetch a state). Here the leader keeps the entries its
+ *       followers in the view still lack, up to {@link #KEEP_BEHIND} of them ({@link #takeSnapshot}); the snapshot
+ *       records its own index, and a restart applies only the log after it ({@link #initStateMachineFromLog}):
+ *       applying an entry twice is not harmless (an entry skipped as out of order the first time may be next the
+ *       second).</li>
  * </ol>
  * Raft tolerates lost and partial appends, so none of these changes what is committed, only how fast a follower is
  * brought up. Protocol id {@value #ID}.
@@ -34,6 +49,7 @@ import org.jgroups.raft.util.CommitTable;
 public class FtsRaft extends RAFT {
     static final short ID = 1970;
     static final int MAX_RESEND = 512;
+    static final long KEEP_BEHIND = 20_000;
 
     static {
         ClassConfigurator.addProtocol(ID, FtsRaft.class);
@@ -42,6 +58,7 @@ public class FtsRaft extends RAFT {
     private long lastRound = System.nanoTime();
     private long rounds;
     private long repeatsDropped;
+    private long staleDropped;
 
     @ManagedAttribute(description = "resend rounds run under load (the queue never idle for a resend interval)")
     public long resendRoundsUnderLoad() {
@@ -51,6 +68,11 @@ public class FtsRaft extends RAFT {
     @ManagedAttribute(description = "'entry not found' answers dropped as repeating what the leader knew")
     public long notFoundRepeatsDropped() {
         return repeatsDropped;
+    }
+
+    @ManagedAttribute(description = "acknowledgements dropped as older than one already taken")
+    public long staleAcksDropped() {
+        return staleDropped;
     }
 
     @Override
@@ -71,14 +93,83 @@ public class FtsRaft extends RAFT {
     public void handleUpRequest(Message msg, RaftHeader hdr) {
         if (hdr instanceof AppendEntriesResponse r && commit_table != null && isLeader()
                 && r.currTerm() == currentTerm()) {
+            CommitTable.Entry e = commit_table.get(msg.src());
             long last = FtsRaftHeaders.entryNotFound(r);
-            CommitTable.Entry e = last < 0 ? null : commit_table.get(msg.src());
-            if (e != null && e.nextIndex() == last + 1) {
+            long acked = FtsRaftHeaders.appended(r);
+            if (e != null && Math.max(last, acked) >= 0 && Math.max(last, acked) < e.matchIndex()) {
+                staleDropped++;   // older than one taken: it would move the next index back below the match index
+                return;
+            }
+            if (e != null && last >= 0 && e.nextIndex() == last + 1) {
                 repeatsDropped++;
                 return;
             }
         }
         super.handleUpRequest(msg, hdr);
+    }
+
+    /** As RAFT's, but the log is kept from the lowest index a follower in the view lacks (at most KEEP_BEHIND back). */
+    @Override
+    protected void takeSnapshot() throws Exception {
+        if (state_machine == null) {
+            throw new IllegalStateException("state machine is null");
+        }
+        long commit = commitIndex();
+        long keepFrom = commit;
+        View v = view;
+        if (isLeader() && commit_table != null && v != null) {
+            long[] lowest = {commit};
+            commit_table.forEach((member, e) -> {
+                if (v.containsMember(member)) {
+                    lowest[0] = Math.min(lowest[0], e.matchIndex() + 1);
+                }
+            });
+            keepFrom = Math.max(lowest[0], commit - KEEP_BEHIND);
+        }
+        keepFrom = Math.max(keepFrom, log_impl.firstAppended());   // what is dropped stays dropped
+        ByteArrayDataOutputStream out = new ByteArrayDataOutputStream(4096, true);
+        internal_state.writeTo(out);
+        state_machine.writeContentTo(out);   // the Ledger writes the commit index, the snapshot's own
+        log_impl.setSnapshot(ByteBuffer.wrap(out.buffer(), 0, out.position()));
+        log_impl.truncate(keepFrom);
+        num_snapshots++;
+        curr_log_size = 0;
+    }
+
+    /**
+     * As RAFT's, but the log is applied from the entry after the snapshot's own index, which the log may precede
+     * ({@link #takeSnapshot}).
+     */
+    @Override
+    public void initStateMachineFromLog() throws Exception {
+        if (state_machine == null || state_machine_loaded) {
+            return;
+        }
+        long from = Math.max(1, log_impl.firstAppended());
+        ByteBuffer snapshot = log_impl.getSnapshot();
+        if (snapshot != null) {
+            ByteArrayDataInputStream in = new ByteArrayDataInputStream(snapshot);
+            internal_state.readFrom(in);
+            state_machine.readContentFrom(in);
+            long index = state_machine instanceof Ledger l ? l.snapshotIndex() : log_impl.firstAppended();
+            from = Math.max(log_impl.firstAppended(), index) + 1;
+        }
+        for (long i = from, to = commitIndex(); i <= to; i++) {
+            LogEntry e = log_impl.get(i);
+            if (e == null) {
+                log.error("%s: the log holds no entry %d (commit index %d)", local_addr, i, to);
+                break;
+            }
+            if (e.command() == null) {
+                continue;
+            }
+            if (e.internal()) {
+                executeInternalCommand(null, e.command(), e.offset(), e.length());
+            } else {
+                state_machine.apply(e.command(), e.offset(), e.length(), true);
+            }
+        }
+        state_machine_loaded = true;
     }
 
     @Override

@@ -66,12 +66,17 @@ final class Ledger implements StateMachine {
     private final Map<String, Long> marks = new HashMap<>();
     private final String name;
     private final Sink sink;
+    /** RAFT's commit index: the index of the state when a snapshot is written (on RAFT's thread). */
+    private final java.util.function.LongSupplier commitIndex;
+    /** The log index of the last snapshot read, 0 before one. */
+    private long snapshotIndex;
     private final Retained retained;
     /** Entries applied (no-ops aside): the position of the delivery order, as far as this member knows it. */
     private long applied;
-    private boolean snapshots = true;
+    private boolean snapshots;
 
-    Ledger(String name, Sink sink, Retained retained) {
+    Ledger(String name, Sink sink, Retained retained, java.util.function.LongSupplier commitIndex) {
+        this.commitIndex = commitIndex;
         this.name = name;
         this.sink = sink;
         this.retained = retained;
@@ -159,13 +164,21 @@ final class Ledger implements StateMachine {
         };
     }
 
+    /** The log index the last snapshot read stands for (FtsRaft applies the log after it). */
+    long snapshotIndex() {
+        return snapshotIndex;
+    }
+
+    /** {@code snapshot := index:long} {@link Retained}'s. */
     @Override
     public void writeContentTo(DataOutput out) throws Exception {
+        out.writeLong(commitIndex.getAsLong());
         retained.write(out);
     }
 
     @Override
     public void readContentFrom(DataInput in) throws Exception {
+        snapshotIndex = in.readLong();
         Retained.Snapshot s = retained.read(in);
         long before = applied;
         boolean restore = before == 0 && sink.mayRestore();

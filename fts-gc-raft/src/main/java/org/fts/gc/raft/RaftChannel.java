@@ -150,7 +150,10 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
                     r.maxLogSize(possible ? snapshotBytes : Long.MAX_VALUE);
                 }
             }
-        }, new Retained(self.toString(), snapshotBytes / 2, 2 * snapshotBytes));
+        }, new Retained(self.toString(), snapshotBytes / 2, 4 * snapshotBytes), () -> {
+            RAFT r = raft;
+            return r == null ? 0 : r.commitIndex();
+        });
         try {
             JChannel ch = new JChannel(new ByteArrayInputStream(RaftStack.withRaft(stackXml)
                     .getBytes(StandardCharsets.UTF_8)));
@@ -162,7 +165,8 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             Path dir = logRoot.resolve(group).resolve(self.replica());
             java.nio.file.Files.createDirectories(dir);
             r.raftId(self.replica()).members(raftMembers).logClass(SyncedSnapshotLog.class.getName())
-                    .logDir(dir.toString()).logPrefix("raft").logUseFsync(durability.log()).maxLogSize(snapshotBytes)
+                    .logDir(dir.toString()).logPrefix("raft").logUseFsync(durability.log())
+                    .maxLogSize(Long.MAX_VALUE)   // until the application saved a checkpoint (Ledger.Sink.snapshots)
                     .resendInterval(heartbeatMillis)
                     // Not send_commits_immediately: every AppendEntries response then sends a commit notice to every
                     // follower, each answered again; under GOA load that storm filled RAFT's processing queue

@@ -17,10 +17,13 @@ import org.slf4j.LoggerFactory;
  * a cut of the delivery order, with the {@link Ledger}'s marks at that cut) and every entry applied after the cut.
  * A snapshot is that pair; installing it means installing the state and applying the entries again.
  *
- * <p>A cut is asked for once {@code every} bytes of entries were kept since the last one; when the application
- * saves its state, the entries before the cut are dropped. Should the application not save one for {@code cap}
- * bytes, the entries are dropped too, and the member stops offering snapshots ({@link #complete()} is false)
- * until a later cut is saved: its log is then not compacted (it keeps the history), and memory stays bounded.
+ * <p>A cut is asked for once {@code every} bytes of entries were applied since the last one; when the application
+ * saves its state, that checkpoint becomes the base and the entries before the cut are dropped. Until the first
+ * checkpoint is saved nothing is kept and no snapshot can be taken ({@link #complete()} is false): the log is
+ * not compacted, so no member can fall behind a compacted log and need a snapshot nobody can give (an application
+ * that never checkpoints keeps its whole log, as with the jgroups binding). Should the application save none for
+ * {@code cap} bytes later on, the entries are dropped and snapshots stop again until a later cut is saved (memory
+ * stays bounded; a follower behind the leader's compacted log then waits for that checkpoint).
  *
  * <pre>
  *   snapshot := FORMAT:int position:long marks state tail
@@ -50,11 +53,11 @@ final class Retained {
     private final String name;
     private final long every;
     private final long cap;
-    private Base base = new Base(0, Map.of(), null);
+    private Base base;
     private List<byte[]> tail = new ArrayList<>();
     private long tailBytes;
     private long sinceCut;
-    private boolean complete = true;
+    private boolean complete;
     private Cut cut;
     private long generation;
 
@@ -73,8 +76,8 @@ final class Retained {
             tail.add(entry);
             tailBytes += entry.length;
             if (tailBytes > cap) {
-                LOG.warn("{}: the application saved no checkpoint for {} bytes of entries: its raft log is not "
-                        + "compacted until it does", name, tailBytes);
+                LOG.warn("{}: the application saved no checkpoint for {} bytes of entries: no raft snapshot until it "
+                        + "does", name, tailBytes);
                 complete = false;
                 tail = new ArrayList<>();
                 tailBytes = 0;

@@ -18,7 +18,8 @@ import org.jgroups.protocols.raft.FileBasedLog;
  * between can leave a short or empty snapshot and no log, the history gone (docs/group-communication.md,
  * "Snapshots"). Here the snapshot goes to a temporary file, synced, renamed over the old one and the directory
  * synced, before {@code setSnapshot} returns and RAFT truncates the log; when the log is not synced
- * ({@code fts.durability=memory}) neither is the snapshot, but it is still replaced whole.
+ * ({@code fts.durability=memory}) neither is the snapshot, but it is still replaced whole. A truncation before
+ * the first commit is skipped ({@link #truncate}).
  */
 public class SyncedSnapshotLog extends FileBasedLog {
     static final String SNAPSHOT = "fts-snapshot.raft";
@@ -55,6 +56,20 @@ public class SyncedSnapshotLog extends FileBasedLog {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the raft snapshot in " + dir, e);
         }
+    }
+
+    /**
+     * Drops the log before {@code indexExclusive}, or nothing when nothing is committed yet: jgroups-raft 1.1.4's
+     * {@code FileBasedLog} truncated at 0 loses its position cache, and every later append fails with an
+     * {@code IllegalStateException} (a follower whose first append is larger than the snapshot interval snapshots
+     * before its first commit; {@code SyncedSnapshotLogTest} is the reproduction).
+     */
+    @Override
+    public void truncate(long indexExclusive) {
+        if (Math.min(indexExclusive, commitIndex()) < 1) {
+            return;
+        }
+        super.truncate(indexExclusive);
     }
 
     @Override

@@ -1,7 +1,7 @@
 package org.jgroups.protocols.raft;
 
 /**
- * Reads a field of jgroups-raft's {@code AppendEntriesResponse} that it keeps package-private ({@code FtsRaft}
+ * Reads fields of jgroups-raft's {@code AppendEntriesResponse} that it keeps package-private ({@code FtsRaft}
  * needs it). Only reads; in jgroups-raft's package for that reason alone ({@code JGroupsRaftLinkageTest} checks the
  * fields against the pinned version).
  */
@@ -15,5 +15,11 @@ public final class FtsRaftHeaders {
     public static long entryNotFound(AppendEntriesResponse r) {
         AppendResult a = r.result;
         return a != null && a.result == AppendResult.Result.FAIL_ENTRY_NOT_FOUND ? a.index : -1;
+    }
+
+    /** The follower's last index acknowledged if {@code r} is a success, else -1. */
+    public static long appended(AppendEntriesResponse r) {
+        AppendResult a = r.result;
+        return a != null && a.result == AppendResult.Result.OK ? a.index : -1;
     }
 }

@@ -70,6 +70,38 @@ class JGroupsRaftLinkageTest {
         assertEquals(new TreeSet<>(), broken, "references of jgroups-raft that do not resolve on this JGroups");
     }
 
+    /**
+     * FTS's own code reaches into jgroups-raft's internals ({@link FtsRaft} overrides RAFT's protected methods and
+     * reads its protected fields; {@code FtsRaftHeaders} reads package-private fields): every such reference, and
+     * every other one into {@code org.jgroups}, resolves on the pinned versions.
+     */
+    @Test
+    void everyReferenceOfThisModuleIntoJGroupsAndJGroupsRaftResolves() throws Exception {
+        Path classes = Path.of(FtsRaft.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Set<Ref> refs = new HashSet<>();
+        try (var files = java.nio.file.Files.walk(classes)) {
+            for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
+                try (InputStream in = java.nio.file.Files.newInputStream(f)) {
+                    refs.addAll(references(new DataInputStream(in)));
+                }
+            }
+        }
+        Set<String> broken = new TreeSet<>();
+        int checked = 0;
+        for (Ref r : refs) {
+            // RAFT's members FtsRaft uses are referenced through FtsRaft itself: resolved up its superclasses
+            if (!(r.owner().startsWith("org/jgroups/") || r.owner().equals("org/fts/gc/raft/FtsRaft"))) {
+                continue;
+            }
+            checked++;
+            if (!resolves(r)) {
+                broken.add(r.toString());
+            }
+        }
+        assertTrue(checked > 40, checked + " references: too few");
+        assertEquals(new TreeSet<>(), broken, "references of the raft binding that do not resolve");
+    }
+
     @Test
     void theCheckItselfRefusesWhatDoesNotExist() {
         assertTrue(resolves(new Ref(10, "org/jgroups/JChannel", "connect", "(Ljava/lang/String;)Lorg/jgroups/JChannel;")));

@@ -1,0 +1,80 @@
+package org.fts.gc.raft;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+
+import org.jgroups.protocols.raft.FileBasedLog;
+import org.jgroups.protocols.raft.LogEntries;
+import org.jgroups.protocols.raft.LogEntry;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The raft binding's log (docs/group-communication.md, "Snapshots"): jgroups-raft 1.1.4's {@code FileBasedLog}
+ * truncated before anything is committed (a follower's first append is larger than the snapshot interval) fails
+ * every later append, and this log does not; a snapshot written is read back whole, with no temporary file left.
+ */
+class SyncedSnapshotLogTest {
+
+    private static LogEntries entries(int n) {
+        LogEntries e = new LogEntries();
+        for (int i = 0; i < n; i++) {
+            e.add(new LogEntry(1, new byte[100]));
+        }
+        return e;
+    }
+
+    private Path dir;
+
+    private <T extends FileBasedLog> T opened(T log) throws Exception {
+        dir = Files.createTempDirectory(Path.of("target"), "synced-log-").resolve("raft.log");
+        log.init(dir.toString(), Map.of());
+        return log;
+    }
+
+    @Test
+    void jgroupsRaftsFileLogTruncatedBeforeTheFirstCommitFailsEveryLaterAppend() throws Exception {
+        FileBasedLog plain = opened(new FileBasedLog());
+        plain.append(1, entries(513));
+        plain.truncate(0);   // RAFT.takeSnapshot() truncates at the commit index, 0 here
+        assertThrows(IllegalStateException.class, () -> plain.append(514, entries(1)), "the upstream bug");
+        plain.close();
+    }
+
+    @Test
+    void thisLogSkipsATruncationBeforeTheFirstCommitAndAppendsOn() throws Exception {
+        SyncedSnapshotLog log = opened(new SyncedSnapshotLog());
+        log.append(1, entries(513));
+        log.truncate(0);
+        assertEquals(514, log.append(514, entries(1)));
+        log.commitIndex(400);
+        log.truncate(400);
+        assertEquals(400, log.firstAppended());
+        assertEquals(515, log.append(515, entries(1)));
+        log.close();
+    }
+
+    @Test
+    void aSnapshotIsReadBackWholeAndNoTemporaryFileRemains() throws Exception {
+        SyncedSnapshotLog log = opened(new SyncedSnapshotLog());
+        byte[] first = new byte[70_000];
+        first[69_999] = 7;
+        log.setSnapshot(ByteBuffer.wrap(first));
+        byte[] second = {1, 2, 3};
+        log.setSnapshot(ByteBuffer.wrap(second));
+        ByteBuffer back = log.getSnapshot();
+        byte[] read = new byte[back.remaining()];
+        back.get(read);
+        assertArrayEquals(second, read);
+        log.close();
+        try (var files = Files.list(dir)) {
+            assertFalse(files.anyMatch(p -> p.getFileName().toString().endsWith(".tmp")), "no temporary file left");
+        }
+    }
+}
