@@ -2,8 +2,8 @@ package org.fts.gc;
 
 /**
  * Membership of one process in one named group, with totally-ordered broadcast in a primary component. This
- * is the whole contract the rest of FTS relies on; every binding ({@code jgroups}, {@code local}) passes the
- * same conformance suite ({@code GroupChannelConformance} in this module's tests). The protocol and the
+ * is the whole contract the rest of FTS relies on; every binding ({@code jgroups}, {@code local}, {@code raft})
+ * passes the same conformance suite ({@code GroupChannelConformance} in this module's tests). The protocol and the
  * argument for each guarantee are in docs/group-communication.md.
  *
  * <h2>Epochs and the primary component</h2>
@@ -19,7 +19,10 @@ package org.fts.gc;
  *   <li><b>One history.</b> Every broadcast any member delivers is part of one sequence, the group's history,
  *       and members deliver it in that order. A member's deliveries are a contiguous stretch of the history
  *       from its last synchronisation on; where it misses a stretch (it was cut off while a primary went on,
- *       it joined late, or it restarted), the next epoch tells it ({@link Epoch#gap()}); where its listener fell
+ *       it joined late, or it restarted), it is told: by its next epoch ({@link Epoch#gap()}), or by
+ *       {@link GroupListener#fellBehind} where the binding had delivered up to that point (raft: a snapshot
+ *       took the place of what it missed). A binding may instead deliver the stretch it missed, in its place
+ *       (raft: from the leader's log), and then tells nothing; where its listener fell
  *       more than {@code fts.delivery.max_backlog} bytes behind, the member drops broadcasts until it has told
  *       the listener ({@link GroupListener#fellBehind}), which then needs a state as after a gap.</li>
  *   <li><b>Uniform delivery</b> ({@code fts.delivery=uniform}, the default). A member delivers a broadcast only

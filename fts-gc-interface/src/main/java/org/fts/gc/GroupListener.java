@@ -55,7 +55,8 @@ public interface GroupListener {
 
     /**
      * This member's application fell more than {@code fts.delivery.max_backlog} bytes of broadcasts behind the
-     * group, so the member stopped queuing them: the broadcasts delivered before this callback are a contiguous
+     * group, so the member stopped queuing them (or the binding left out broadcasts this member had not delivered,
+     * raft: a snapshot took their place): the broadcasts delivered before this callback are a contiguous
      * stretch of the history, those after it continue the history further on, and {@code missed} (at least one)
      * were left out in between. As after an epoch with a {@link Epoch#gap() gap}, the member no longer counts
      * as holding the group's state (it cannot be named as a provider) until the application installs a state

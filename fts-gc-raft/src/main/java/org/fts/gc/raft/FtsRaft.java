@@ -41,7 +41,9 @@ import org.jgroups.util.ByteArrayDataOutputStream;
  *       followers in the view still lack, up to {@link #KEEP_BEHIND} of them ({@link #takeSnapshot}); the snapshot
  *       records its own index, and a restart applies only the log after it ({@link #initStateMachineFromLog}):
  *       applying an entry twice is not harmless (an entry skipped as out of order the first time may be next the
- *       second).</li>
+ *       second);</li>
+ *   <li>a follower behind the compacted log was sent a snapshot on every resend round until its acknowledgement
+ *       came back; here at most one a second ({@link #sendSnapshotTo}).</li>
  * </ol>
  * Raft tolerates lost and partial appends, so none of these changes what is committed, only how fast a follower is
  * brought up. Protocol id {@value #ID}.
@@ -59,6 +61,8 @@ public class FtsRaft extends RAFT {
     private long rounds;
     private long repeatsDropped;
     private long staleDropped;
+    /** When each member was last sent a snapshot (RAFT's runner thread only). */
+    private final java.util.Map<Address, Long> snapshotSent = new java.util.HashMap<>();
 
     @ManagedAttribute(description = "resend rounds run under load (the queue never idle for a resend interval)")
     public long resendRoundsUnderLoad() {
@@ -170,6 +174,23 @@ public class FtsRaft extends RAFT {
             }
         }
         state_machine_loaded = true;
+    }
+
+    /**
+     * As RAFT's, but at most once a second to one member: the resend rounds run every interval, and the follower's
+     * acknowledgement of a snapshot takes longer than that to come back, so RAFT sent the same member snapshot after
+     * snapshot, and each one it installed made its application fall behind again (chaos bridge 105: a replica's
+     * state transfer abandoned and begun again for 28 s).
+     */
+    @Override
+    protected void sendSnapshotTo(Address dest) throws Exception {
+        long now = System.nanoTime();
+        Long last = snapshotSent.get(dest);
+        if (last != null && now - last < TimeUnit.SECONDS.toNanos(1)) {
+            return;
+        }
+        snapshotSent.put(dest, now);
+        super.sendSnapshotTo(dest);
     }
 
     @Override
