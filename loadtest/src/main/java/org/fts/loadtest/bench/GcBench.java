@@ -22,9 +22,12 @@ import org.fts.gc.View;
  * payloads. For 1 and 3 concurrent senders it prints the ABCAST throughput (messages/s delivered per
  * member, every sender sending flat out) and the synchronous latency (send, wait for the own delivery),
  * ending with one grep-able line per binding and sender count:
- * {@code gc-bench binding=jgroups-udp delivery=default senders=3 msgs_per_s=... p50_us=... p99_us=...}.
+ * {@code gc-bench binding=jgroups-udp delivery=default senders=3 msgs_per_s=... p50_us=... p99_us=... lead=...
+ * bytes_share=.../.../... lead_bytes_ratio=... cpu_share=... lead_cpu_ratio=...}: each member's share of the
+ * throughput run's sent bytes and CPU, and the ordering member's (sequencer, raft leader) against the others'
+ * mean ({@link MemberShares}).
  *
- * <p>Options: {@code --binding local|jgroups-udp|jgroups-tcp|all} (default all), {@code --messages N}
+ * <p>Options: {@code --binding local|jgroups-udp|jgroups-tcp|raft-udp|raft-tcp|all} (default all: raft on udp), {@code --messages N}
  * per throughput run (default 200000), {@code --roundtrips N} per sender (default 5000), {@code --stack XML}
  * to measure a JGroups stack file of one's own, {@code --delivery agreed|uniform} (default: fts.delivery's).
  */
@@ -60,11 +63,12 @@ public final class GcBench {
                 case "--stack" -> stack = args[++i];
                 case "--delivery" -> delivery = args[++i];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + " (use --binding local|jgroups-udp|jgroups-tcp|all, --messages N, --roundtrips N, --stack XML,"
+                        + " (use --binding local|jgroups-udp|jgroups-tcp|raft-udp|raft-tcp|all, --messages N, --roundtrips N, --stack XML,"
                         + " --delivery agreed|uniform)");
             }
         }
-        List<String> bindings = which.equals("all") ? List.of("local", "jgroups-udp", "jgroups-tcp") : List.of(which);
+        List<String> bindings = which.equals("all") ? List.of("local", "jgroups-udp", "jgroups-tcp", "raft-udp")
+                : List.of(which);
         System.out.printf("gc bench: %d members in one JVM, %d-byte payloads, %d messages per throughput run, "
                 + "%d round trips per sender; %d cores, %s%n", MEMBERS, PAYLOAD, messages, roundtrips,
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name") + " "
@@ -89,6 +93,17 @@ public final class GcBench {
                 p.setProperty("fts.gc", "jgroups");
                 p.setProperty("fts.gc.jgroups.stack", binding.substring("jgroups-".length()));
             }
+            case "raft-udp", "raft-tcp" -> {   // jgroups-raft on the same stacks, its log in a temporary directory
+                p.setProperty("fts.gc", "raft");
+                p.setProperty("fts.gc.jgroups.stack", binding.substring("raft-".length()));
+                p.setProperty("fts.gc.raft.members", "bench-0,bench-1,bench-2");
+                try {
+                    p.setProperty("fts.durability.dir", java.nio.file.Files.createTempDirectory("fts-gc-bench-")
+                            .toString());
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            }
             default -> throw new IllegalArgumentException("unknown binding " + binding);
         }
         return p;
@@ -100,7 +115,14 @@ public final class GcBench {
         final Thread[] waiters = new Thread[MEMBERS * 4];
         final long[] seen = new long[MEMBERS * 4];
         volatile int viewSize;
+        /** The sequencer (raft: the leader) of the latest epoch. */
+        volatile MemberId orderer;
         MemberId self;
+
+        @Override
+        public void epochOpened(org.fts.gc.Epoch epoch) {
+            orderer = epoch.sequencer();
+        }
 
         @Override
         public void deliver(MemberId sender, byte[] payload) {
@@ -153,12 +175,18 @@ public final class GcBench {
             awaitUntil(() -> counters.stream().allMatch(c -> c.viewSize == MEMBERS), "a full view");
             throughput(channels, counters, 1, Math.max(1, messages / 4));   // warm-up, not reported
             latency(channels, counters, 1, Math.max(1, roundtrips / 4));
+            List<String> names = channels.stream().map(c -> c.self().name()).toList();
             for (int senders : new int[] {1, 3}) {
+                MemberShares.Sample before = MemberShares.take(channels);
                 double rate = throughput(channels, counters, senders, messages);
+                MemberShares.Sample after = MemberShares.take(channels);
+                MemberId orderer = counters.get(0).orderer;
+                int lead = orderer == null ? -1 : names.indexOf(orderer.name());
                 long[] lat = latency(channels, counters, senders, roundtrips);
                 String line = String.format(Locale.ROOT,
-                        "gc-bench binding=%s delivery=%s senders=%d msgs_per_s=%.0f p50_us=%d p99_us=%d", binding,
-                        cfg.getProperty("fts.delivery", "default"), senders, rate, lat[0], lat[1]);
+                        "gc-bench binding=%s delivery=%s senders=%d msgs_per_s=%.0f p50_us=%d p99_us=%d %s", binding,
+                        cfg.getProperty("fts.delivery", "default"), senders, rate, lat[0], lat[1],
+                        MemberShares.describe(before, after, lead, names));
                 System.out.println(line);
                 lines.add(line);
             }
