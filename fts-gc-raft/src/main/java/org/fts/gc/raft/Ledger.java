@@ -74,6 +74,8 @@ final class Ledger implements StateMachine {
     /** Entries applied (no-ops aside): the position of the delivery order, as far as this member knows it. */
     private long applied;
     private boolean snapshots;
+    /** A snapshot is being read: no checkpoint may be asked for (see kept). */
+    private boolean reading;
 
     Ledger(String name, Sink sink, Retained retained, java.util.function.LongSupplier commitIndex) {
         this.commitIndex = commitIndex;
@@ -103,10 +105,15 @@ final class Ledger implements StateMachine {
         return null;
     }
 
-    /** An applied entry kept for snapshots; a checkpoint asked for when one is due. */
+    /**
+     * An applied entry kept for snapshots; a checkpoint asked for when one is due, unless a snapshot is being read:
+     * the application's state is then not the state at the cut (it has not seen the snapshot's entries).
+     */
     private void kept(byte[] entry) {
         Retained.Cut cut = retained.applied(entry, applied, marks);
-        if (cut != null) {
+        if (cut != null && reading) {
+            retained.skipped(cut);
+        } else if (cut != null) {
             sink.checkpoint(checkpoint(cut));
         }
         boolean possible = retained.complete();
@@ -188,10 +195,15 @@ final class Ledger implements StateMachine {
         if (restore && s.base().state() != null) {
             sink.restore(applied, s.base().state());
         }
-        for (byte[] e : s.tail()) {
-            if (applyEntry(e, 0, e.length, restore)) {
-                kept(e);   // kept again: this member's next snapshot holds them too
+        reading = true;
+        try {
+            for (byte[] e : s.tail()) {
+                if (applyEntry(e, 0, e.length, restore)) {
+                    kept(e);   // kept again: this member's next snapshot holds them too
+                }
             }
+        } finally {
+            reading = false;
         }
         if (!restore) {
             sink.skipped(applied - before);
