@@ -2,10 +2,8 @@ package org.fts.gc;
 
 import java.util.Properties;
 
-import org.fts.gc.jgroups.JGroupsFaults;
-
 /** The conformance suite on JGroups with the shipped loopback UDP stack, members in this JVM. */
-class JGroupsUdpConformanceTest extends GroupChannelConformance {
+class JGroupsUdpConformanceTest extends JGroupsBackedConformance {
     protected Properties config() {
         Properties p = new Properties();
         p.setProperty("fts.gc", "jgroups");
@@ -18,20 +16,5 @@ class JGroupsUdpConformanceTest extends GroupChannelConformance {
         Properties p = config();
         p.setProperty("fts.group.size", String.valueOf(groupSize));
         return GroupChannels.create(p, memberName);
-    }
-
-    @Override
-    protected void crash(GroupChannel member) {
-        JGroupsFaults.crash(member);
-    }
-
-    @Override
-    protected void isolate(GroupChannel member) {
-        JGroupsFaults.isolate(member);
-    }
-
-    @Override
-    protected void heal(GroupChannel member) {
-        JGroupsFaults.heal(member);
     }
 }

@@ -4,8 +4,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 
-import org.fts.gc.jgroups.JGroupsFaults;
-
 /**
  * The conformance suite on the raft binding (docs/group-communication.md, "The raft binding"): members a, b and c
  * of one static Raft membership, on the shipped loopback UDP stack, each with a log of its own. Where the suite
@@ -13,7 +11,7 @@ import org.fts.gc.jgroups.JGroupsFaults;
  * and a member that missed part of the history (a joiner, a merged minority) is given it from the leader's log
  * rather than told of a gap.
  */
-class RaftConformanceTest extends GroupChannelConformance {
+class RaftConformanceTest extends JGroupsBackedConformance {
     private Path data;
 
     @Override
@@ -37,20 +35,5 @@ class RaftConformanceTest extends GroupChannelConformance {
         p.setProperty("fts.group.size", String.valueOf(groupSize));
         p.setProperty("fts.durability.dir", data.toString());
         return GroupChannels.create(p, memberName);
-    }
-
-    @Override
-    protected void crash(GroupChannel member) {
-        JGroupsFaults.crash(member);
-    }
-
-    @Override
-    protected void isolate(GroupChannel member) {
-        JGroupsFaults.isolate(member);
-    }
-
-    @Override
-    protected void heal(GroupChannel member) {
-        JGroupsFaults.heal(member);
     }
 }
