@@ -9,10 +9,14 @@ import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
-/** Keeps {@code bin/fts bench gc} working: a tiny run on the in-JVM binding prints sane figures. */
+/**
+ * Keeps {@code bin/fts bench gc} working: a tiny run on the in-JVM binding prints sane figures, with each member's
+ * CPU share and the sequencer (member 0) named as the lead (the in-JVM binding has no transport bytes).
+ */
 class GcBenchSmokeTest {
     private static final Pattern LINE = Pattern.compile(
-            "gc-bench binding=local delivery=default senders=(\\d) msgs_per_s=(\\d+) p50_us=(\\d+) p99_us=(\\d+)");
+            "gc-bench binding=local delivery=default senders=(\\d) msgs_per_s=(\\d+) p50_us=(\\d+) p99_us=(\\d+)"
+                    + " lead=bench-0 cpu_share=\\d+%/\\d+%/\\d+% lead_cpu_ratio=[0-9.]+ unattributed_cpu=\\d+%");
 
     @Test
     void printsOneGreppableLinePerSenderCount() throws Exception {
