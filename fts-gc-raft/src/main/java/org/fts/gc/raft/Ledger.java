@@ -100,7 +100,7 @@ final class Ledger implements StateMachine {
     @Override
     public byte[] apply(byte[] data, int offset, int length, boolean serializeResponse) {
         if (applyEntry(data, offset, length, true)) {
-            kept(java.util.Arrays.copyOfRange(data, offset, offset + length));
+            kept(data, offset, length);
         }
         return null;
     }
@@ -109,8 +109,8 @@ final class Ledger implements StateMachine {
      * An applied entry kept for snapshots; a checkpoint asked for when one is due, unless a snapshot is being read:
      * the application's state is then not the state at the cut (it has not seen the snapshot's entries).
      */
-    private void kept(byte[] entry) {
-        Retained.Cut cut = retained.applied(entry, applied, marks);
+    private void kept(byte[] data, int offset, int length) {
+        Retained.Cut cut = retained.applied(data, offset, length, applied, marks);
         if (cut != null && reading) {
             retained.skipped(cut);
         } else if (cut != null) {
@@ -199,7 +199,7 @@ final class Ledger implements StateMachine {
         try {
             for (byte[] e : s.tail()) {
                 if (applyEntry(e, 0, e.length, restore)) {
-                    kept(e);   // kept again: this member's next snapshot holds them too
+                    kept(e, 0, e.length);   // kept again: this member's next snapshot holds them too
                 }
             }
         } finally {

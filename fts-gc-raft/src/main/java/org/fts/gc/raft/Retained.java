@@ -68,13 +68,14 @@ final class Retained {
     }
 
     /**
-     * An entry was applied; {@code position} entries now, {@code marks} the ledger's marks after it. Returns the cut
-     * to checkpoint now, or null.
+     * An entry ({@code length} bytes of {@code data} from {@code offset}) was applied; {@code position} entries now,
+     * {@code marks} the ledger's marks after it. Copied only if kept. Returns the cut to checkpoint now, or null.
      */
-    synchronized Cut applied(byte[] entry, long position, Map<String, Long> marks) {
+    synchronized Cut applied(byte[] data, int offset, int length, long position, Map<String, Long> marks) {
+        byte[] entry = complete || cut != null ? java.util.Arrays.copyOfRange(data, offset, offset + length) : null;
         if (complete) {
             tail.add(entry);
-            tailBytes += entry.length;
+            tailBytes += length;
             if (tailBytes > cap) {
                 LOG.warn("{}: the application saved no checkpoint for {} bytes of entries: no raft snapshot until it "
                         + "does", name, tailBytes);
@@ -85,10 +86,10 @@ final class Retained {
         }
         if (cut != null) {
             cut.tail().add(entry);
-            cut.bytes()[0] += entry.length;
+            cut.bytes()[0] += length;
             return null;
         }
-        sinceCut += entry.length;
+        sinceCut += length;
         if (sinceCut < every) {
             return null;
         }
