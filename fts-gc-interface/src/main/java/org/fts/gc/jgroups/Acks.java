@@ -17,6 +17,8 @@ final class Acks {
     private final Sequencer.Net net;
     private final Member member;
     private final boolean durable;
+    /** Offload: no member may count on the sequencer holding an entry before it did: every commit is told. */
+    private final boolean offload;
     /**
      * Its own lock, never the sequencer's monitor: the monitor's holder can block in a multicast waiting
      * for flow-control credits, which JGroups returns only after the up-call that received a message
@@ -34,7 +36,8 @@ final class Acks {
     private volatile long stable;
     private volatile long committed;
 
-    Acks(MemberId self, GroupConfig config, Sequencer.Net net, Member member, boolean durable) {
+    Acks(MemberId self, GroupConfig config, Sequencer.Net net, Member member, boolean durable, boolean offload) {
+        this.offload = offload;
         this.self = self;
         this.config = config;
         this.net = net;
@@ -145,8 +148,9 @@ final class Acks {
         }
         if (advanced) {
             member.commit(e, c, s);
-            if (config.uniform() && (majority > 2 || inTail || durable)) {
-                net.commitToOthers(new Wire.Commit(e.view(), c));   // others cannot count on sequencer + self
+            // Offload: also under agreed delivery, for the stability point (no ORD carries it).
+            if (offload || config.uniform() && (majority > 2 || inTail || durable)) {
+                net.commitToOthers(new Wire.Commit(e.view(), c, s));   // others cannot count on sequencer + self
             }
         }
     }

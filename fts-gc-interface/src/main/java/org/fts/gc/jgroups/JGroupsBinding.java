@@ -51,8 +51,14 @@ public final class JGroupsBinding implements GroupBinding {
                     + "long, and excludes it if it answers no probe for as long again: a link the sequencer cannot use "
                     + "stalls its flow control, though the others may still hear the member; 0: off");
 
+    public static final ConfigKey<String> ORDERING = ConfigKey.choice("fts.gc.jgroups.ordering", "sequencer",
+            Ordering.aliases(), "how broadcasts are ordered, the same at every member: sequencer (the epoch's "
+                    + "sequencer receives every broadcast and multicasts it: fewest hops, but every byte crosses its "
+                    + "links twice) or offload (leader offload: origins ask the sequencer for positions and multicast "
+                    + "their own broadcasts; the sequencer handles only grants, acknowledgements and recoveries)");
+
     private static final List<ConfigKey<?>> KEYS = List.of(STACK, BIND_ADDR, MCAST_ADDR, MCAST_PORT, MCAST_TTL, TCP_PORT,
-            PORT_RANGE, INITIAL_HOSTS, STALL_TIMEOUT);
+            PORT_RANGE, INITIAL_HOSTS, STALL_TIMEOUT, ORDERING);
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(fts\\.[a-zA-Z0-9_.]+)(:[^}]*)?}");
 
     @Override
@@ -70,7 +76,8 @@ public final class JGroupsBinding implements GroupBinding {
     @Override
     public GroupChannel create(Properties config, MemberId self) {
         return new JGroupsChannel(stackXml(config), org.fts.gc.GroupConfig.from(config), self,
-                GroupSecurity.groupKey(config), STALL_TIMEOUT.get(config), org.fts.gc.Durability.from(config));
+                GroupSecurity.groupKey(config), STALL_TIMEOUT.get(config), org.fts.gc.Durability.from(config),
+                Ordering.of(ORDERING.get(config)));
     }
 
     @Override

@@ -65,15 +65,14 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private final long stallNanos;
     private final org.fts.gc.Durability durability;
     private volatile DurableLog disk;
+    private final Ordering ordering;
+    /** Offload: the thread this member's DATA multicasts run on (flow control may hold them). */
+    private volatile java.util.concurrent.ExecutorService sender;
 
     /** @param groupKey the group's secret key (SYM_ENCRYPT), or null for traffic in the clear */
     JGroupsChannel(String stackXml, GroupConfig config, MemberId self, javax.crypto.SecretKey groupKey,
-                   java.time.Duration stallTimeout) {
-        this(stackXml, config, self, groupKey, stallTimeout, org.fts.gc.Durability.MEMORY);
-    }
-
-    JGroupsChannel(String stackXml, GroupConfig config, MemberId self, javax.crypto.SecretKey groupKey,
-                   java.time.Duration stallTimeout, org.fts.gc.Durability durability) {
+                   java.time.Duration stallTimeout, org.fts.gc.Durability durability, Ordering ordering) {
+        this.ordering = ordering;
         this.durability = durability;
         this.stallNanos = stallTimeout.toNanos();
         this.stackXml = stackXml;
@@ -97,7 +96,10 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         p.start();
         pump = p;
         try {
-            order = new TotalOrder(self, config, this, p, disk);
+            java.util.concurrent.ExecutorService out = ordering == Ordering.OFFLOAD
+                    ? Executors.newSingleThreadExecutor(FailStop.threads("fts-offload-" + self)) : null;
+            sender = out;
+            order = new TotalOrder(self, config, this, p, disk, ordering, out == null ? Runnable::run : out);
         } catch (java.io.UncheckedIOException e) {   // a log it cannot trust
             close();
             throw new GroupException(self + ": " + disk + ": " + e.getCause().getMessage(), e);
@@ -327,6 +329,10 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         ScheduledExecutorService t = timer;
         if (t != null) {
             t.shutdownNow();
+        }
+        java.util.concurrent.ExecutorService out = sender;
+        if (out != null) {
+            out.shutdownNow();
         }
         DeliveryPump p = pump;
         if (p != null) {

@@ -39,12 +39,13 @@ final class Member extends MemberState {
     }
 
     Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net) {
-        this(self, config, pump, origin, net, null);
+        this(self, config, pump, origin, net, null, Ordering.SEQUENCER);
     }
 
     /** @param disk the member's log, or null: with one, the member starts from what it holds */
-    Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net, DurableLog disk) {
-        super(self, config, pump, origin, net, disk);
+    Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net, DurableLog disk,
+           Ordering ordering) {
+        super(self, config, pump, origin, net, disk, ordering == Ordering.OFFLOAD);
         if (disk != null) {
             restore(disk.loaded());
         }
@@ -347,7 +348,8 @@ final class Member extends MemberState {
             }
             logged = held;
         }
-        shortcut = !config.uniform() || (disk == null && !self.equals(epoch.sequencer())
+        // The shortcut (the sequencer held an ORD before sending it) does not hold under offload: origins multicast.
+        shortcut = !config.uniform() || (disk == null && !offload && !self.equals(epoch.sequencer())
                 && GroupConfig.replicas(List.of(self, epoch.sequencer())) >= config.majority(c.members()));
         LOG.info("{}: opened epoch {} at {}{} ({} members)", self, epoch, c.start(),
                 gap ? " with a gap (its state must be fetched)" : "", c.members().size());
@@ -357,12 +359,13 @@ final class Member extends MemberState {
         }
         Long own = marks.get(self);
         long mine = own == null ? 0 : own;
-        for (Entry e : early.values()) {
-            if (e.gseq() == held + 1) {
-                hold(e);
+        for (Entry e : early.values()) {   // under offload, from several origins: perhaps with holes yet
+            if (e.gseq() > held) {
+                ahead.put(e.gseq(), e);
             }
         }
         early.clear();
+        holdAhead();
         commitKnown = Math.max(commitKnown, earlyCommitted);
         deliverCommitted();
         EpochId opened = epoch;
@@ -381,7 +384,7 @@ final class Member extends MemberState {
         }
         after.add(() -> net.ack(opened, confirmed));
         long at = ++step;
-        after.add(() -> origin.resume(at, opened.sequencer()));
+        after.add(() -> origin.resume(at, opened));
         return after;
     }
 }

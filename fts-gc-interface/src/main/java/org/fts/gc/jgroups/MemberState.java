@@ -30,6 +30,8 @@ abstract class MemberState {
     final Member.Net net;
     /** This member's write-ahead log ({@code fts.durability=log}), or null. */
     final DurableLog disk;
+    /** {@link Ordering#OFFLOAD}: entries arrive from their origins, so out of position order. */
+    final boolean offload;
     /** The highest ballot this member promised a recovery (persisted with a log). */
     long promised;
     /** The first position of {@code epoch}. */
@@ -91,7 +93,8 @@ abstract class MemberState {
     MemberTap tap;
 
     MemberState(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Member.Net net,
-                DurableLog disk) {
+                DurableLog disk, boolean offload) {
+        this.offload = offload;
         this.self = self;
         this.config = config;
         this.pump = pump;
@@ -123,6 +126,30 @@ abstract class MemberState {
         return false;
     }
 
+    /**
+     * Offload: entry {@code d.e()} of the epoch of view {@code d.epochView()} sequenced by {@code d.sequencer()},
+     * multicast by its origin (or this member's own, before it multicasts it). Held in position order: one past a
+     * position not filled yet waits in {@code ahead}, and is dropped if this member freezes first (nothing after a
+     * hole can have been delivered anywhere: commit points are contiguous prefixes). Returns whether it advanced
+     * what this member holds (an ACK is due).
+     */
+    synchronized boolean onData(Wire.Data d) {
+        EpochId e = new EpochId(d.epochView(), d.sequencer());
+        if (phase instanceof Phase.Open open && open.epoch().equals(e)) {
+            long before = held;
+            accept(d.e());
+            deliverCommitted();
+            return held > before;
+        }
+        if ((phase instanceof Phase.Catching c && c.epoch().equals(e)) || (phase instanceof Phase.Frozen f
+                && f.view() == d.epochView() && d.sequencer().equals(f.coordinator()))) {
+            early.put(d.e().gseq(), d.e());   // the epoch this member is about to open
+            return false;
+        }
+        LOG.debug("{}: dropped DATA {} of epoch {} in phase {}", self, d.e().gseq(), e, phase);
+        return false;
+    }
+
     /** The sequencer's own entry, held here before it is multicast; false if this member left that epoch. */
     synchronized boolean holdLocal(EpochId e, Entry entry) {
         if (!(phase instanceof Phase.Open open) || !open.epoch().equals(e) || entry.gseq() != held + 1) {
@@ -144,6 +171,9 @@ abstract class MemberState {
                 deliverCommitted();
             }
             trim(stable);
+        } else if ((phase instanceof Phase.Catching c && c.epoch().equals(e)) || (phase instanceof Phase.Frozen f
+                && f.view() == e.view() && e.sequencer().equals(f.coordinator()))) {
+            earlyCommitted = Math.max(earlyCommitted, upTo);   // the epoch this member is about to open
         }
     }
 
@@ -152,8 +182,9 @@ abstract class MemberState {
             return;   // a duplicate
         }
         if (entry.gseq() != held + 1) {
-            // Cannot happen over FIFO channels; held back rather than held out of order.
-            LOG.error("{}: ORD {} after {}: FIFO from the sequencer was broken", self, entry.gseq(), held);
+            if (!offload) {   // cannot happen over FIFO channels from one sequencer; held back, not out of order
+                LOG.error("{}: ORD {} after {}: FIFO from the sequencer was broken", self, entry.gseq(), held);
+            }
             ahead.put(entry.gseq(), entry);
             return;
         }
@@ -352,6 +383,11 @@ abstract class MemberState {
 
     synchronized Map<MemberId, Long> marks() {
         return new HashMap<>(marks);
+    }
+
+    /** The last entry of the history this member holds contiguously. */
+    synchronized long heldNow() {
+        return held;
     }
 
     synchronized int logSize() {

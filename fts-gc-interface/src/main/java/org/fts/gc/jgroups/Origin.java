@@ -1,9 +1,12 @@
 package org.fts.gc.jgroups;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 
 import org.fts.gc.MemberId;
+import org.fts.gc.internal.EpochId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -13,11 +16,23 @@ import org.slf4j.LoggerFactory;
  * resends every broadcast not yet delivered, in oseq order, before any new one (the sequencer drops those it
  * already ordered): so a broadcast lost with a dead sequencer, or cast while no epoch was open, is ordered
  * exactly once. Guarded by its own lock, the first in {@link TotalOrder}'s lock order.
+ *
+ * <p>Under {@link Ordering#OFFLOAD} it forwards no payload: it asks the sequencer for positions for everything
+ * queued (one request outstanding, UUM2), and {@link #granted} turns a grant of its current epoch into the entries
+ * it multicasts itself; a grant of any other epoch is stale and refused. A new epoch asks again for everything not
+ * yet delivered, as the forwards are resent.
  */
 final class Origin {
     /** Where forwards go. */
     interface Forwarder {
         void forward(MemberId sequencer, long oseq, long firstUnacked, byte[] payload);
+
+        /** Offload: asks {@code epoch}'s sequencer for positions for oseqs {@code from}..{@code to}. */
+        void request(EpochId epoch, Wire.Req req);
+    }
+
+    /** A grant this origin accepted: the entries it multicasts, of {@code epoch}. */
+    record Granted(EpochId epoch, java.util.List<Wire.Entry> entries) {
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(Origin.class);
@@ -30,14 +45,25 @@ final class Origin {
     private final ConcurrentSkipListMap<Long, byte[]> unacked = new ConcurrentSkipListMap<>();
     private MemberId sequencer;
     private boolean resendPending;
+    private final boolean offload;
+    /** Offload: the epoch followed (null: none open), the last oseq asked for in it, whether a request is out. */
+    private EpochId epoch;
+    private long requestedTo;
+    private boolean outstanding;
+    private long requestedAt;
     /** The member's step that last moved this origin: a late, older step is ignored. */
     private long step;
     /** Locks later in the lock order (the sequencer's, the member's): never held when this one is taken. */
     private Object[] later = new Object[0];
 
     Origin(MemberId self, Forwarder net) {
+        this(self, net, Ordering.SEQUENCER);
+    }
+
+    Origin(MemberId self, Forwarder net, Ordering ordering) {
         this.self = self;
         this.net = net;
+        this.offload = ordering == Ordering.OFFLOAD;
     }
 
     /** Declares the locks that come after this one, for the lock-order assertions (tests run with -ea). */
@@ -62,7 +88,9 @@ final class Origin {
             if (sequencer == null) {
                 return;   // no epoch open: resent when one opens
             }
-            if (resendPending) {
+            if (offload) {
+                requestMore();
+            } else if (resendPending) {
                 resendLocked();   // this one included: forwards leave in oseq order, or the sequencer parks them
             } else {
                 forward(oseq, payload);
@@ -82,6 +110,7 @@ final class Origin {
             }
             step = at;
             sequencer = null;
+            epoch = null;
         }
     }
 
@@ -89,16 +118,83 @@ final class Origin {
      * An epoch opened (at the member's step {@code at}) with {@code seq} as its sequencer: resend everything
      * not yet delivered, then go on.
      */
-    void resume(long at, MemberId seq) {
+    void resume(long at, EpochId opened) {
         assert holdsNoLaterLock() : "lock order: origin after sequencer or member";
         synchronized (lock) {
             if (at < step) {
                 return;   // the member froze again meanwhile
             }
             step = at;
-            sequencer = seq;
+            sequencer = opened.sequencer();
+            if (offload) {
+                epoch = opened;
+                outstanding = false;
+                Map.Entry<Long, byte[]> first = unacked.firstEntry();
+                requestedTo = (first == null ? nextOseq : first.getKey()) - 1;
+                requestMore();
+                return;
+            }
             resendPending = true;
             resendLocked();
+        }
+    }
+
+    /** Offload, under the lock: asks for everything queued and not asked for in this epoch, unless a request is out. */
+    private void requestMore() {
+        long last = nextOseq - 1;
+        if (outstanding || last <= requestedTo) {
+            return;
+        }
+        Map.Entry<Long, byte[]> first = unacked.firstEntry();
+        long from = requestedTo + 1;
+        long firstUnacked = first == null ? from : Math.min(first.getKey(), from);
+        outstanding = true;
+        requestedTo = last;
+        requestedAt = System.nanoTime();
+        net.request(epoch, new Wire.Req(epoch.view(), from, last, firstUnacked));
+    }
+
+    /**
+     * Offload: {@code from} granted positions. Returns the entries to multicast (none for a stale grant: another
+     * epoch's, or not from this epoch's sequencer), and asks for what was queued meanwhile.
+     */
+    Granted granted(MemberId from, Wire.Grant g) {
+        assert holdsNoLaterLock() : "lock order: origin after sequencer or member";
+        synchronized (lock) {
+            if (epoch == null || !from.equals(epoch.sequencer()) || g.epochView() != epoch.view()) {
+                LOG.debug("{}: refused a stale grant of view {} from {} (follows {})", self, g.epochView(), from, epoch);
+                return new Granted(null, List.of());
+            }
+            outstanding = false;
+            List<Wire.Entry> out = new ArrayList<>((int) Math.max(0, g.to() - g.from() + 1));
+            for (long oseq = g.from(); oseq <= g.to(); oseq++) {
+                byte[] payload = unacked.get(oseq);
+                if (payload == null) {   // delivered, so ordered already: the sequencer never grants those
+                    LOG.error("{}: granted position {} for broadcast {}, which it no longer holds", self,
+                            g.gseq() + oseq - g.from(), oseq);
+                    continue;
+                }
+                out.add(new Wire.Entry(g.gseq() + oseq - g.from(), self, oseq, payload));
+            }
+            requestMore();
+            return new Granted(epoch, out);
+        }
+    }
+
+    /**
+     * Offload, from the timer: a request out for {@code afterNanos} is asked again (a control message can be lost
+     * with a connection JGroups resets around a merge; the sequencer grants each broadcast once, so a repeated
+     * request costs at most an empty grant).
+     */
+    void retryRequest(long now, long afterNanos) {
+        synchronized (lock) {
+            if (!offload || epoch == null || !outstanding || now - requestedAt < afterNanos) {
+                return;
+            }
+            outstanding = false;
+            Map.Entry<Long, byte[]> first = unacked.firstEntry();
+            requestedTo = (first == null ? nextOseq : first.getKey()) - 1;
+            requestMore();
         }
     }
 

@@ -31,6 +31,9 @@ final class Sequencer {
 
         void commitToOthers(Wire.Commit c);
 
+        /** Offload: grants positions to {@code origin} (possibly this member). Never blocks: not flow-controlled. */
+        void grant(MemberId origin, Wire.Grant g);
+
         /** Asks {@code source} (possibly this member) to send {@code target} its entries in (from, upTo]. */
         void repair(MemberId source, long view, MemberId target, long from, long upTo);
     }
@@ -45,36 +48,50 @@ final class Sequencer {
     /** Members log what they hold ({@code fts.durability=log}): see {@link EpochPlan#decide}. */
     private final boolean durable;
 
-    private long recovering = -1;
+    /**
+     * Where this member stands as a sequencer. Volatile: the failure-detection timer reads it without the monitor,
+     * which a blocked multicast may hold.
+     */
+    private volatile SequencerState state = new SequencerState.Idle();
     /** The ballot of the recovery this member runs; above every ballot it knows of. */
     private long ballot;
     private long knownBallot;
-    private List<MemberId> recoveryMembers = List.of();
     private volatile Waiting waiting = new Waiting(-1, 0, List.of(), false);
     private final Map<MemberId, EpochPlan.Report> reports = new HashMap<>();
     private final Map<MemberId, Map<MemberId, Long>> reportedMarks = new HashMap<>();
-    private EpochId pending;
-    private List<MemberId> pendingMembers = List.of();
-    private EpochId epoch;
-    private List<MemberId> members = List.of();
-    /** Volatile: the failure-detection timer reads it without the monitor, which a blocked multicast may hold. */
-    private volatile boolean sequencing;
     private long nextGseq;
     private final Map<MemberId, Long> sequencedOseq = new HashMap<>();
     private final Map<MemberId, TreeMap<Long, Wire.Fwd>> parked = new HashMap<>();
-    private final List<Object[]> queued = new ArrayList<>();   // {origin, Fwd}
+    /** Forwards or requests from members of the epoch this member is establishing, ordered once it opens. */
+    private final List<Queued> queued = new ArrayList<>();
+    private final boolean offload;
+    private final HoleWatch holes = new HoleWatch();
 
-    Sequencer(MemberId self, GroupConfig config, Net net, Member member) {
-        this(self, config, net, member, false);
+    private record Queued(MemberId origin, Wire.Msg msg) {
     }
 
-    Sequencer(MemberId self, GroupConfig config, Net net, Member member, boolean durable) {
+    Sequencer(MemberId self, GroupConfig config, Net net, Member member) {
+        this(self, config, net, member, false, Ordering.SEQUENCER);
+    }
+
+    Sequencer(MemberId self, GroupConfig config, Net net, Member member, boolean durable, Ordering ordering) {
         this.self = self;
         this.config = config;
         this.net = net;
         this.member = member;
         this.durable = durable;
-        this.acks = new Acks(self, config, net, member, durable);
+        this.offload = ordering == Ordering.OFFLOAD;
+        this.acks = new Acks(self, config, net, member, durable, offload);
+    }
+
+    /** Offload: the ledger of positions granted in the epoch this member sequences. */
+    HoleWatch holes() {
+        return holes;
+    }
+
+    /** Whether this member sequences an open epoch (read without the monitor). */
+    boolean sequencing() {
+        return state instanceof SequencerState.Sequencing;
     }
 
     Acks acks() {
@@ -86,7 +103,7 @@ final class Sequencer {
      * new for {@code patienceNanos} (none when it sequences nothing). Never takes this monitor.
      */
     List<MemberId> stalled(long now, long patienceNanos) {
-        return sequencing ? acks.stalled(now, patienceNanos) : List.of();
+        return sequencing() ? acks.stalled(now, patienceNanos) : List.of();
     }
 
     /**
@@ -95,20 +112,17 @@ final class Sequencer {
      */
     synchronized boolean viewChanged(View v) {
         assert !Thread.holdsLock(member) : "lock order: sequencer after member";
-        sequencing = false;
-        epoch = null;
-        pending = null;
         queued.clear();
         parked.clear();
         reports.clear();
         reportedMarks.clear();
+        holes.reset();
         if (!self.equals(v.coordinator())) {
-            recovering = -1;
+            state = new SequencerState.Idle();
             publishWaiting();
             return false;
         }
-        recovering = v.id();
-        recoveryMembers = v.members();
+        state = new SequencerState.Recovering(v.id(), v.members());
         // Without a log, the view id. With one, above whatever this member promised or heard of, and the view id
         // while no member restarted from a log (JGroups numbers the views of a group formed again from 1).
         if (durable) {
@@ -132,7 +146,8 @@ final class Sequencer {
      * reported already report again under it. Returns the requests to send.
      */
     synchronized List<Runnable> onRefused(MemberId src, Wire.Refused r) {
-        if (r.view() != recovering || r.ballot() != ballot || !recoveryMembers.contains(src)) {
+        if (!(state instanceof SequencerState.Recovering rec) || r.view() != rec.view() || r.ballot() != ballot
+                || !rec.members().contains(src)) {
             return List.of();
         }
         knownBallot = Math.max(knownBallot, r.promised());
@@ -141,11 +156,11 @@ final class Sequencer {
         reports.clear();
         reportedMarks.clear();
         publishWaiting();
-        LOG.info("{}: recovery of view {}: {} promised ballot {}; asking again with {}", self, recovering, src,
+        LOG.info("{}: recovery of view {}: {} promised ballot {}; asking again with {}", self, rec.view(), src,
                 r.promised(), ballot);
         List<Runnable> out = new ArrayList<>();
-        Wire.StateReq again = new Wire.StateReq(recovering, ballot);
-        for (MemberId m : recoveryMembers) {
+        Wire.StateReq again = new Wire.StateReq(rec.view(), ballot);
+        for (MemberId m : rec.members()) {
             out.add(() -> net.toMember(m, again));
         }
         return out;
@@ -166,17 +181,17 @@ final class Sequencer {
 
     /** Under this monitor, after each change of the recovery or its reports. */
     private void publishWaiting() {
-        if (recovering < 0) {
+        if (!(state instanceof SequencerState.Recovering rec)) {
             waiting = new Waiting(-1, 0, List.of(), false);
             return;
         }
-        List<MemberId> missing = new ArrayList<>(recoveryMembers);
+        List<MemberId> missing = new ArrayList<>(rec.members());
         missing.removeAll(reports.keySet());
-        List<MemberId> reported = new ArrayList<>(recoveryMembers);
+        List<MemberId> reported = new ArrayList<>(rec.members());
         reported.retainAll(reports.keySet());
         boolean decidable = !missing.isEmpty() && !reported.isEmpty()
                 && EpochPlan.decide(config, durable, reported, reports, self).established();
-        waiting = new Waiting(recovering, ballot, List.copyOf(missing), decidable);
+        waiting = new Waiting(rec.view(), ballot, List.copyOf(missing), decidable);
     }
 
     /**
@@ -194,9 +209,11 @@ final class Sequencer {
     }
 
     private void decideIfComplete(MemberId src, Wire.State s, List<Runnable> out) {
-        if (s.view() != recovering || s.ballot() != ballot || !recoveryMembers.contains(src)) {
+        if (!(state instanceof SequencerState.Recovering rec) || s.view() != rec.view() || s.ballot() != ballot
+                || !rec.members().contains(src)) {
             return;
         }
+        List<MemberId> recoveryMembers = rec.members();
         EpochId reported = s.epochSeq() == null ? null : new EpochId(s.epochView(), s.epochSeq());
         knownBallot = Math.max(knownBallot, s.epochBallot());
         reports.put(src, new EpochPlan.Report(s.fresh(), s.synced(), s.epochBallot(), reported, s.founding(),
@@ -206,8 +223,8 @@ final class Sequencer {
         if (reports.size() < recoveryMembers.size()) {
             return;
         }
-        long view = recovering;
-        recovering = -1;
+        long view = rec.view();
+        state = new SequencerState.Idle();
         publishWaiting();
         EpochPlan.Decision d = EpochPlan.decide(config, durable, recoveryMembers, reports, self);
         LOG.debug("{}: recovery of view {}: {} from reports {}", self, view, d, reports);
@@ -223,8 +240,8 @@ final class Sequencer {
         for (EpochPlan.Repair r : d.repairs()) {
             out.add(() -> net.repair(r.source(), view, r.target(), r.from(), r.upTo()));
         }
-        pending = new EpochId(view, self);
-        pendingMembers = recoveryMembers;
+        EpochId pending = new EpochId(view, self);
+        state = new SequencerState.Pending(pending, recoveryMembers);
         LOG.info("{}: view {} establishes epoch {} at {} ({})", self, view, pending, d.start(), d.refounding()
                 ? "founding the group again: its interrupted founding committed nothing"
                 : d.founding() ? "founding the group" : "continuing the history of " + d.source());
@@ -236,40 +253,94 @@ final class Sequencer {
         }
     }
 
-    /** This member opened the epoch it established: ordering starts at {@code start}. */
-    synchronized void open(EpochId e, long start) {
+    /**
+     * This member opened the epoch it established: ordering starts at {@code start}. Returns the grants of the
+     * requests queued meanwhile (offload), to send after this monitor is released.
+     */
+    synchronized List<Runnable> open(EpochId e, long start) {
         assert !Thread.holdsLock(member) : "lock order: sequencer after member";
-        if (!e.equals(pending)) {
-            return;   // superseded by a newer view
+        if (!(state instanceof SequencerState.Pending p) || !e.equals(p.epoch())) {
+            return List.of();   // superseded by a newer view
         }
-        epoch = e;
-        members = pendingMembers;
-        pending = null;
         nextGseq = start;
         sequencedOseq.clear();
         sequencedOseq.putAll(member.marks());   // what the history already holds, per origin
-        acks.open(e, members, start - 1, member.commitKnown(), member.acknowledgeable());
-        sequencing = true;
+        acks.open(e, p.members(), start - 1, member.commitKnown(), member.acknowledgeable());
+        holes.open(start);
+        state = new SequencerState.Sequencing(e, p.members());
         LOG.debug("{}: sequencing epoch {} from {}; {} forwards queued", self, e, start, queued.size());
-        List<Object[]> waiting = new ArrayList<>(queued);
+        List<Queued> waiting = new ArrayList<>(queued);
         queued.clear();
-        for (Object[] q : waiting) {
-            onFwd((MemberId) q[0], (Wire.Fwd) q[1]);
+        List<Runnable> out = new ArrayList<>();
+        for (Queued q : waiting) {
+            if (q.msg() instanceof Wire.Fwd f) {
+                onFwd(q.origin(), f);
+            } else {
+                out.addAll(onReq(q.origin(), (Wire.Req) q.msg()));
+            }
         }
+        return out;
     }
 
     synchronized void onFwd(MemberId origin, Wire.Fwd f) {
         assert !Thread.holdsLock(member) : "lock order: sequencer after member";
-        if (sequencing && members.contains(origin)) {
-            sequence(origin, f);
-        } else if ((recovering >= 0 && recoveryMembers.contains(origin))
-                || (pending != null && pendingMembers.contains(origin))) {
-            queued.add(new Object[] {origin, f});   // ordered once this member's epoch opens
+        if (offload) {
+            LOG.error("{}: FWD {} of {} dropped: this member orders by offload (fts.gc.jgroups.ordering differs "
+                    + "between members)", self, f.oseq(), origin);
+        } else if (state instanceof SequencerState.Sequencing s && s.members().contains(origin)) {
+            sequence(s.epoch(), origin, f);
+        } else if (establishing(origin, -1)) {
+            queued.add(new Queued(origin, f));   // ordered once this member's epoch opens
         } else {
             // Stale (no longer the sequencer) or early (a view this member has not installed): the origin
             // resends when it opens its next epoch.
             LOG.debug("{}: FWD {} of {} dropped: not sequencing an epoch with it", self, f.oseq(), origin);
         }
+    }
+
+    /** Whether this member establishes an epoch (of view {@code view}, or any if -1) that {@code origin} is in. */
+    private boolean establishing(MemberId origin, long view) {
+        if (state instanceof SequencerState.Recovering r) {
+            return r.members().contains(origin) && (view < 0 || view == r.view());
+        }
+        return state instanceof SequencerState.Pending p && p.members().contains(origin)
+                && (view < 0 || view == p.epoch().view());
+    }
+
+    /**
+     * Offload: an origin asks for positions for its broadcasts {@code r.from()}..{@code r.to()}. Those already in
+     * the history or granted (per-origin oseq marks) are skipped; the rest get the next positions, in oseq order.
+     * Every request of the open epoch is answered, with an empty grant if nothing is left, so the origin's one
+     * outstanding request always ends. A request of another epoch is dropped: the origin asks again when it opens
+     * this one. Returns the grant to send after this monitor is released.
+     */
+    synchronized List<Runnable> onReq(MemberId origin, Wire.Req r) {
+        assert !Thread.holdsLock(member) : "lock order: sequencer after member";
+        if (!offload) {
+            LOG.error("{}: REQ of {} dropped: this member orders by sequencer (fts.gc.jgroups.ordering differs "
+                    + "between members)", self, origin);
+            return List.of();
+        }
+        if (state instanceof SequencerState.Sequencing s && s.members().contains(origin)
+                && s.epoch().view() == r.epochView()) {
+            long base = Math.max(sequencedOseq.getOrDefault(origin, 0L), r.firstUnacked() - 1);
+            long from = Math.max(r.from(), base + 1);
+            long to = r.to();
+            Wire.Grant g = new Wire.Grant(r.epochView(), from, to, nextGseq);
+            if (from <= to) {
+                holes.granted(nextGseq, to - from + 1, origin);
+                nextGseq += to - from + 1;
+                sequencedOseq.put(origin, to);
+            }
+            return List.of(() -> net.grant(origin, g));
+        }
+        if (establishing(origin, r.epochView())) {
+            queued.add(new Queued(origin, r));
+        } else {
+            LOG.debug("{}: REQ {}..{} of {} for view {} dropped: not sequencing that epoch", self, r.from(), r.to(),
+                    origin, r.epochView());
+        }
+        return List.of();
     }
 
     /**
@@ -278,7 +349,7 @@ final class Sequencer {
      * was lost with a dead sequencer, or dropped before this member knew its role) is parked until the
      * origin's resend fills the gap, rather than ordered first and the older ones then dropped as old.
      */
-    private void sequence(MemberId o, Wire.Fwd f) {
+    private void sequence(EpochId epoch, MemberId o, Wire.Fwd f) {
         long base = Math.max(sequencedOseq.getOrDefault(o, 0L), f.firstUnacked() - 1);
         TreeMap<Long, Wire.Fwd> waiting = parked.get(o);
         if (f.oseq() > base + 1) {
@@ -286,7 +357,7 @@ final class Sequencer {
             return;
         }
         if (f.oseq() > base) {
-            if (!emit(o, f)) {
+            if (!emit(epoch, o, f)) {
                 return;
             }
             base = f.oseq();
@@ -294,7 +365,7 @@ final class Sequencer {
         if (waiting != null) {
             waiting.headMap(base, true).clear();
             for (Wire.Fwd next = waiting.remove(base + 1); next != null; next = waiting.remove(base + 1)) {
-                if (!emit(o, next)) {
+                if (!emit(epoch, o, next)) {
                     return;
                 }
                 base = next.oseq();
@@ -307,11 +378,11 @@ final class Sequencer {
     }
 
     /** Holds the entry here first (so the sequencer always holds what it ordered), then multicasts it. */
-    private boolean emit(MemberId o, Wire.Fwd f) {
+    private boolean emit(EpochId epoch, MemberId o, Wire.Fwd f) {
         Entry e = new Entry(nextGseq, o, f.oseq(), f.payload());
         if (!member.holdLocal(epoch, e)) {
             LOG.debug("{}: stops sequencing {}: its member left that epoch", self, epoch);
-            sequencing = false;
+            state = new SequencerState.Idle();
             return false;
         }
         nextGseq++;

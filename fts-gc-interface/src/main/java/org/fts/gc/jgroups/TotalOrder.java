@@ -97,6 +97,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private final Origin origin;
     private final Member member;
     private final Sequencer sequencer;
+    private final OffloadSender offload;
     private final DeliveryPump pump;
     private final StallWatch stalls = new StallWatch();
     private final SequencerWatch seqWatch;
@@ -109,20 +110,25 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private long recoverySince;
 
     TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump) {
-        this(self, config, net, pump, null);
+        this(self, config, net, pump, null, Ordering.SEQUENCER, Runnable::run);
     }
 
     /**
-     * @param disk the member's log ({@code fts.durability=log}), or null: with one, the member starts from what it
-     *             logged, and acknowledges only what its disk holds ({@link DurableLog#start} is called here)
+     * @param disk     the member's log ({@code fts.durability=log}), or null: with one, the member starts from what it
+     *                 logged, and acknowledges only what its disk holds ({@link DurableLog#start} is called here)
+     * @param ordering how broadcasts are ordered; every member of a group must use the same
+     * @param sender   offload: where this member's DATA multicasts run (never a thread that delivers messages, when
+     *                 the transport has flow control)
      */
-    TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump, DurableLog disk) {
+    TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump, DurableLog disk,
+               Ordering ordering, java.util.concurrent.Executor sender) {
         this.self = self;
         this.net = net;
         this.pump = pump;
-        this.origin = new Origin(self, this);
-        this.member = new Member(self, config, pump, origin, this, disk);
-        this.sequencer = new Sequencer(self, config, this, member, disk != null);
+        this.origin = new Origin(self, this, ordering);
+        this.member = new Member(self, config, pump, origin, this, disk, ordering);
+        this.sequencer = new Sequencer(self, config, this, member, disk != null, ordering);
+        this.offload = new OffloadSender(origin, member, net, sender, () -> ack(member.ackDue(false)));
         origin.lockOrder(sequencer, member);
         this.seqWatch = new SequencerWatch(self);
         this.watchOut = new WatchNet(net, () -> view);
@@ -190,12 +196,18 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private void dispatch(MemberId src, Wire.Msg m) {
         if (m instanceof Wire.Ord o) {
             member.onOrd(src, o);
+        } else if (m instanceof Wire.Data d) {
+            member.onData(d);
+        } else if (m instanceof Wire.Req r) {
+            Recovery.runAll(sequencer.onReq(src, r));
+        } else if (m instanceof Wire.Grant g) {
+            offload.onGrant(src, g);
         } else if (m instanceof Wire.Fwd f) {
             sequencer.onFwd(src, f);
         } else if (m instanceof Wire.Ack a) {
             sequencer.acks().onAck(src, a.epochView(), a.held());
         } else if (m instanceof Wire.Commit c) {
-            member.commit(new EpochId(c.epochView(), src), c.committed(), 0);
+            member.commit(new EpochId(c.epochView(), src), c.committed(), c.stable());
         } else if (m instanceof Wire.StateReq r) {
             Recovery.runAll(member.onStateReq(src, r.view(), r.ballot()));
         } else if (m instanceof Wire.State s) {
@@ -242,6 +254,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
      */
     void watchStalls(long now, long patienceNanos) {
         List<MemberId> watched = new ArrayList<>(sequencer.stalled(now, patienceNanos));
+        watchHoles(now, patienceNanos, watched);
         Sequencer.Waiting r = sequencer.unreported();
         if (r.view() >= 0 && r.view() == retryView && r.decidableWithout() && now - recoverySince >= patienceNanos) {
             // A recovery that waits as long for reports it can do without waits for members it may not reach. One
@@ -256,12 +269,35 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     }
 
     /**
+     * Offload: the origin holding the lowest position this sequencer lacks, once it has lacked it for {@code
+     * patienceNanos}, is watched like a stalled member (probed; excluded if it answers nothing); once for four
+     * times as long, it is excluded whatever it answers: the whole group waits for that position.
+     */
+    private void watchHoles(long now, long patienceNanos, List<MemberId> watched) {
+        if (!sequencer.sequencing()) {
+            return;
+        }
+        HoleWatch.Hole h = sequencer.holes().tick(now, member.heldNow());
+        if (h == null || h.origin().equals(self) || now - h.sinceNanos() < patienceNanos) {
+            return;
+        }
+        if (!watched.contains(h.origin())) {
+            watched.add(h.origin());
+        }
+        if (now - h.sinceNanos() >= 4 * patienceNanos) {
+            net.exclude(h.origin(), "position " + h.position() + " granted to it stayed unfilled for "
+                    + (now - h.sinceNanos()) / 1_000_000 + " ms, holding back every member");
+        }
+    }
+
+    /**
      * The timer's retry of a recovery this member coordinates: every {@code intervalNanos}, it asks again the
      * members whose report has not arrived. A control message can be lost with a connection JGroups resets
      * around an exclusion and a merge; a recovery that waited for it waited until the next view. A member
      * answers a repeated request with the same report; one whose recovery already ended ignores it.
      */
     void retryRecovery(long now, long intervalNanos) {
+        origin.retryRequest(now, intervalNanos);
         Sequencer.Waiting r = sequencer.unreported();
         long view = r.view();
         if (view != retryView) {
@@ -317,7 +353,25 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
 
     @Override
     public void sequencerOpen(EpochId epoch, long start) {
-        sequencer.open(epoch, start);
+        Recovery.runAll(sequencer.open(epoch, start));
+    }
+
+    @Override
+    public void grant(MemberId to, Wire.Grant g) {
+        if (to.equals(self)) {
+            offload.onGrant(self, g);
+        } else {
+            net.control(to, Wire.encode(g));
+        }
+    }
+
+    @Override
+    public void request(EpochId epoch, Wire.Req req) {
+        if (epoch.sequencer().equals(self)) {
+            Recovery.runAll(sequencer.onReq(self, req));
+        } else {
+            net.control(epoch.sequencer(), Wire.encode(req));
+        }
     }
 
     @Override

@@ -23,7 +23,7 @@ final class Wire {
 
     /** A message of the protocol. */
     sealed interface Msg permits Fwd, Ord, Ack, Commit, StateReq, State, SendRepair, Repair, EpochMsg, NotPrimary,
-            Direct, Probe, ProbeReply, ProbeFor, Vouch, Unreachable, Refused {
+            Direct, Probe, ProbeReply, ProbeFor, Vouch, Unreachable, Refused, Req, Grant, Data {
     }
 
     /** Origin to sequencer: broadcast {@code oseq}; every oseq below {@code firstUnacked} was delivered. */
@@ -38,8 +38,32 @@ final class Wire {
     record Ack(long epochView, long held) implements Msg {
     }
 
-    /** Sequencer to the other members: every entry up to {@code committed} is held by a majority. */
-    record Commit(long epochView, long committed) implements Msg {
+    /**
+     * Sequencer to the other members: every entry up to {@code committed} is held by a majority, and up to {@code
+     * stable} by every member (0: not said; the ORDs say it under {@code sequencer} ordering).
+     */
+    record Commit(long epochView, long committed, long stable) implements Msg {
+    }
+
+    /**
+     * Offload ordering, origin to its epoch's sequencer: grant positions to my broadcasts {@code from}..{@code to}
+     * (oseqs) in epoch {@code epochView}; every oseq below {@code firstUnacked} was delivered.
+     */
+    record Req(long epochView, long from, long to, long firstUnacked) implements Msg {
+    }
+
+    /**
+     * Offload ordering, sequencer to origin: your broadcasts {@code from}..{@code to} (oseqs; none if {@code from >
+     * to}, all ordered already) take the positions from {@code gseq} on, in epoch {@code epochView}.
+     */
+    record Grant(long epochView, long from, long to, long gseq) implements Msg {
+    }
+
+    /**
+     * Offload ordering, origin to every member: entry {@code e} of the epoch of view {@code epochView} sequenced by
+     * {@code sequencer}, at the position its grant gave (the sender is the origin, so the epoch's sequencer is named).
+     */
+    record Data(long epochView, MemberId sequencer, Entry e) implements Msg {
     }
 
     /**
@@ -141,6 +165,9 @@ final class Wire {
     private static final byte VOUCH = 15;
     private static final byte UNREACHABLE = 16;
     private static final byte REFUSED = 17;
+    private static final byte REQ = 18;
+    private static final byte GRANT = 19;
+    private static final byte DATA = 20;
 
     private Wire() {
     }
@@ -162,7 +189,20 @@ final class Wire {
         } else if (m instanceof Ack a) {
             return ByteBuffer.allocate(17).put(ACK).putLong(a.epochView()).putLong(a.held()).array();
         } else if (m instanceof Commit c) {
-            return ByteBuffer.allocate(17).put(COMMIT).putLong(c.epochView()).putLong(c.committed()).array();
+            return ByteBuffer.allocate(25).put(COMMIT).putLong(c.epochView()).putLong(c.committed())
+                    .putLong(c.stable()).array();
+        } else if (m instanceof Req r) {
+            return ByteBuffer.allocate(33).put(REQ).putLong(r.epochView()).putLong(r.from()).putLong(r.to())
+                    .putLong(r.firstUnacked()).array();
+        } else if (m instanceof Grant g) {
+            return ByteBuffer.allocate(33).put(GRANT).putLong(g.epochView()).putLong(g.from()).putLong(g.to())
+                    .putLong(g.gseq()).array();
+        } else if (m instanceof Data d) {
+            byte[] seq = name(d.sequencer());
+            byte[] origin = name(d.e().origin());
+            return ByteBuffer.allocate(1 + 8 + 1 + seq.length + 8 + 1 + origin.length + 8 + d.e().payload().length)
+                    .put(DATA).putLong(d.epochView()).put((byte) seq.length).put(seq).putLong(d.e().gseq())
+                    .put((byte) origin.length).put(origin).putLong(d.e().oseq()).put(d.e().payload()).array();
         } else if (m instanceof StateReq r) {
             return ByteBuffer.allocate(17).put(STATE_REQ).putLong(r.view()).putLong(r.ballot()).array();
         } else if (m instanceof Refused r) {
@@ -226,7 +266,18 @@ final class Wire {
             case ACK:
                 return new Ack(b.getLong(), b.getLong());
             case COMMIT:
-                return new Commit(b.getLong(), b.getLong());
+                return new Commit(b.getLong(), b.getLong(), b.getLong());
+            case REQ:
+                return new Req(b.getLong(), b.getLong(), b.getLong(), b.getLong());
+            case GRANT:
+                return new Grant(b.getLong(), b.getLong(), b.getLong(), b.getLong());
+            case DATA: {
+                long epoch = b.getLong();
+                MemberId seq = readName(b);
+                long gseq = b.getLong();
+                MemberId origin = readName(b);
+                return new Data(epoch, seq, new Entry(gseq, origin, b.getLong(), rest(b)));
+            }
             case STATE_REQ:
                 return new StateReq(b.getLong(), b.getLong());
             case REFUSED:

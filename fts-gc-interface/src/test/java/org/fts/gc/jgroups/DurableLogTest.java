@@ -136,7 +136,7 @@ class DurableLogTest {
         org.fts.gc.internal.DeliveryPump pump = new org.fts.gc.internal.DeliveryPump("x", new org.fts.testing.Recorder());
         try (DurableLog again = DurableLog.open(dir)) {
             UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> new TotalOrder(A,
-                    new org.fts.gc.GroupConfig(3, true), nowhere, pump, again));
+                    new org.fts.gc.GroupConfig(3, true), nowhere, pump, again, Ordering.SEQUENCER, Runnable::run));
             assertTrue(e.getMessage().contains("epoch.meta"), e.getMessage());
             assertEquals(1, again.loaded().entries().size(), "nothing dropped");
         }
@@ -164,7 +164,7 @@ class DurableLogTest {
                 public void urgent(MemberId to, byte[] msg) { }
                 public void multicast(byte[] msg) { }
                 public void multicastUrgent(byte[] msg) { }
-            }, pump, again);
+            }, pump, again, Ordering.SEQUENCER, Runnable::run);
             MemberId b = new MemberId("b#1");
             order.viewChanged(new org.fts.gc.View(1, List.of(b, A), A));
             order.receive(b, Wire.encode(new Wire.StateReq(1, 20)));

@@ -28,20 +28,26 @@ final class ProtocolSimulator {
      * N, the number of random steps before the heal, the delivery guarantee, and whether crashes may go beyond
      * the fault model (a majority without the state: then liveness is not checked, safety still is).
      */
-    record Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel) {
+    record Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering) {
         static Options of(int replicas) {
-            return new Options(replicas, DEFAULT_STEPS, true, false);
+            return new Options(replicas, DEFAULT_STEPS, true, false, Ordering.SEQUENCER);
+        }
+
+        Options with(Ordering o) {
+            return new Options(replicas, steps, uniform, beyondFaultModel, o);
         }
 
         String describe() {
             return "N=" + replicas + ", " + steps + " steps, " + (uniform ? "uniform" : "agreed")
-                    + (beyondFaultModel ? ", beyond the fault model" : "");
+                    + (beyondFaultModel ? ", beyond the fault model" : "")
+                    + (ordering == Ordering.SEQUENCER ? "" : ", " + ordering.alias + " ordering");
         }
 
         /** The arguments of bin/fts simulate that run these options. */
         String args() {
             return "--replicas " + replicas + " --steps " + steps + (uniform ? "" : " --delivery agreed")
-                    + (beyondFaultModel ? " --faults beyond" : "");
+                    + (beyondFaultModel ? " --faults beyond" : "")
+                    + (ordering == Ordering.SEQUENCER ? "" : " --ordering " + ordering.alias);
         }
     }
 
@@ -235,7 +241,7 @@ final class ProtocolSimulator {
 
     /** A new incarnation of replica {@code i}: fresh, in no view. */
     SimNode start(int i) {
-        SimNode n = new SimNode(this, i, incarnations[i]++, config);
+        SimNode n = new SimNode(this, i, incarnations[i]++, config, options.ordering());
         nodes[i] = n;
         all.put(n.id, n);
         return n;

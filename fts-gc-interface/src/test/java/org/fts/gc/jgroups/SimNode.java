@@ -61,12 +61,12 @@ final class SimNode implements TotalOrder.Transport, MemberTap, GroupListener {
     /** Delivered by the protocol, not yet handed over by the pump: the pump must hand exactly these, in order. */
     final ArrayDeque<String> toHand = new ArrayDeque<>();
 
-    SimNode(ProtocolSimulator sim, int replica, int incarnation, GroupConfig config) {
+    SimNode(ProtocolSimulator sim, int replica, int incarnation, GroupConfig config, Ordering ordering) {
         this.sim = sim;
         this.replica = replica;
         this.id = new MemberId("r" + replica + "#" + incarnation);
         this.pump = new DeliveryPump(id.name(), this);
-        this.order = new TotalOrder(id, config, this, pump);
+        this.order = new TotalOrder(id, config, this, pump, null, ordering, Runnable::run);
         order.tap(this);
     }
 

@@ -36,11 +36,30 @@ final class SteppedGroup implements AutoCloseable {
         final TotalOrder order;
         final ArrayDeque<Object[]> inbox = new ArrayDeque<>();   // {src, bytes}
 
+        /** Offload: while true, this member's DATA multicasts wait in {@link #heldSends} (a stalled sender). */
+        boolean holdSends;
+        final List<Runnable> heldSends = new ArrayList<>();
+
         Node(String name) {
             id = new MemberId(name);
             pump = new DeliveryPump(name, recorder);
             pump.start();
-            order = new TotalOrder(id, config, this, pump);
+            order = new TotalOrder(id, config, this, pump, null, ordering, task -> {
+                if (holdSends) {
+                    heldSends.add(task);
+                } else {
+                    task.run();
+                }
+            });
+        }
+
+        /** Runs the DATA multicasts held so far (a stalled sender resumes), then runs the group. */
+        void releaseSends() {
+            holdSends = false;
+            List<Runnable> out = List.copyOf(heldSends);
+            heldSends.clear();
+            out.forEach(Runnable::run);
+            run();
         }
 
         @Override
@@ -130,6 +149,7 @@ final class SteppedGroup implements AutoCloseable {
     }
 
     final GroupConfig config;
+    final Ordering ordering;
     final Map<String, Node> nodes = new LinkedHashMap<>();
     private final Set<MemberId> dead = new HashSet<>();
     private final Map<String, Integer> seqs = new LinkedHashMap<>();
@@ -142,6 +162,11 @@ final class SteppedGroup implements AutoCloseable {
     private final org.fts.gc.FailStop.Action halt;
 
     SteppedGroup(GroupConfig config) {
+        this(config, Ordering.SEQUENCER);
+    }
+
+    SteppedGroup(GroupConfig config, Ordering ordering) {
+        this.ordering = ordering;
         this.config = config;
         // An Error here (a broken lock-order assertion) fails the test instead of halting the test JVM.
         this.halt = org.fts.gc.FailStop.setAction((thread, cause) -> { });
