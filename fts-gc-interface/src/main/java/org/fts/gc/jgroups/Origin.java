@@ -46,8 +46,15 @@ final class Origin {
     private MemberId sequencer;
     private boolean resendPending;
     private final boolean offload;
-    /** Offload: the epoch followed (null: none open), the last oseq asked for in it, whether a request is out. */
-    private EpochId epoch;
+    /** Offload: most of this member's broadcasts not yet delivered before a new one waits ({@link #awaitRoom}). */
+    static final int IN_FLIGHT = 1024;
+    static final long ROOM_WAIT_MS = 5_000;
+    private final Object room = new Object();
+    /**
+     * Offload: the epoch followed (null: none open; volatile for {@link #awaitRoom}), the last oseq asked for in it,
+     * whether a request is out.
+     */
+    private volatile EpochId epoch;
     private long requestedTo;
     private boolean outstanding;
     private long requestedAt;
@@ -82,6 +89,9 @@ final class Origin {
 
     void abcast(byte[] payload) {
         assert holdsNoLaterLock() : "lock order: origin after sequencer or member";
+        if (offload) {
+            awaitRoom();
+        }
         synchronized (lock) {
             long oseq = nextOseq++;
             unacked.put(oseq, payload);
@@ -201,6 +211,35 @@ final class Origin {
     /** This member delivered its own broadcast {@code oseq} (and so every earlier one). */
     void delivered(long oseq) {
         unacked.headMap(oseq, true).clear();
+        if (offload && unacked.size() < IN_FLIGHT) {
+            synchronized (room) {
+                room.notifyAll();
+            }
+        }
+    }
+
+    /**
+     * Offload's backpressure: a broadcast waits while {@link #IN_FLIGHT} of this member's are not delivered yet and an
+     * epoch is open. Under sequencer ordering the forward's flow control holds the caller; under offload the caller
+     * only queues (its multicasts run on another thread), and a flood would grow the queue without bound. Waits at
+     * most {@link #ROOM_WAIT_MS}: then it queues regardless (a caller on a thread the group needs must not hang).
+     */
+    private void awaitRoom() {
+        long deadline = System.nanoTime() + ROOM_WAIT_MS * 1_000_000L;
+        synchronized (room) {
+            while (unacked.size() >= IN_FLIGHT && epoch != null) {
+                long left = deadline - System.nanoTime();
+                if (left <= 0) {
+                    return;
+                }
+                try {
+                    room.wait(Math.max(1, Math.min(left / 1_000_000L, 100)));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
     }
 
     private void resendLocked() {
