@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
  */
 class GcBenchSmokeTest {
     private static final Pattern LINE = Pattern.compile(
-            "gc-bench binding=local delivery=default senders=(\\d) msgs_per_s=(\\d+) p50_us=(\\d+) p99_us=(\\d+)"
+            "gc-bench binding=local delivery=default members=3 senders=(\\d) msgs_per_s=(\\d+) p50_us=(\\d+) p99_us=(\\d+)"
                     + " lead=bench-0 cpu_share=\\d+%/\\d+%/\\d+% lead_cpu_ratio=[0-9.]+ unattributed_cpu=\\d+%");
 
     @Test
