@@ -20,7 +20,7 @@ class GcBenchSmokeTest {
 
     @Test
     void printsOneGreppableLinePerSenderCount() throws Exception {
-        List<String> lines = new GcBench("local", 3_000, 200, null).run();
+        List<String> lines = new GcBench("local", 3, 3_000, 200, null).run();
         assertEquals(2, lines.size(), lines.toString());
         for (String line : lines) {
             Matcher m = LINE.matcher(line);
