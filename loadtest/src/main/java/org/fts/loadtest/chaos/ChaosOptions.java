@@ -15,14 +15,15 @@ import java.util.List;
  * @param hosts    whether replica i runs on its own address, 127.0.0.(2+i) (the multi-host recipe on one box)
  * @param durable  whether the replicas log ({@code fts.durability=log}, each in the run's directory)
  * @param gc       the replicas' group-communication binding ({@code fts.gc}: jgroups or raft)
+ * @param ordering the jgroups binding's ordering ({@code fts.gc.jgroups.ordering}: sequencer or offload)
  */
 public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery, String batching, long seed,
                            int clients, int keys, long budget, boolean encrypt, int replicas, boolean hosts,
-                           boolean durable, String gc) {
+                           boolean durable, String gc, String ordering) {
     public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed|netpart|bridge|oneway"
             + "|lossy|netmixed|killall] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
             + "[--batching ALIAS] [--durability memory|log] [--seed S] [--clients 10] [--keys 5] [--budget "
-            + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft]";
+            + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft] [--ordering sequencer|offload]";
     /** The most replicas {@code --hosts} places: 127.0.0.2 to 127.0.0.254. */
     static final int MAX_HOSTS = 253;
 
@@ -43,6 +44,9 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         }
         if (!gc.equals("jgroups") && !gc.equals("raft")) {
             throw new IllegalArgumentException("--gc is jgroups or raft, not " + gc);
+        }
+        if (!ordering.equals("sequencer") && !(ordering.equals("offload") && gc.equals("jgroups"))) {
+            throw new IllegalArgumentException("--ordering is sequencer or offload (with --gc jgroups), not " + ordering);
         }
         if (durable && "agreed".equals(delivery)) {
             throw new IllegalArgumentException("--durability log needs uniform delivery");
@@ -68,6 +72,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         boolean hosts = false;
         boolean durable = false;
         String gc = "jgroups";
+        String ordering = "sequencer";
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--hosts")) {   // the one flag without a value
                 hosts = true;
@@ -90,6 +95,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 };
                 case "--seed" -> seed = Long.parseLong(v);
                 case "--gc" -> gc = v;
+                case "--ordering" -> ordering = v;
                 case "--clients" -> clients = Integer.parseInt(v);
                 case "--keys" -> keys = Integer.parseInt(v);
                 case "--budget" -> budget = Long.parseLong(v);
@@ -102,7 +108,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             }
         }
         return new ChaosOptions(nemesis, seconds, delivery, batching, seed, clients, keys, budget, encrypt, replicas,
-                hosts, durable, gc);
+                hosts, durable, gc, ordering);
     }
 
     /** Each replica's address: 127.0.0.(2+i) with {@code --hosts}, else 127.0.0.1 for all. */
@@ -128,6 +134,9 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             o.add("-Dfts.gc.raft.members=" + String.join(",", java.util.stream.IntStream.range(0, replicas)
                     .mapToObj(i -> "r" + i).toList()));
         }
+        if (ordering.equals("offload")) {
+            o.add("-Dfts.gc.jgroups.ordering=offload");
+        }
         if (durable) {
             o.add("-Dfts.durability=log");   // the directory: the run's (Chaos)
             // the smallest checkpoint interval: a run's few MB of log checkpoint and compact many times, so that
@@ -144,6 +153,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 + (hosts ? " --hosts" : "") + (delivery == null ? "" : " --delivery " + delivery)
                 + (batching == null ? "" : " --batching " + batching) + (durable ? " --durability log" : "")
                 + (budget == Linearizability.DEFAULT_BUDGET ? "" : " --budget " + budget)
-                + (encrypt ? " --encrypt sym" : "") + (gc.equals("jgroups") ? "" : " --gc " + gc);
+                + (encrypt ? " --encrypt sym" : "") + (gc.equals("jgroups") ? "" : " --gc " + gc)
+                + (ordering.equals("sequencer") ? "" : " --ordering " + ordering);
     }
 }
