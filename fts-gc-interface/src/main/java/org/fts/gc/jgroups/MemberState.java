@@ -334,15 +334,19 @@ abstract class MemberState {
         }
     }
 
+    /** An acknowledgement due: this member holds up to {@code held} of the epoch of view {@code view}. */
+    record AckDue(long view, long held) {
+    }
+
     /** The ACK this member owes its sequencer, or null: every batch under uniform delivery, else every 512. */
-    synchronized long[] ackDue(boolean always) {
+    synchronized AckDue ackDue(boolean always) {
         long ackable = ackable();
         if (!(phase instanceof Phase.Open) || ackable <= lastAcked
                 || !(always || config.uniform() || ackable - lastAcked >= ACK_EVERY)) {
             return null;
         }
         lastAcked = ackable;
-        return new long[] {epoch.view(), ackable};
+        return new AckDue(epoch.view(), ackable);
     }
 
     /** What this member acknowledged or may acknowledge at once (the sequencer's own count at an opening). */

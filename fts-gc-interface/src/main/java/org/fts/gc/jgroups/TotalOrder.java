@@ -1,7 +1,5 @@
 package org.fts.gc.jgroups;
 
-import java.util.ArrayList;
-import java.util.List;
 
 import org.fts.gc.FailStop;
 import org.fts.gc.GroupConfig;
@@ -9,7 +7,6 @@ import org.fts.gc.MemberId;
 import org.fts.gc.View;
 import org.fts.gc.internal.DeliveryPump;
 import org.fts.gc.internal.EpochId;
-import org.fts.gc.jgroups.Wire.Entry;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -104,10 +101,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     /** The current view, for the answers to probes. */
     private volatile View view;
     private final SequencerWatch.Out watchOut;
-    /** {@link #retryRecovery}'s bookkeeping, on the timer thread only. */
-    private long retryView = -1;
-    private long retryAt;
-    private long recoverySince;
+    private final TimerDuties timer;
 
     TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump) {
         this(self, config, net, pump, null, Ordering.SEQUENCER, Runnable::run);
@@ -132,6 +126,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         origin.lockOrder(sequencer, member);
         this.seqWatch = new SequencerWatch(self);
         this.watchOut = new WatchNet(net, () -> view);
+        this.timer = new TimerDuties(self, net, origin, member, sequencer, stalls, seqWatch, watchOut, this::toMember);
         if (disk != null) {
             disk.start(() -> FailStop.guard(() -> ack(member.ackDue(true))));
         }
@@ -247,73 +242,16 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     }
 
     /**
-     * One tick of the {@link StallWatch}: as the sequencer, members a majority moved on without for
-     * {@code patienceNanos}; as the coordinator of a recovery running that long, members that have not reported.
-     * Each is probed, and those that leave probes unanswered as long are excluded. After {@link #retryRecovery}
-     * in the same tick.
+     * One tick of the stall, hole and sequencer watches ({@link TimerDuties#watchStalls}). After
+     * {@link #retryRecovery} in the same tick.
      */
     void watchStalls(long now, long patienceNanos) {
-        List<MemberId> watched = new ArrayList<>(sequencer.stalled(now, patienceNanos));
-        watchHoles(now, patienceNanos, watched);
-        Sequencer.Waiting r = sequencer.unreported();
-        if (r.view() >= 0 && r.view() == retryView && r.decidableWithout() && now - recoverySince >= patienceNanos) {
-            // A recovery that waits as long for reports it can do without waits for members it may not reach. One
-            // it cannot do without (it holds the state the others need) is waited for: excluded, it would leave
-            // the rest not primary until it merged back.
-            r.missing().stream().filter(m -> !m.equals(self) && !watched.contains(m)).forEach(watched::add);
-        }
-        stalls.tick(now, watched, patienceNanos, m -> net.urgent(m, Wire.encode(new Wire.Probe(now))),
-                m -> net.exclude(m, "it held the group up (its acknowledgements, or its report to a recovery, did "
-                        + "not come) and answered no probe for as long"));
-        seqWatch.tick(now, patienceNanos, watchOut);
+        timer.watchStalls(now, patienceNanos);
     }
 
-    /**
-     * Offload: the origin holding the lowest position this sequencer lacks, once it has lacked it for {@code
-     * patienceNanos}, is watched like a stalled member (probed; excluded if it answers nothing); once for four
-     * times as long, it is excluded whatever it answers: the whole group waits for that position.
-     */
-    private void watchHoles(long now, long patienceNanos, List<MemberId> watched) {
-        if (!sequencer.sequencing()) {
-            return;
-        }
-        HoleWatch.Hole h = sequencer.holes().tick(now, member.heldNow());
-        if (h == null || h.origin().equals(self) || now - h.sinceNanos() < patienceNanos) {
-            return;
-        }
-        if (!watched.contains(h.origin())) {
-            watched.add(h.origin());
-        }
-        if (now - h.sinceNanos() >= 4 * patienceNanos) {
-            net.exclude(h.origin(), "position " + h.position() + " granted to it stayed unfilled for "
-                    + (now - h.sinceNanos()) / 1_000_000 + " ms, holding back every member");
-        }
-    }
-
-    /**
-     * The timer's retry of a recovery this member coordinates: every {@code intervalNanos}, it asks again the
-     * members whose report has not arrived. A control message can be lost with a connection JGroups resets
-     * around an exclusion and a merge; a recovery that waited for it waited until the next view. A member
-     * answers a repeated request with the same report; one whose recovery already ended ignores it.
-     */
+    /** The timer's retries: of this origin's request, and of the recovery this member coordinates. */
     void retryRecovery(long now, long intervalNanos) {
-        origin.retryRequest(now, intervalNanos);
-        Sequencer.Waiting r = sequencer.unreported();
-        long view = r.view();
-        if (view != retryView) {
-            retryView = view;
-            retryAt = now;
-            recoverySince = now;
-            return;
-        }
-        if (view < 0 || now - retryAt < intervalNanos) {
-            return;
-        }
-        retryAt = now;
-        for (MemberId m : r.missing()) {
-            LOG.debug("{}: recovery of view {}: asking {} again for its report", self, view, m);
-            toMember(m, new Wire.StateReq(view, r.ballot()));
-        }
+        timer.retryRecovery(now, intervalNanos);
     }
 
     /** The timer's ACK, for stability when traffic alone did not send one. */
@@ -321,11 +259,11 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         ack(member.ackDue(true));
     }
 
-    private void ack(long[] due) {
+    private void ack(MemberState.AckDue due) {
         if (due != null) {
             EpochId e = member.epoch();
-            if (e != null && e.view() == due[0]) {
-                ack(e, due[1]);
+            if (e != null && e.view() == due.view()) {
+                ack(e, due.held());
             }
         }
     }
@@ -423,30 +361,13 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
 
     /** As the recovery's source: sends {@code target} its missing entries, in chunks. */
     private void sendRepair(long view, MemberId target, long from, long upTo) {
-        List<Entry> entries = member.entries(from, upTo);
-        List<Entry> chunk = new ArrayList<>();
-        int bytes = 0;
-        for (Entry e : entries) {
-            chunk.add(e);
-            bytes += e.payload().length + 64;
-            if (chunk.size() >= REPAIR_CHUNK_ENTRIES || bytes >= REPAIR_CHUNK_BYTES) {
-                repairChunk(view, target, chunk);
-                chunk = new ArrayList<>();
-                bytes = 0;
+        RepairSender.send(member.entries(from, upTo), REPAIR_CHUNK_ENTRIES, REPAIR_CHUNK_BYTES, chunk -> {
+            if (target.equals(self)) {
+                Recovery.runAll(member.onRepair(view, chunk));
+            } else {
+                net.unicast(target, Wire.encode(new Wire.Repair(view, chunk)));
             }
-        }
-        if (!chunk.isEmpty()) {
-            repairChunk(view, target, chunk);
-        }
-    }
-
-    private void repairChunk(long view, MemberId target, List<Entry> chunk) {
-        Wire.Repair r = new Wire.Repair(view, chunk);
-        if (target.equals(self)) {
-            Recovery.runAll(member.onRepair(view, chunk));
-        } else {
-            net.unicast(target, Wire.encode(r));
-        }
+        });
     }
 
     // ================================ for tests and stats ================================

@@ -2,13 +2,24 @@ package org.fts.gc.jgroups;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import org.fts.gc.GroupException;
 import org.fts.gc.MemberId;
+
+import static org.fts.gc.jgroups.WireFields.marksSize;
+import static org.fts.gc.jgroups.WireFields.name;
+import static org.fts.gc.jgroups.WireFields.namesSize;
+import static org.fts.gc.jgroups.WireFields.putMarks;
+import static org.fts.gc.jgroups.WireFields.putNames;
+import static org.fts.gc.jgroups.WireFields.readMarks;
+import static org.fts.gc.jgroups.WireFields.readName;
+import static org.fts.gc.jgroups.WireFields.readNameOrNull;
+import static org.fts.gc.jgroups.WireFields.readNames;
+import static org.fts.gc.jgroups.WireFields.readRepair;
+import static org.fts.gc.jgroups.WireFields.repair;
+import static org.fts.gc.jgroups.WireFields.rest;
+import static org.fts.gc.jgroups.WireFields.targeted;
 
 /**
  * The messages of {@link TotalOrder}, one record per type, and their bytes. Every message starts with its
@@ -222,7 +233,7 @@ final class Wire {
             return ByteBuffer.allocate(1 + 8 + 1 + t.length + 16).put(SEND_REPAIR).putLong(r.view())
                     .put((byte) t.length).put(t).putLong(r.from()).putLong(r.upTo()).array();
         } else if (m instanceof Repair r) {
-            return repair(r);
+            return repair(REPAIR, r);
         } else if (m instanceof EpochMsg e) {
             byte[] p = e.provider() == null ? new byte[0] : name(e.provider());
             ByteBuffer b = ByteBuffer.allocate(1 + 8 * 4 + 1 + 1 + p.length + marksSize(e.marks())).put(EPOCH)
@@ -333,129 +344,5 @@ final class Wire {
             default:
                 throw new IllegalArgumentException("unknown message type " + msg[0]);
         }
-    }
-
-    private static byte[] targeted(byte type, MemberId target) {
-        byte[] t = name(target);
-        return ByteBuffer.allocate(2 + t.length).put(type).put((byte) t.length).put(t).array();
-    }
-
-    private static byte[] repair(Repair r) {
-        int size = 1 + 8 + 4;
-        for (Entry e : r.entries()) {
-            size += 8 + 1 + name(e.origin()).length + 8 + 4 + e.payload().length;
-        }
-        ByteBuffer b = ByteBuffer.allocate(size).put(REPAIR).putLong(r.view()).putInt(r.entries().size());
-        for (Entry e : r.entries()) {
-            byte[] o = name(e.origin());
-            b.putLong(e.gseq()).put((byte) o.length).put(o).putLong(e.oseq()).putInt(e.payload().length)
-                    .put(e.payload());
-        }
-        return b.array();
-    }
-
-    private static Repair readRepair(ByteBuffer b) {
-        long view = b.getLong();
-        int n = b.getInt();
-        if (n < 0 || n > b.remaining()) {
-            throw new IllegalArgumentException("repair of " + n + " entries in " + b.remaining() + " bytes");
-        }
-        List<Entry> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            long gseq = b.getLong();
-            MemberId origin = readName(b);
-            long oseq = b.getLong();
-            byte[] p = new byte[b.getInt()];
-            b.get(p);
-            out.add(new Entry(gseq, origin, oseq, p));
-        }
-        return new Repair(view, out);
-    }
-
-    private static int namesSize(List<MemberId> names) {
-        int size = 4;
-        for (MemberId m : names) {
-            size += 1 + name(m).length;
-        }
-        return size;
-    }
-
-    private static ByteBuffer putNames(ByteBuffer b, List<MemberId> names) {
-        b.putInt(names.size());
-        for (MemberId m : names) {
-            byte[] n = name(m);
-            b.put((byte) n.length).put(n);
-        }
-        return b;
-    }
-
-    private static List<MemberId> readNames(ByteBuffer b) {
-        int n = b.getInt();
-        if (n < 0 || n > b.remaining()) {
-            throw new IllegalArgumentException(n + " names in " + b.remaining() + " bytes");
-        }
-        List<MemberId> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            out.add(readName(b));
-        }
-        return out;
-    }
-
-    private static int marksSize(Map<MemberId, Long> marks) {
-        int size = 4;
-        for (MemberId m : marks.keySet()) {
-            size += 1 + name(m).length + 8;
-        }
-        return size;
-    }
-
-    private static ByteBuffer putMarks(ByteBuffer b, Map<MemberId, Long> marks) {
-        b.putInt(marks.size());
-        marks.forEach((m, v) -> {
-            byte[] n = name(m);
-            b.put((byte) n.length).put(n).putLong(v);
-        });
-        return b;
-    }
-
-    private static Map<MemberId, Long> readMarks(ByteBuffer b) {
-        int n = b.getInt();
-        if (n < 0 || n > b.remaining()) {
-            throw new IllegalArgumentException(n + " marks in " + b.remaining() + " bytes");
-        }
-        Map<MemberId, Long> marks = new LinkedHashMap<>();
-        for (int i = 0; i < n; i++) {
-            MemberId m = readName(b);
-            marks.put(m, b.getLong());
-        }
-        return marks;
-    }
-
-    private static MemberId readName(ByteBuffer b) {
-        MemberId m = readNameOrNull(b);
-        if (m == null) {
-            throw new IllegalArgumentException("empty member name");
-        }
-        return m;
-    }
-
-    private static MemberId readNameOrNull(ByteBuffer b) {
-        byte[] n = new byte[b.get() & 0xff];
-        b.get(n);
-        return n.length == 0 ? null : new MemberId(new String(n, StandardCharsets.UTF_8));
-    }
-
-    private static byte[] rest(ByteBuffer b) {
-        byte[] out = new byte[b.remaining()];
-        b.get(out);
-        return out;
-    }
-
-    private static byte[] name(MemberId m) {
-        byte[] n = m.name().getBytes(StandardCharsets.UTF_8);
-        if (n.length > 255) {
-            throw new GroupException("member name longer than 255 bytes: " + m);
-        }
-        return n;
     }
 }
