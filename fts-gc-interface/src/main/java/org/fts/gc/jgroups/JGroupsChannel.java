@@ -2,10 +2,7 @@ package org.fts.gc.jgroups;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -21,11 +18,9 @@ import org.fts.gc.internal.DeliveryPump;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
-import org.jgroups.MergeView;
 import org.jgroups.Message;
 import org.jgroups.Receiver;
 import org.jgroups.util.MessageBatch;
-import org.jgroups.util.NameCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,20 +41,13 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private final javax.crypto.SecretKey groupKey;
     private final GroupConfig config;
     private final MemberId self;
-    private volatile String jmxName;
+    private volatile ChannelJmx jmx;
     private volatile JChannel channel;
     private volatile DeliveryPump pump;
     private volatile TotalOrder order;
     private volatile ScheduledExecutorService timer;
     private volatile View view;
-    private volatile Map<MemberId, Address> addresses = Map.of();
-    /** Members of earlier views, most recent last, for {@link #probe}s and their answers (at most 64). */
-    private final Map<MemberId, Address> departed = new java.util.LinkedHashMap<>() {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<MemberId, Address> eldest) {
-            return size() > 64;
-        }
-    };
+    private final AddressBook addresses = new AddressBook();
     private volatile boolean closed;
     /** {@code fts.gc.jgroups.stall_timeout} in nanoseconds (0: off). */
     private final long stallNanos;
@@ -122,14 +110,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             close();
             throw new GroupException("member " + self + " is already in group " + group);
         }
-        jmxName = group + "/" + self.name();
-        try {   // jgroups:type=channel,cluster="<group>/<member>", with its protocols
-            org.jgroups.jmx.JmxConfigurator.registerChannel(channel,
-                    java.lang.management.ManagementFactory.getPlatformMBeanServer(), "jgroups", jmxName, true);
-        } catch (Exception e) {
-            LOG.warn("{}: JGroups channel not registered over JMX: {}", self, e.toString());
-            jmxName = null;
-        }
+        jmx = ChannelJmx.register(channel, group + "/" + self.name(), order.stats(ordering));
         ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(FailStop.threads("fts-ack-" + self));
         t.scheduleWithFixedDelay(this::ack, ACK_INTERVAL_MS, ACK_INTERVAL_MS, TimeUnit.MILLISECONDS);
         timer = t;
@@ -217,12 +198,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
 
     @Override
     public void probe(MemberId to, byte[] msg) {
-        Address a = addresses.get(to);
-        if (a == null) {
-            synchronized (departed) {
-                a = departed.get(to);
-            }
-        }
+        Address a = addresses.getOrDeparted(to);
         if (a != null && !closed) {
             send(a, to, new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC, Message.Flag.OOB));
         }
@@ -339,13 +315,8 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             p.stop(1000);
         }
         JChannel ch = channel;
-        if (ch != null && jmxName != null) {
-            try {
-                org.jgroups.jmx.JmxConfigurator.unregisterChannel(ch,
-                        java.lang.management.ManagementFactory.getPlatformMBeanServer(), "jgroups", jmxName);
-            } catch (Exception e) {
-                LOG.debug("{}: JGroups MBeans already gone: {}", self, e.toString());
-            }
+        if (ch != null && jmx != null) {
+            jmx.unregister(ch);
         }
         if (ch != null) {
             ch.close();
@@ -400,29 +371,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
 
     @Override
     public void viewAccepted(org.jgroups.View v) {
-        Map<MemberId, Address> addrs = new HashMap<>();
-        List<MemberId> members = new ArrayList<>();
-        for (Address a : v.getMembers()) {
-            MemberId id = name(a);
-            members.add(id);
-            addrs.put(id, a);
-        }
-        List<List<MemberId>> subgroups = new ArrayList<>();
-        if (v instanceof MergeView mv) {
-            for (org.jgroups.View sub : mv.getSubgroups()) {
-                subgroups.add(sub.getMembers().stream().map(JGroupsChannel::name).toList());
-            }
-        }
-        View converted = new View(v.getViewId().getId(), members, self, subgroups);
-        synchronized (departed) {
-            addresses.forEach((m, a) -> {
-                if (!addrs.containsKey(m)) {
-                    departed.put(m, a);
-                }
-            });
-            addrs.keySet().forEach(departed::remove);
-        }
-        addresses = addrs;
+        View converted = addresses.install(v, self);
         view = converted;
         order.viewChanged(converted);
     }
@@ -443,8 +392,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     }
 
     private static MemberId name(Address a) {
-        String n = NameCache.get(a);
-        return new MemberId(n != null ? n : String.valueOf(a));
+        return AddressBook.name(a);
     }
 
     @Override

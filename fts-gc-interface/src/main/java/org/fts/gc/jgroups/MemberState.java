@@ -127,11 +127,8 @@ abstract class MemberState {
     }
 
     /**
-     * Offload: entry {@code d.e()} of the epoch of view {@code d.epochView()} sequenced by {@code d.sequencer()},
-     * multicast by its origin (or this member's own, before it multicasts it). Held in position order: one past a
-     * position not filled yet waits in {@code ahead}, and is dropped if this member freezes first (nothing after a
-     * hole can have been delivered anywhere: commit points are contiguous prefixes). Returns whether it advanced
-     * what this member holds (an ACK is due).
+     * Offload: an entry multicast by its origin (or this member's own). Held in position order: one past a hole waits
+     * in {@code ahead}, dropped if this member freezes first. Returns whether {@code held} advanced (an ACK is due).
      */
     synchronized boolean onData(Wire.Data d) {
         EpochId e = new EpochId(d.epochView(), d.sequencer());
@@ -387,6 +384,13 @@ abstract class MemberState {
 
     synchronized Map<MemberId, Long> marks() {
         return new HashMap<>(marks);
+    }
+
+    /** Where the member's history stands, for its MBean. */
+    record Counters(long held, long delivered, long committed) { }
+
+    synchronized Counters counters() {
+        return new Counters(held, delivered, commitKnown);
     }
 
     /** The last entry of the history this member holds contiguously. */

@@ -66,6 +66,7 @@ final class Sequencer {
     private final List<Queued> queued = new ArrayList<>();
     private final boolean offload;
     private final HoleWatch holes = new HoleWatch();
+    private volatile long recoveries;
 
     private record Queued(MemberId origin, Wire.Msg msg) {
     }
@@ -87,6 +88,11 @@ final class Sequencer {
     /** Offload: the ledger of positions granted in the epoch this member sequences. */
     HoleWatch holes() {
         return holes;
+    }
+
+    /** Recoveries this member coordinated. */
+    long recoveries() {
+        return recoveries;
     }
 
     /** Whether this member sequences an open epoch (read without the monitor). */
@@ -123,6 +129,7 @@ final class Sequencer {
             return false;
         }
         state = new SequencerState.Recovering(v.id(), v.members());
+        recoveries++;
         // Without a log, the view id. With one, above whatever this member promised or heard of, and the view id
         // while no member restarted from a log (JGroups numbers the views of a group formed again from 1).
         if (durable) {

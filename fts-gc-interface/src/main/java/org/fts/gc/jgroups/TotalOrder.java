@@ -390,6 +390,11 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         return member.phase();
     }
 
+    /** The counters' MBean over this member's roles. */
+    OrderStats stats(Ordering ordering) {
+        return new OrderStats(member, sequencer, origin, seqWatch, ordering);
+    }
+
     /** For the protocol simulator only: observe deliveries and epoch openings. */
     void tap(MemberTap t) {
         member.tap(t);

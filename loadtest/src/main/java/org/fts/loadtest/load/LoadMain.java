@@ -199,6 +199,8 @@ public final class LoadMain {
             }
             long[] server = new long[2];
             long[] self = new long[2];
+            List<Long> pids = t.pids();
+            long[] perServer = new long[pids.size()];
             LoadRun.Plan plan = new LoadRun.Plan(mode, rate, o.warmup(), o.measure(), o.drain(), o.ioThreads(),
                     o.maxInFlight());
             LoadRun.Outcome out = LoadRun.run(conns, plan, new LoadRun.Window() {
@@ -206,15 +208,22 @@ public final class LoadMain {
                 public void opened() {
                     server[0] = ProcessCpu.micros(t.pids());
                     self[0] = ProcessCpu.selfNanos();
+                    for (int i = 0; i < perServer.length; i++) {
+                        perServer[i] = -ProcessCpu.micros(pids.get(i));
+                    }
                 }
 
                 @Override
                 public void closed() {
                     server[1] = ProcessCpu.micros(t.pids());
                     self[1] = ProcessCpu.selfNanos();
+                    for (int i = 0; i < perServer.length; i++) {
+                        perServer[i] += ProcessCpu.micros(pids.get(i));
+                    }
                 }
             });
-            return Measurement.of(t.label, connections, mode, run, rate, out, server[1] - server[0], self[1] - self[0]);
+            return Measurement.of(t.label, connections, mode, run, rate, out, server[1] - server[0], self[1] - self[0],
+                    perServer);
         } finally {
             conns.forEach(LoadConnection::close);
         }

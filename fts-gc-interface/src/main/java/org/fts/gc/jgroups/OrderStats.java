@@ -1,0 +1,73 @@
+package org.fts.gc.jgroups;
+
+/** {@link OrderStatsMBean} over one member's {@link TotalOrder}. */
+final class OrderStats implements OrderStatsMBean {
+    private final Member member;
+    private final Sequencer sequencer;
+    private final Origin origin;
+    private final SequencerWatch watch;
+    private final Ordering ordering;
+
+    OrderStats(Member member, Sequencer sequencer, Origin origin, SequencerWatch watch, Ordering ordering) {
+        this.member = member;
+        this.sequencer = sequencer;
+        this.origin = origin;
+        this.watch = watch;
+        this.ordering = ordering;
+    }
+
+    @Override
+    public String getOrdering() {
+        return ordering.alias;
+    }
+
+    @Override
+    public String getRole() {
+        return sequencer.sequencing() ? "sequencer" : "member";
+    }
+
+    @Override
+    public String getPhase() {
+        return member.phase().toString();
+    }
+
+    @Override
+    public long getHeld() {
+        return member.counters().held();
+    }
+
+    @Override
+    public long getDelivered() {
+        return member.counters().delivered();
+    }
+
+    @Override
+    public long getCommitted() {
+        return member.counters().committed();
+    }
+
+    @Override
+    public long getStable() {
+        return sequencer.sequencing() ? sequencer.acks().stable() : -1;
+    }
+
+    @Override
+    public long getUnacked() {
+        return origin.unackedCount();
+    }
+
+    @Override
+    public long getGrants() {
+        return sequencer.holes().grants();
+    }
+
+    @Override
+    public long getRecoveries() {
+        return sequencer.recoveries();
+    }
+
+    @Override
+    public long getSequencerSuspicions() {
+        return watch.suspicions();
+    }
+}
