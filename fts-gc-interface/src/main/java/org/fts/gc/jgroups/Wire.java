@@ -159,111 +159,131 @@ final class Wire {
     record Unreachable(MemberId target) implements Msg {
     }
 
-    private static final byte FWD = 1;
-    private static final byte ORD = 2;
-    private static final byte ACK = 3;
-    private static final byte STATE_REQ = 4;
-    private static final byte STATE = 5;
-    private static final byte SEND_REPAIR = 6;
-    private static final byte REPAIR = 7;
-    private static final byte EPOCH = 8;
-    private static final byte DIRECT = 9;
-    private static final byte COMMIT = 10;
-    private static final byte NOT_PRIMARY = 11;
-    private static final byte PROBE = 12;
-    private static final byte PROBE_REPLY = 13;
-    private static final byte PROBE_FOR = 14;
-    private static final byte VOUCH = 15;
-    private static final byte UNREACHABLE = 16;
-    private static final byte REFUSED = 17;
-    private static final byte REQ = 18;
-    private static final byte GRANT = 19;
-    private static final byte DATA = 20;
+    /** Each message's type, its first byte. */
+    enum Tag {
+        FWD(1),
+        ORD(2),
+        ACK(3),
+        STATE_REQ(4),
+        STATE(5),
+        SEND_REPAIR(6),
+        REPAIR(7),
+        EPOCH(8),
+        DIRECT(9),
+        COMMIT(10),
+        NOT_PRIMARY(11),
+        PROBE(12),
+        PROBE_REPLY(13),
+        PROBE_FOR(14),
+        VOUCH(15),
+        UNREACHABLE(16),
+        REFUSED(17),
+        REQ(18),
+        GRANT(19),
+        DATA(20);
+
+        private static final Tag[] BY_CODE = new Tag[32];
+
+        static {
+            for (Tag t : values()) {
+                BY_CODE[t.code] = t;
+            }
+        }
+
+        final byte code;
+
+        Tag(int code) {
+            this.code = (byte) code;
+        }
+
+        static Tag of(byte code) {
+            Tag t = code >= 0 && code < BY_CODE.length ? BY_CODE[code] : null;
+            if (t == null) {
+                throw new IllegalArgumentException("unknown message type " + code);
+            }
+            return t;
+        }
+    }
 
     private Wire() {
     }
 
-    /** Whether {@code msg} is an ORD (for fault injection in tests). */
-    static boolean isOrd(byte[] msg) {
-        return msg.length > 0 && msg[0] == ORD;
-    }
-
     static byte[] encode(Msg m) {
         if (m instanceof Fwd f) {
-            return ByteBuffer.allocate(1 + 16 + f.payload().length).put(FWD).putLong(f.oseq())
+            return ByteBuffer.allocate(1 + 16 + f.payload().length).put(Tag.FWD.code).putLong(f.oseq())
                     .putLong(f.firstUnacked()).put(f.payload()).array();
         } else if (m instanceof Ord o) {
             byte[] origin = name(o.e().origin());
-            return ByteBuffer.allocate(1 + 8 * 4 + 1 + origin.length + 8 + o.e().payload().length).put(ORD)
+            return ByteBuffer.allocate(1 + 8 * 4 + 1 + origin.length + 8 + o.e().payload().length).put(Tag.ORD.code)
                     .putLong(o.epochView()).putLong(o.e().gseq()).putLong(o.stable()).putLong(o.committed())
                     .put((byte) origin.length).put(origin).putLong(o.e().oseq()).put(o.e().payload()).array();
         } else if (m instanceof Ack a) {
-            return ByteBuffer.allocate(17).put(ACK).putLong(a.epochView()).putLong(a.held()).array();
+            return ByteBuffer.allocate(17).put(Tag.ACK.code).putLong(a.epochView()).putLong(a.held()).array();
         } else if (m instanceof Commit c) {
-            return ByteBuffer.allocate(25).put(COMMIT).putLong(c.epochView()).putLong(c.committed())
+            return ByteBuffer.allocate(25).put(Tag.COMMIT.code).putLong(c.epochView()).putLong(c.committed())
                     .putLong(c.stable()).array();
         } else if (m instanceof Req r) {
-            return ByteBuffer.allocate(33).put(REQ).putLong(r.epochView()).putLong(r.from()).putLong(r.to())
+            return ByteBuffer.allocate(33).put(Tag.REQ.code).putLong(r.epochView()).putLong(r.from()).putLong(r.to())
                     .putLong(r.firstUnacked()).array();
         } else if (m instanceof Grant g) {
-            return ByteBuffer.allocate(33).put(GRANT).putLong(g.epochView()).putLong(g.from()).putLong(g.to())
+            return ByteBuffer.allocate(33).put(Tag.GRANT.code).putLong(g.epochView()).putLong(g.from()).putLong(g.to())
                     .putLong(g.gseq()).array();
         } else if (m instanceof Data d) {
             byte[] seq = name(d.sequencer());
             byte[] origin = name(d.e().origin());
             return ByteBuffer.allocate(1 + 8 + 1 + seq.length + 8 + 1 + origin.length + 8 + d.e().payload().length)
-                    .put(DATA).putLong(d.epochView()).put((byte) seq.length).put(seq).putLong(d.e().gseq())
+                    .put(Tag.DATA.code).putLong(d.epochView()).put((byte) seq.length).put(seq).putLong(d.e().gseq())
                     .put((byte) origin.length).put(origin).putLong(d.e().oseq()).put(d.e().payload()).array();
         } else if (m instanceof StateReq r) {
-            return ByteBuffer.allocate(17).put(STATE_REQ).putLong(r.view()).putLong(r.ballot()).array();
+            return ByteBuffer.allocate(17).put(Tag.STATE_REQ.code).putLong(r.view()).putLong(r.ballot()).array();
         } else if (m instanceof Refused r) {
-            return ByteBuffer.allocate(25).put(REFUSED).putLong(r.view()).putLong(r.ballot()).putLong(r.promised())
+            return ByteBuffer.allocate(25).put(Tag.REFUSED.code).putLong(r.view()).putLong(r.ballot()).putLong(r.promised())
                     .array();
         } else if (m instanceof State s) {
             byte[] seq = s.epochSeq() == null ? new byte[0] : name(s.epochSeq());
             ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 3 + 8 + 8 + 1 + seq.length + namesSize(s.epochMembers())
                             + 24 + marksSize(s.marks()))
-                    .put(STATE).putLong(s.view()).putLong(s.ballot()).put((byte) (s.fresh() ? 1 : 0))
+                    .put(Tag.STATE.code).putLong(s.view()).putLong(s.ballot()).put((byte) (s.fresh() ? 1 : 0))
                     .put((byte) (s.synced() ? 1 : 0)).put((byte) (s.founding() ? 1 : 0)).putLong(s.epochBallot())
                     .putLong(s.epochView()).put((byte) seq.length).put(seq);
             putNames(b, s.epochMembers()).putLong(s.last()).putLong(s.commit()).putLong(s.base());
             return putMarks(b, s.marks()).array();
         } else if (m instanceof SendRepair r) {
             byte[] t = name(r.target());
-            return ByteBuffer.allocate(1 + 8 + 1 + t.length + 16).put(SEND_REPAIR).putLong(r.view())
+            return ByteBuffer.allocate(1 + 8 + 1 + t.length + 16).put(Tag.SEND_REPAIR.code).putLong(r.view())
                     .put((byte) t.length).put(t).putLong(r.from()).putLong(r.upTo()).array();
         } else if (m instanceof Repair r) {
-            return repair(REPAIR, r);
+            return repair(Tag.REPAIR.code, r);
         } else if (m instanceof EpochMsg e) {
             byte[] p = e.provider() == null ? new byte[0] : name(e.provider());
-            ByteBuffer b = ByteBuffer.allocate(1 + 8 * 4 + 1 + 1 + p.length + marksSize(e.marks())).put(EPOCH)
+            ByteBuffer b = ByteBuffer.allocate(1 + 8 * 4 + 1 + 1 + p.length + marksSize(e.marks())).put(Tag.EPOCH.code)
                     .putLong(e.view()).putLong(e.ballot()).putLong(e.start()).putLong(e.truncate())
                     .put((byte) ((e.gap() ? 1 : 0) | (e.refound() ? 2 : 0))).put((byte) p.length).put(p);
             return putMarks(b, e.marks()).array();
         } else if (m instanceof NotPrimary n) {
             byte[] r = n.reason().getBytes(StandardCharsets.UTF_8);
-            return ByteBuffer.allocate(1 + 8 + 4 + r.length).put(NOT_PRIMARY).putLong(n.view()).putInt(r.length)
+            return ByteBuffer.allocate(1 + 8 + 4 + r.length).put(Tag.NOT_PRIMARY.code).putLong(n.view()).putInt(r.length)
                     .put(r).array();
         } else if (m instanceof Probe p) {
-            return ByteBuffer.allocate(9).put(PROBE).putLong(p.nonce()).array();
+            return ByteBuffer.allocate(9).put(Tag.PROBE.code).putLong(p.nonce()).array();
         } else if (m instanceof ProbeReply p) {
-            return ByteBuffer.allocate(10).put(PROBE_REPLY).putLong(p.nonce()).put((byte) (p.member() ? 1 : 0)).array();
+            return ByteBuffer.allocate(10).put(Tag.PROBE_REPLY.code).putLong(p.nonce()).put((byte) (p.member() ? 1 : 0)).array();
         } else if (m instanceof ProbeFor p) {
-            return targeted(PROBE_FOR, p.target());
+            return targeted(Tag.PROBE_FOR.code, p.target());
         } else if (m instanceof Vouch v) {
-            return targeted(VOUCH, v.target());
+            return targeted(Tag.VOUCH.code, v.target());
         } else if (m instanceof Unreachable u) {
-            return targeted(UNREACHABLE, u.target());
+            return targeted(Tag.UNREACHABLE.code, u.target());
         } else {
             byte[] p = ((Direct) m).payload();
-            return ByteBuffer.allocate(1 + p.length).put(DIRECT).put(p).array();
+            return ByteBuffer.allocate(1 + p.length).put(Tag.DIRECT.code).put(p).array();
         }
     }
 
     /** Parses a message; {@link RuntimeException} (e.g. BufferUnderflowException) if malformed. */
     static Msg decode(byte[] msg) {
         ByteBuffer b = ByteBuffer.wrap(msg, 1, msg.length - 1);
-        switch (msg[0]) {
+        switch (Tag.of(msg[0])) {
             case FWD:
                 return new Fwd(b.getLong(), b.getLong(), rest(b));
             case ORD: {
@@ -342,7 +362,7 @@ final class Wire {
             case UNREACHABLE:
                 return new Unreachable(readName(b));
             default:
-                throw new IllegalArgumentException("unknown message type " + msg[0]);
+                throw new IllegalStateException("no decoder for " + msg[0]);
         }
     }
 }
