@@ -22,6 +22,8 @@ final class TimerDuties {
     private final Member member;
     private final Sequencer sequencer;
     private final StallWatch stalls;
+    /** Offload: the watch over origins holding a hole, on its own, shorter clock. */
+    private final StallWatch holeStalls = new StallWatch();
     private final SequencerWatch seqWatch;
     private final SequencerWatch.Out watchOut;
     private final BiConsumer<MemberId, Wire.Msg> toMember;
@@ -52,7 +54,7 @@ final class TimerDuties {
      */
     void watchStalls(long now, long patienceNanos) {
         List<MemberId> watched = new ArrayList<>(sequencer.stalled(now, patienceNanos));
-        watchHoles(now, patienceNanos, watched);
+        watchHoles(now, patienceNanos);
         Sequencer.Waiting r = sequencer.unreported();
         if (r.view() >= 0 && r.view() == retryView && r.decidableWithout() && now - recoverySince >= patienceNanos) {
             // A recovery that waits as long for reports it can do without waits for members it may not reach. One
@@ -67,26 +69,31 @@ final class TimerDuties {
     }
 
     /**
-     * Offload: the origin holding the lowest position this sequencer lacks, once it has lacked it for {@code
-     * patienceNanos}, is watched like a stalled member (probed; excluded if it answers nothing); once for four
-     * times as long, it is excluded whatever it answers: the whole group waits for that position.
+     * Offload: the origin holding the lowest position this sequencer lacks. A hole stalls every member at once, so it
+     * is watched sooner than a slow acknowledgement: once the position has been missing for a quarter of {@code
+     * patienceNanos}, the origin is probed ({@link #holeStalls}), and excluded if it leaves the probes unanswered for
+     * half of it (a paused or cut-off origin); once missing for four times {@code patienceNanos}, it is excluded
+     * whatever it answers (its multicasts do not come).
      */
-    private void watchHoles(long now, long patienceNanos, List<MemberId> watched) {
-        if (!sequencer.sequencing()) {
-            return;
-        }
-        HoleWatch.Hole h = sequencer.holes().tick(now, member.heldNow());
-        if (h == null || h.origin().equals(self) || now - h.sinceNanos() < patienceNanos) {
-            return;
-        }
-        if (!watched.contains(h.origin())) {
-            watched.add(h.origin());
-        }
-        if (now - h.sinceNanos() >= 4 * patienceNanos) {
+    private void watchHoles(long now, long patienceNanos) {
+        HoleWatch.Hole h = sequencer.sequencing() ? sequencer.holes().tick(now, member.heldNow()) : null;
+        List<MemberId> suspect = h == null || h.origin().equals(self) || now - h.sinceNanos() < patienceNanos / 4
+                ? List.of() : List.of(h.origin());
+        holeStalls.tick(now, suspect, patienceNanos / 2, m -> net.urgent(m, Wire.encode(new Wire.Probe(now))),
+                m -> net.exclude(m, "position " + h.position() + " granted to it stayed unfilled, holding back every "
+                        + "member, and it answered no probe"));
+        if (!suspect.isEmpty() && now - h.sinceNanos() >= 4 * patienceNanos) {
             net.exclude(h.origin(), "position " + h.position() + " granted to it stayed unfilled for "
                     + (now - h.sinceNanos()) / 1_000_000 + " ms, holding back every member");
         }
     }
+
+    /** {@code from} answered a probe. */
+    void answered(MemberId from, long now) {
+        stalls.answered(from, now);
+        holeStalls.answered(from, now);
+    }
+
 
     /**
      * The timer's retry of a recovery this member coordinates: every {@code intervalNanos}, it asks again the

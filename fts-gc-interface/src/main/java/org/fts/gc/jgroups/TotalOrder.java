@@ -221,7 +221,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
             View v = view;
             net.probe(src, Wire.encode(new Wire.ProbeReply(p.nonce(), v != null && v.contains(src))));
         } else if (m instanceof Wire.ProbeReply r) {
-            stalls.answered(src, System.nanoTime());
+            timer.answered(src, System.nanoTime());
             seqWatch.answered(src, r.member(), watchOut);
         } else if (m instanceof Wire.ProbeFor f) {
             seqWatch.probeFor(src, f.target(), watchOut);
