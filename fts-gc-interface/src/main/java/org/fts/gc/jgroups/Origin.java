@@ -50,6 +50,10 @@ final class Origin {
     static final int IN_FLIGHT = 1024;
     static final long ROOM_WAIT_MS = 5_000;
     private final Object room = new Object();
+    /** Offload: the last oseq cast, the last delivered back, and how many callers wait for room (under room). */
+    private volatile long lastCast;
+    private volatile long deliveredTo;
+    private volatile int waiting;
     /**
      * Offload: the epoch followed (null: none open; volatile for {@link #awaitRoom}), the last oseq asked for in it,
      * whether a request is out.
@@ -95,6 +99,7 @@ final class Origin {
         synchronized (lock) {
             long oseq = nextOseq++;
             unacked.put(oseq, payload);
+            lastCast = oseq;
             if (sequencer == null) {
                 return;   // no epoch open: resent when one opens
             }
@@ -211,9 +216,12 @@ final class Origin {
     /** This member delivered its own broadcast {@code oseq} (and so every earlier one). */
     void delivered(long oseq) {
         unacked.headMap(oseq, true).clear();
-        if (offload && unacked.size() < IN_FLIGHT) {
-            synchronized (room) {
-                room.notifyAll();
+        if (offload) {
+            deliveredTo = Math.max(deliveredTo, oseq);   // one delivering thread at a time (the member's monitor)
+            if (waiting > 0) {
+                synchronized (room) {
+                    room.notifyAll();
+                }
             }
         }
     }
@@ -225,19 +233,24 @@ final class Origin {
      * most {@link #ROOM_WAIT_MS}: then it queues regardless (a caller on a thread the group needs must not hang).
      */
     private void awaitRoom() {
+        if (lastCast - deliveredTo < IN_FLIGHT || epoch == null) {
+            return;   // the common case: no monitor, no count of the queue
+        }
         long deadline = System.nanoTime() + ROOM_WAIT_MS * 1_000_000L;
         synchronized (room) {
-            while (unacked.size() >= IN_FLIGHT && epoch != null) {
-                long left = deadline - System.nanoTime();
-                if (left <= 0) {
-                    return;
-                }
-                try {
+            waiting++;
+            try {
+                while (lastCast - deliveredTo >= IN_FLIGHT && epoch != null) {
+                    long left = deadline - System.nanoTime();
+                    if (left <= 0) {
+                        return;
+                    }
                     room.wait(Math.max(1, Math.min(left / 1_000_000L, 100)));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } finally {
+                waiting--;
             }
         }
     }
