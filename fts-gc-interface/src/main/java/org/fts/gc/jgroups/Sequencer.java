@@ -66,6 +66,7 @@ final class Sequencer {
     private final List<Queued> queued = new ArrayList<>();
     private final boolean offload;
     private final HoleWatch holes = new HoleWatch();
+    private final java.util.Set<MemberId> mismatched = new java.util.HashSet<>();
     private volatile long recoveries;
 
     private record Queued(MemberId origin, Wire.Msg msg) {
@@ -292,8 +293,7 @@ final class Sequencer {
     synchronized void onFwd(MemberId origin, Wire.Fwd f) {
         assert !Thread.holdsLock(member) : "lock order: sequencer after member";
         if (offload) {
-            LOG.error("{}: FWD {} of {} dropped: this member orders by offload (fts.gc.jgroups.ordering differs "
-                    + "between members)", self, f.oseq(), origin);
+            mismatch(origin, "sequencer");
         } else if (state instanceof SequencerState.Sequencing s && s.members().contains(origin)) {
             sequence(s.epoch(), origin, f);
         } else if (establishing(origin, -1)) {
@@ -302,6 +302,15 @@ final class Sequencer {
             // Stale (no longer the sequencer) or early (a view this member has not installed): the origin
             // resends when it opens its next epoch.
             LOG.debug("{}: FWD {} of {} dropped: not sequencing an epoch with it", self, f.oseq(), origin);
+        }
+    }
+
+    /** A member orders by the other scheme: its broadcasts are dropped; said once per member (not per message). */
+    private void mismatch(MemberId origin, String theirs) {
+        if (mismatched.add(origin)) {
+            LOG.error("{}: {} orders by {} but this member by {}: its broadcasts are not ordered until "
+                    + "fts.gc.jgroups.ordering is the same at every member", self, origin, theirs,
+                    offload ? "offload" : "sequencer");
         }
     }
 
@@ -315,17 +324,14 @@ final class Sequencer {
     }
 
     /**
-     * Offload: an origin asks for positions for its broadcasts {@code r.from()}..{@code r.to()}. Those already in
-     * the history or granted (per-origin oseq marks) are skipped; the rest get the next positions, in oseq order.
-     * Every request of the open epoch is answered, with an empty grant if nothing is left, so the origin's one
-     * outstanding request always ends. A request of another epoch is dropped: the origin asks again when it opens
-     * this one. Returns the grant to send after this monitor is released.
+     * Offload: grants the next positions to the origin's broadcasts {@code r.from()}..{@code r.to()} not in the history
+     * or granted yet (per-origin marks); an empty grant if none, so the origin's request always ends. A request of
+     * another epoch is dropped (the origin asks again in this one). Returns the send, for after this monitor.
      */
     synchronized List<Runnable> onReq(MemberId origin, Wire.Req r) {
         assert !Thread.holdsLock(member) : "lock order: sequencer after member";
         if (!offload) {
-            LOG.error("{}: REQ of {} dropped: this member orders by sequencer (fts.gc.jgroups.ordering differs "
-                    + "between members)", self, origin);
+            mismatch(origin, "offload");
             return List.of();
         }
         if (state instanceof SequencerState.Sequencing s && s.members().contains(origin)

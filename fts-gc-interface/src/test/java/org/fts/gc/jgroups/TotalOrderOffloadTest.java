@@ -207,6 +207,17 @@ class TotalOrderOffloadTest {
         assertTrue(g.node("c").epoch(2).gap(), "c, of the ended epoch, skips to the merged one (its state fetched)");
     }
 
+    @Test
+    void aForwardFromAMemberOrderingBySequencerIsDroppedNotOrdered() {
+        start("a", "b", "c");
+        g.node("a").receiveForTest("b", new Wire.Fwd(1, 1, bytes("b:forwarded")));   // fts.gc.jgroups.ordering differs
+        g.node("a").receiveForTest("b", new Wire.Fwd(2, 1, bytes("b:forwarded")));
+        g.run();
+        g.send("c", 1);
+        assertEquals(List.of("c:0"), g.node("a").texts(), "the group goes on; the forwards are not ordered");
+        assertEquals(List.of("c:0"), g.node("b").texts());
+    }
+
     private static byte[] bytes(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
