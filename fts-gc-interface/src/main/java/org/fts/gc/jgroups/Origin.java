@@ -130,7 +130,7 @@ final class Origin {
     }
 
     /**
-     * An epoch opened (at the member's step {@code at}) with {@code seq} as its sequencer: resend everything
+     * Epoch {@code opened} opened (at the member's step {@code at}): resend (offload: ask again for) everything
      * not yet delivered, then go on.
      */
     void resume(long at, EpochId opened) {
