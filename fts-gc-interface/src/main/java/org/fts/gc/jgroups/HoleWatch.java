@@ -9,7 +9,7 @@ import org.fts.gc.MemberId;
  * Offload: the sequencer's ledger of the positions it granted in its epoch, and its watch over holes. A position
  * granted and not filled (its origin crashed, stalled or was cut off before its DATA reached the sequencer) holds
  * back every position after it at every member. The watch names the origin holding the lowest position the
- * sequencer's own member lacks, once that position has been lacking for a while; {@link TotalOrder} probes it and
+ * sequencer's own member lacks, once that position has been lacking for a while; {@link TimerDuties} probes it and
  * has it excluded if it answers nothing (or if the hole outlasts a longer bound regardless), and the next epoch's
  * recovery drops what lies beyond the hole: the origins ask again for everything not delivered.
  *

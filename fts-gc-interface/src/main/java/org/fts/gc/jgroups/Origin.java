@@ -52,7 +52,7 @@ final class Origin {
     private final Object room = new Object();
     /** Offload: the last oseq cast, the last delivered back, and how many callers wait for room (under room). */
     private volatile long lastCast;
-    private volatile long deliveredTo;
+    private final java.util.concurrent.atomic.AtomicLong deliveredTo = new java.util.concurrent.atomic.AtomicLong();
     private volatile int waiting;
     /**
      * Offload: the epoch followed (null: none open; volatile for {@link #awaitRoom}), the last oseq asked for in it,
@@ -99,7 +99,9 @@ final class Origin {
         synchronized (lock) {
             long oseq = nextOseq++;
             unacked.put(oseq, payload);
-            lastCast = oseq;
+            if (offload) {
+                lastCast = oseq;
+            }
             if (sequencer == null) {
                 return;   // no epoch open: resent when one opens
             }
@@ -217,7 +219,7 @@ final class Origin {
     void delivered(long oseq) {
         unacked.headMap(oseq, true).clear();
         if (offload) {
-            deliveredTo = Math.max(deliveredTo, oseq);   // one delivering thread at a time (the member's monitor)
+            deliveredTo.accumulateAndGet(oseq, Math::max);   // also from an opening's runnable, outside the monitor
             if (waiting > 0) {
                 synchronized (room) {
                     room.notifyAll();
@@ -233,14 +235,14 @@ final class Origin {
      * most {@link #ROOM_WAIT_MS}: then it queues regardless (a caller on a thread the group needs must not hang).
      */
     private void awaitRoom() {
-        if (lastCast - deliveredTo < IN_FLIGHT || epoch == null) {
+        if (lastCast - deliveredTo.get() < IN_FLIGHT || epoch == null) {
             return;   // the common case: no monitor, no count of the queue
         }
         long deadline = System.nanoTime() + ROOM_WAIT_MS * 1_000_000L;
         synchronized (room) {
             waiting++;
             try {
-                while (lastCast - deliveredTo >= IN_FLIGHT && epoch != null) {
+                while (lastCast - deliveredTo.get() >= IN_FLIGHT && epoch != null) {
                     long left = deadline - System.nanoTime();
                     if (left <= 0) {
                         return;
