@@ -38,10 +38,6 @@ final class Member extends MemberState {
         void sequencerOpen(EpochId epoch, long start);
     }
 
-    Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net) {
-        this(self, config, pump, origin, net, null, Ordering.SEQUENCER);
-    }
-
     /** @param disk the member's log, or null: with one, the member starts from what it holds */
     Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net, DurableLog disk,
            Ordering ordering) {

@@ -67,10 +67,6 @@ final class Origin {
     /** Locks later in the lock order (the sequencer's, the member's): never held when this one is taken. */
     private Object[] later = new Object[0];
 
-    Origin(MemberId self, Forwarder net) {
-        this(self, net, Ordering.SEQUENCER);
-    }
-
     Origin(MemberId self, Forwarder net, Ordering ordering) {
         this.self = self;
         this.net = net;

@@ -72,10 +72,6 @@ final class Sequencer {
     private record Queued(MemberId origin, Wire.Msg msg) {
     }
 
-    Sequencer(MemberId self, GroupConfig config, Net net, Member member) {
-        this(self, config, net, member, false, Ordering.SEQUENCER);
-    }
-
     Sequencer(MemberId self, GroupConfig config, Net net, Member member, boolean durable, Ordering ordering) {
         this.self = self;
         this.config = config;

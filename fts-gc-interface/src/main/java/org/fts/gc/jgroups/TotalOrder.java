@@ -103,10 +103,6 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private final SequencerWatch.Out watchOut;
     private final TimerDuties timer;
 
-    TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump) {
-        this(self, config, net, pump, null, Ordering.SEQUENCER, Runnable::run);
-    }
-
     /**
      * @param disk     the member's log ({@code fts.durability=log}), or null: with one, the member starts from what it
      *                 logged, and acknowledges only what its disk holds ({@link DurableLog#start} is called here)
