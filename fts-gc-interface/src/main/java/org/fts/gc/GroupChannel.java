@@ -89,6 +89,12 @@ public interface GroupChannel extends AutoCloseable {
      */
     void synced();
 
+    /**
+     * This member's {@link Whiteboard}: a few integers it publishes, and everyone's latest ones, read locally.
+     * Usable once joined; its entries are those of the current view's members.
+     */
+    Whiteboard whiteboard();
+
     /** This member's identity; available once created. */
     MemberId self();
 

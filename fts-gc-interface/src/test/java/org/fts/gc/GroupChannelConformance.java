@@ -30,7 +30,7 @@ import org.junit.jupiter.api.Test;
  * The contract of {@link GroupChannel}, run against every binding (one subclass per binding). Each test
  * names the guarantee it checks; docs/group-communication.md maps guarantees to these tests.
  */
-public abstract class GroupChannelConformance extends ConformanceSupport {
+public abstract class GroupChannelConformance extends WhiteboardConformance {
 
     @Test
     void viewsAgreeCoordinatorFirstAndLeaveInstallsNewView() {

@@ -48,6 +48,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private volatile ScheduledExecutorService timer;
     private volatile View view;
     private final AddressBook addresses = new AddressBook();
+    private final BoardLink board;
     private volatile boolean closed;
     /** {@code fts.gc.jgroups.stall_timeout} in nanoseconds (0: off). */
     private final long stallNanos;
@@ -67,6 +68,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         this.groupKey = groupKey;
         this.config = config;
         this.self = self;
+        this.board = new BoardLink(self);
     }
 
     @Override
@@ -119,6 +121,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private void ack() {
         try {
             order.ackIfMoved();
+            board.tick(channel);
             order.retryRecovery(System.nanoTime(), RECOVERY_RETRY_NANOS);
             if (stallNanos > 0) {
                 order.watchStalls(System.nanoTime(), stallNanos);
@@ -217,7 +220,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             return;
         }
         try {
-            channel.send(msg.setDest(a));
+            channel.send(board.unicast(msg, to).setDest(a));
         } catch (Exception e) {
             LOG.debug("{}: unicast to {} failed: {}", self, to, e.toString());
         }
@@ -238,7 +241,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             return;
         }
         try {
-            channel.send(msg.setFlag(Message.TransientFlag.DONT_LOOPBACK));
+            channel.send(board.multicast(msg).setFlag(Message.TransientFlag.DONT_LOOPBACK));
         } catch (Exception e) {
             LOG.debug("{}: multicast failed: {}", self, e.toString());
         }
@@ -279,6 +282,11 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     @Override
     public int pendingDeliveries() {
         return DeliveryPump.pending(pump);
+    }
+
+    @Override
+    public org.fts.gc.Whiteboard whiteboard() {
+        return board.board();
     }
 
     @Override
@@ -349,7 +357,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     @Override
     public void receive(Message msg) {
         TotalOrder o = order;
-        if (o != null && !closed) {
+        if (o != null && !closed && !board.received(msg)) {
             o.receive(name(msg.getSrc()), copy(msg));
             o.afterBatch();
         }
@@ -364,7 +372,9 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         }
         MemberId src = name(batch.sender());
         for (Message msg : batch) {
-            o.receive(src, copy(msg));
+            if (!board.received(msg)) {
+                o.receive(src, copy(msg));
+            }
         }
         o.afterBatch();
     }
@@ -373,6 +383,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     public void viewAccepted(org.jgroups.View v) {
         View converted = addresses.install(v, self);
         view = converted;
+        board.board().viewChanged(converted);
         order.viewChanged(converted);
     }
 

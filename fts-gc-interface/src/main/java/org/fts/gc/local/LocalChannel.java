@@ -10,6 +10,8 @@ import org.fts.gc.GroupException;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
+import org.fts.gc.Whiteboard;
+import org.fts.gc.internal.Board;
 import org.fts.gc.internal.DeliveryPump;
 import org.fts.gc.internal.EpochId;
 import org.fts.gc.internal.EpochPlan;
@@ -34,11 +36,37 @@ public final class LocalChannel implements GroupChannel {
     private java.util.List<MemberId> epochMembers = java.util.List.of();
     private long last;
     private final List<byte[]> held = new ArrayList<>();
+    private final Board board;
+    private final Whiteboard whiteboard = new Whiteboard() {
+        @Override
+        public void publish(long... values) {
+            board.publish(values);
+            LocalGroup g = group;
+            if (g != null && !closed) {
+                g.publish(LocalChannel.this);
+            }
+        }
+
+        @Override
+        public java.util.Map<MemberId, Entry> entries() {
+            return board.entries();
+        }
+    };
 
     LocalChannel(LocalNetwork network, MemberId self, GroupConfig config) {
         this.network = network;
         this.self = self;
         this.config = config;
+        this.board = new Board(self);
+    }
+
+    @Override
+    public Whiteboard whiteboard() {
+        return whiteboard;
+    }
+
+    Board board() {
+        return board;
     }
 
     @Override
@@ -201,6 +229,7 @@ public final class LocalChannel implements GroupChannel {
 
     void enqueueView(View v) {
         view = v;
+        board.viewChanged(v);
         pump.setDelayNanos(network.delayNanos());
         pump.view(v);
     }

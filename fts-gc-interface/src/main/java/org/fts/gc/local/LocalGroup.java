@@ -116,6 +116,20 @@ final class LocalGroup {
         throw new GroupException(to + " is not in the current view of " + sender.self());
     }
 
+    /** The whiteboard: {@code writer}'s entry reaches every member of its partition at once. */
+    synchronized void publish(LocalChannel writer) {
+        spread(partitionOf(writer), writer);
+    }
+
+    private static void spread(Partition p, LocalChannel writer) {
+        org.fts.gc.internal.Board.Item own = writer.board().own();
+        for (LocalChannel m : p.members) {
+            if (own != null && m != writer) {
+                m.board().merge(List.of(own), false);
+            }
+        }
+    }
+
     synchronized void synced(LocalChannel member) {
         member.markSynced();
     }
@@ -179,6 +193,9 @@ final class LocalGroup {
         List<MemberId> ids = p.ids();
         for (LocalChannel m : p.members) {
             m.enqueueView(new View(p.viewId, ids, m.self(), subgroups));
+        }
+        for (LocalChannel m : p.members) {
+            spread(p, m);   // a joiner learns everyone's whiteboard entry
         }
         Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
         for (LocalChannel m : p.members) {

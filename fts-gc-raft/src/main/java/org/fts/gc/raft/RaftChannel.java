@@ -77,12 +77,15 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     private ScheduledExecutorService watch;
     private volatile EpochWatch epochs;
     private volatile RaftHandle handle;
+    /** The whiteboard: entries ride on direct messages, and on a refresh multicast of their own. */
+    private final org.fts.gc.jgroups.BoardLink board;
 
     RaftChannel(String stackXml, GroupConfig config, MemberId self, SecretKey groupKey, Durability durability,
                 Path logRoot, List<String> raftMembers, long resendMillis, long heartbeatMillis,
                 long snapshotBytes) {
         this.heartbeatMillis = heartbeatMillis;
         this.snapshotBytes = snapshotBytes;
+        this.board = new org.fts.gc.jgroups.BoardLink(self);
         this.stackXml = stackXml;
         this.config = config;
         this.self = self;
@@ -235,6 +238,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         }
         View converted = new View(v.getViewId().getId(), members, self, subgroups);
         view = converted;
+        board.board().viewChanged(converted);
         pump.view(converted);
         RAFT r = raft;
         RaftHandle h = handle;
@@ -251,12 +255,13 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     @Override
     public void receive(Message msg) {
         DeliveryPump p = pump;
-        if (p != null && msg.getSrc() != null) {
+        if (p != null && msg.getSrc() != null && !board.received(msg)) {
             p.direct(name(msg.getSrc()), msg.getArray());
         }
     }
 
     private void watchLeader() {
+        board.tick(channel);
         EpochWatch e = epochs;
         if (e != null && !closed) {
             e.check(view, raft);
@@ -298,7 +303,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             throw new GroupException(to + " is not in the current view of " + self);
         }
         try {
-            ch.send(new BytesMessage(a, payload));
+            ch.send(board.unicast(new BytesMessage(a, payload), to));
         } catch (Exception e) {
             LOG.debug("{}: send to {} failed: {}", self, to, e.toString());
         }
@@ -316,6 +321,11 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     @Override
     public MemberId self() {
         return self;
+    }
+
+    @Override
+    public org.fts.gc.Whiteboard whiteboard() {
+        return board.board();
     }
 
     @Override

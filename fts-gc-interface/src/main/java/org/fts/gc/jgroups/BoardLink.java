@@ -1,0 +1,72 @@
+package org.fts.gc.jgroups;
+
+import java.util.List;
+
+import org.fts.gc.MemberId;
+import org.fts.gc.Whiteboard;
+import org.fts.gc.internal.Board;
+import org.jgroups.BytesMessage;
+import org.jgroups.JChannel;
+import org.jgroups.Message;
+
+/**
+ * The whiteboard on a JGroups channel ({@link Board}, {@link BoardHeader}): entries ride on the messages the
+ * binding sends anyway, and a refresh tick sends what found no ride on a message of its own. Used by the jgroups
+ * and raft bindings.
+ */
+public final class BoardLink {
+    private final Board board;
+    private long lastTick;
+
+    public BoardLink(MemberId self) {
+        BoardHeader.register();
+        this.board = new Board(self);
+    }
+
+    public Board board() {
+        return board;
+    }
+
+    /** {@code msg}, about to go to {@code to} alone, with the own entry if {@code to} has not had it. */
+    public Message unicast(Message msg, MemberId to) {
+        Board.Item own = board.forUnicast(to);
+        return own == null ? msg : BoardHeader.attach(msg, List.of(own));
+    }
+
+    /** {@code msg}, about to be multicast, with every entry due. */
+    public Message multicast(Message msg) {
+        return BoardHeader.attach(msg, board.forMulticast());
+    }
+
+    /** Takes the entries {@code msg} carries; true if it carried nothing else (the binding then drops it). */
+    public boolean received(Message msg) {
+        BoardHeader h = BoardHeader.of(msg);
+        if (h == null) {
+            return false;
+        }
+        board.merge(h.items(), msg.getDest() != null);
+        return h.isAlone();
+    }
+
+    /**
+     * The refresh: at most every {@link Whiteboard#REFRESH_MILLIS}, multicasts on {@code ch} the entries that found
+     * no ride since. Call it from a timer, often enough.
+     */
+    public synchronized void tick(JChannel ch) {
+        long now = System.nanoTime();
+        if (ch == null || now - lastTick < Whiteboard.REFRESH_MILLIS * 1_000_000L) {
+            return;
+        }
+        lastTick = now;
+        List<Board.Item> due = board.due();
+        if (due.isEmpty()) {
+            return;
+        }
+        try {
+            ch.send(BoardHeader.alone(new BytesMessage(null, new byte[0]), due)
+                    .setFlag(Message.Flag.NO_FC, Message.Flag.OOB).setFlag(Message.TransientFlag.DONT_LOOPBACK));
+        } catch (Exception e) {
+            // the next change is due again; a closed channel sends nothing more anyway
+        }
+    }
+}
