@@ -42,12 +42,14 @@ final class Dispatcher {
     private final Membership membership;
     private final Function<byte[], String> iogr;
     private final int maxRequestSize;
+    private final Placement placement;
 
     /**
-     * @param iogr the object's current group reference, stringified, for clients whose FT_GROUP_VERSION is old
+     * @param iogr    the object's current group reference, stringified, for clients whose FT_GROUP_VERSION is old
      */
     Dispatcher(ORB orb, GoaConfig config, Map<ObjectKey, Servant> objects, ReplicaEngine engine,
-               Membership membership, Function<byte[], String> iogr) {
+               Membership membership, Function<byte[], String> iogr, Placement placement) {
+        this.placement = placement;
         this.orb = orb;
         this.self = config.replicaId();
         // Ids made up for plain clients must not repeat across restarts of a replica (the cache would answer
@@ -73,6 +75,11 @@ final class Dispatcher {
         if (!objects.containsKey(new ObjectKey(oid))) {
             throw new OBJECT_NOT_EXIST("FTS: no object " + new ObjectKey(oid) + " in this group", 0,
                     CompletionStatus.COMPLETED_NO);
+        }
+        String there = placement.place(Jacorb.connection(rh), Jacorb.responseExpected(rh));
+        if (there != null) {   // stage 0: a new connection goes to a less loaded replica; nothing ran here
+            Jacorb.forward(rh, placement.reference(oid, there));
+            return null;
         }
         refuseOversized(operation, in);
         FtContexts ft = FtContexts.of(Jacorb.serviceContexts(rh));
@@ -111,6 +118,13 @@ final class Dispatcher {
         return answer(await(done, id, operation), rh, ft, oid);
     }
 
+    private void withLoads(OutputStream out, ResponseHandler rh) {
+        byte[] loads = placement.loadsFor(Jacorb.connection(rh));
+        if (loads != null) {
+            Jacorb.addServiceContext(out, new ServiceContext(FtConstants.FTS_GROUP_LOAD, loads));
+        }
+    }
+
     private Reply await(CompletableFuture<Reply> done, RequestId id, String operation) {
         try {
             return done.get(timeoutMillis, TimeUnit.MILLISECONDS);
@@ -143,9 +157,9 @@ final class Dispatcher {
     private OutputStream answer(Reply reply, ResponseHandler rh, FtContexts ft, byte[] oid) {
         switch (reply.kind()) {
             case NORMAL:
-                return copy(reply, withGroupVersion(rh.createReply(), ft, oid));
+                return copy(reply, withGroupVersion(rh.createReply(), ft, oid, rh));
             case USER_EXCEPTION:
-                return copy(reply, withGroupVersion(rh.createExceptionReply(), ft, oid));
+                return copy(reply, withGroupVersion(rh.createExceptionReply(), ft, oid, rh));
             case SYSTEM_EXCEPTION:
                 throw Jacorb.readSystemException(orb, reply.body());
             default:
@@ -154,10 +168,11 @@ final class Dispatcher {
     }
 
     /** FT clients learn the group's version on every reply, and the new reference when theirs is older. */
-    private OutputStream withGroupVersion(OutputStream out, FtContexts ft, byte[] oid) {
+    private OutputStream withGroupVersion(OutputStream out, FtContexts ft, byte[] oid, ResponseHandler rh) {
         if (ft.clientVersion() < 0) {
             return out;
         }
+        withLoads(out, rh);
         Membership.Snapshot group = membership.current();
         Jacorb.addServiceContext(out, new ServiceContext(FtConstants.FT_GROUP_VERSION,
                 new FtGroupVersionContext(group.version()).encode()));

@@ -15,6 +15,7 @@ public final class GoaKeys implements ConfigKeyProvider {
         keys.add(GiopGuard.MAX_MESSAGE_SIZE);
         keys.add(GiopGuard.INTAKE_MAX_BYTES);
         keys.add(GiopGuard.IO_TIMEOUT);
+        keys.add(Placement.MODE);
         return keys;
     }
 }

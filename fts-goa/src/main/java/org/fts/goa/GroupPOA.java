@@ -65,6 +65,7 @@ public final class GroupPOA extends PoaBasics {
     private final ReplicaEngine engine;
     private final Map<ObjectKey, Map.Entry<Long, String>> iogrs = new ConcurrentHashMap<>();
     private final StatsExport stats;
+    private final Placement placement;
     private final ReplicaStatus status;
     private final NamingBinder naming;
     private final GroupPOAManager manager;
@@ -107,15 +108,16 @@ public final class GroupPOA extends PoaBasics {
         this.membership = new Membership(config.replicas());
         this.engine = new ReplicaEngine(config, member, channel, BatchingConfig.policy(props),
                 BatchingConfig.longDoorway(props), new Replay(orb), objects, membership, channel.replaysItsLog());
-        Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, this::iogrString);
-        groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
-        this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
         Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(
                 new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
         StartupChecks.tlsOnlyOrPlain(local);   // before anything runs: a refused replica leaves nothing behind
         String endpoint = local.endpoint();
+        this.placement = Placement.of(props, orb, config, channel, engine, membership, endpoint, this::iogrString);
+        Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, this::iogrString, placement);
+        groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
+        this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
         this.stats = new StatsExport(config, engine.batcher().stats());
-        this.status = new ReplicaStatus(config, engine, channel, membership);
+        this.status = new ReplicaStatus(config, engine, channel, membership, placement);
         String namingUrl = GoaConfig.NAMING_URL.get(props);
         String namingContext = GoaConfig.NAMING_CONTEXT.get(props);
         this.naming = namingUrl.isEmpty() ? null : new NamingBinder(orb, namingUrl,
@@ -133,6 +135,7 @@ public final class GroupPOA extends PoaBasics {
             }
             status.close();
             stats.close();
+            placement.close();
             channel.close();
             throw e;
         }
@@ -215,6 +218,14 @@ public final class GroupPOA extends PoaBasics {
         } catch (Exception e) {
             throw new org.omg.CORBA.INTERNAL("FTS: cannot compute the state digest: " + e);
         }
+    }
+
+    /**
+     * This replica's load and placement (docs/placement.md), one line: {@code placement=load connections=3
+     * forwarded=6 in_flight=0 cpu_permille=410 serving=1 board=host:port=3,...}.
+     */
+    public String load() {
+        return placement.describe();
     }
 
     /** Null when this replica executes and answers requests; otherwise why it does not. */
@@ -407,6 +418,7 @@ public final class GroupPOA extends PoaBasics {
             naming.close();   // its names stay: the other replicas serve the same object groups
         }
         engine.flush();      // logs the stats dump
+        placement.close();
         channel.close();
         engine.shutdown();
     }

@@ -64,6 +64,19 @@ final class Iogr {
         return new Ior(ior.typeId(), profiles).stringify();
     }
 
+    /** {@code iogr} (stringified) with the profile of {@code endpoint} moved first, the others in their order. */
+    static String startingWith(String iogr, String endpoint) {
+        Ior ior = Ior.parse(iogr);
+        List<Ior.Profile> profiles = new ArrayList<>(ior.profiles());
+        for (int i = 0; i < profiles.size(); i++) {
+            if (endpoint.equals(profiles.get(i).endpoint())) {
+                profiles.add(0, profiles.remove(i));
+                break;
+            }
+        }
+        return new Ior(ior.typeId(), profiles).stringify();
+    }
+
     private static String host(String endpoint) {
         return endpoint.substring(0, endpoint.lastIndexOf(':'));
     }

@@ -101,6 +101,26 @@ final class Jacorb {
         }
     }
 
+    /** The connection a request arrived on, as an opaque handle compared by identity; null if unknown. */
+    static Object connection(ResponseHandler rh) {
+        return rh instanceof ServerRequest sr ? sr.getConnection() : null;
+    }
+
+    /** Whether the request of {@code rh} expects a reply (false if unknown). */
+    static boolean responseExpected(ResponseHandler rh) {
+        return rh instanceof ServerRequest sr && sr.responseExpected();
+    }
+
+    /** Whether a connection of {@link #connection} is still open. */
+    static boolean isOpen(Object connection) {
+        return connection instanceof GIOPConnection c && c.getTransport() != null && c.getTransport().is_connected();
+    }
+
+    /** Stage 0: the request of {@code rh} is answered with GIOP LOCATION_FORWARD to {@code target}. */
+    static void forward(ResponseHandler rh, org.omg.CORBA.Object target) {
+        ((ServerRequest) rh).setLocationForward(new org.omg.PortableServer.ForwardRequest(target));
+    }
+
     /** The request's service contexts (empty for a handler that is not JacORB's). */
     static List<ServiceContext> serviceContexts(ResponseHandler rh) {
         return rh instanceof ServerRequest sr ? List.of(sr.getServiceContext()) : List.of();

@@ -38,6 +38,15 @@ public interface ReplicaMXBean {
     /** Requests received here, cast, and waiting for their execution. */
     int getRequestsInFlight();
 
+    /** Open client connections served here (placed here: not forwarded away); the placement's load index. */
+    int getConnections();
+
+    /** New client connections this replica forwarded to a less loaded one (fts.placement=load). */
+    long getConnectionsForwarded();
+
+    /** This replica's load and every replica's connections as its whiteboard shows them (docs/placement.md). */
+    String getLoad();
+
     /** Deliveries of the group layer queued for this replica and not yet handled. */
     int getPendingDeliveries();
 

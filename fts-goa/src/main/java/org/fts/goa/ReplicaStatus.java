@@ -13,10 +13,13 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
     private final ReplicaEngine engine;
     private final GroupChannel channel;
     private final Membership membership;
+    private final Placement placement;
     private final ObjectName name;
 
-    ReplicaStatus(GoaConfig config, ReplicaEngine engine, GroupChannel channel, Membership membership) {
+    ReplicaStatus(GoaConfig config, ReplicaEngine engine, GroupChannel channel, Membership membership,
+                  Placement placement) {
         this.config = config;
+        this.placement = placement;
         this.engine = engine;
         this.channel = channel;
         this.membership = membership;
@@ -78,6 +81,21 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
     @Override
     public int getRequestsInFlight() {
         return engine.castPath().inFlight();
+    }
+
+    @Override
+    public int getConnections() {
+        return placement.load().connections();
+    }
+
+    @Override
+    public long getConnectionsForwarded() {
+        return placement.forwarded();
+    }
+
+    @Override
+    public String getLoad() {
+        return placement.describe();
     }
 
     @Override

@@ -17,6 +17,11 @@ public final class FtConstants {
      * only ever sent to clients that sent FT_GROUP_VERSION.
      */
     public static final int FTS_GROUP_REFERENCE = 0x46545301;
+    /**
+     * FTS's own reply service context: each serving replica's load index ({@link FtGroupLoad}), sent now and then
+     * to clients that sent FT_GROUP_VERSION; their interceptor fails over to the least loaded replica.
+     */
+    public static final int FTS_GROUP_LOAD = 0x46545302;
 
     private FtConstants() {
     }

@@ -62,7 +62,8 @@ public final class Replica {
     }
 
     /**
-     * The launcher's commands on stdin: {@code stats}, {@code digest} (the adaptor's state digest), {@code view}
+     * The launcher's commands on stdin: {@code stats}, {@code digest} (the adaptor's state digest), {@code load}
+     * (its load and placement), {@code view}
      * (the replica ids of the current group view), and, for
      * tests on JGroups, {@code isolate} / {@code heal} (a partition of this replica: JGroups DISCARD).
      */
@@ -76,6 +77,7 @@ public final class Replica {
                         + (poa instanceof GroupPOA g && g.logFigures() != null ? g.logFigures() : "none"));
                 case "digest" -> System.out.println("DIGEST " + self + " "
                         + (goa == null ? "-" : goa.stateDigest()));
+                case "load" -> System.out.println("LOAD " + self + " " + (goa == null ? "-" : goa.load()));
                 case "view" -> System.out.println("VIEW " + self + " " + (goa == null ? "" : String.join(",",
                         goa.channel().view().members().stream().map(m -> m.name().split("#")[0]).toList())));
                 case "isolate" -> {

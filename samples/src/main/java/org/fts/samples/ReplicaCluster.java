@@ -57,10 +57,8 @@ public final class ReplicaCluster implements AutoCloseable {
     /** One replica's current process and what it said. */
     private final class Member {
         final ChildJvm jvm;
-        final BlockingQueue<String> stats = new LinkedBlockingQueue<>();
-        final BlockingQueue<String> digests = new LinkedBlockingQueue<>();
-        final BlockingQueue<String> logStats = new LinkedBlockingQueue<>();
-        final BlockingQueue<String> views = new LinkedBlockingQueue<>();
+        /** Answers to commands, by the word they start with (STATS, DIGEST, LOGSTATS, VIEW, LOAD). */
+        final Map<String, BlockingQueue<String>> answers = new ConcurrentHashMap<>();
         final BlockingQueue<String> faults = new LinkedBlockingQueue<>();
         volatile boolean ready;
 
@@ -82,16 +80,11 @@ public final class ReplicaCluster implements AutoCloseable {
             if (line.startsWith("IOGR ")) {
                 String[] f = line.split(" ", 3);
                 references.putIfAbsent(f[1], f[2]);
-            } else if (line.startsWith("STATS ")) {
-                stats.add(line.split(" ", 3)[2]);
+            } else if (line.matches("(STATS|VIEW|LOGSTATS|DIGEST|LOAD) .*")) {
+                String[] f = line.split(" ", 3);
+                answers.computeIfAbsent(f[0], k -> new LinkedBlockingQueue<>()).add(f.length > 2 ? f[2] : "");
             } else if (line.startsWith("ISOLATED ") || line.startsWith("HEALED ")) {
                 faults.add(line.split(" ", 2)[0]);
-            } else if (line.startsWith("VIEW ")) {
-                views.add(line.split(" ", 3)[2]);
-            } else if (line.startsWith("LOGSTATS ")) {
-                logStats.add(line.split(" ", 3)[2]);
-            } else if (line.startsWith("DIGEST ")) {
-                digests.add(line.split(" ", 3)[2]);
             } else if (line.startsWith("READY")) {
                 ready = true;
             }
@@ -280,14 +273,34 @@ public final class ReplicaCluster implements AutoCloseable {
      * Fails if it does not answer within 15 s.
      */
     public String digest(int i) throws IOException, InterruptedException {
-        Member m = members.get(i);
-        m.digests.clear();
-        command(i, "digest");
-        String d = m.digests.poll(15, TimeUnit.SECONDS);
-        if (d == null) {
-            throw new IOException("replica r" + i + " did not answer 'digest' within 15 s");
+        return ask(i, "digest", 15);
+    }
+
+    /** Replica {@code i}'s load and placement line ({@code GroupPOA.load()}); fails without an answer in 15 s. */
+    public String load(int i) throws IOException, InterruptedException {
+        return ask(i, "load", 15);
+    }
+
+    /** Sends {@code command} to replica {@code i} and returns its answer, waiting at most {@code seconds}. */
+    private String ask(int i, String command, int seconds) throws IOException, InterruptedException {
+        BlockingQueue<String> q = queue(i, command);
+        q.clear();
+        command(i, command);
+        return answer(i, command, q, seconds);
+    }
+
+    private BlockingQueue<String> queue(int i, String command) {
+        return members.get(i).answers.computeIfAbsent(command.toUpperCase(java.util.Locale.ROOT),
+                k -> new LinkedBlockingQueue<>());
+    }
+
+    private static String answer(int i, String command, BlockingQueue<String> q, int seconds)
+            throws IOException, InterruptedException {
+        String a = q.poll(seconds, TimeUnit.SECONDS);
+        if (a == null) {
+            throw new IOException("replica r" + i + " did not answer '" + command + "' within " + seconds + " s");
         }
-        return d;
+        return a;
     }
 
     /**
@@ -315,13 +328,7 @@ public final class ReplicaCluster implements AutoCloseable {
 
     /** The replica ids in replica {@code i}'s current group view. Fails if it does not answer within 15 s. */
     public List<String> view(int i) throws IOException, InterruptedException {
-        Member m = members.get(i);
-        m.views.clear();
-        command(i, "view");
-        String v = m.views.poll(15, TimeUnit.SECONDS);
-        if (v == null) {
-            throw new IOException("replica r" + i + " did not answer 'view' within 15 s");
-        }
+        String v = ask(i, "view", 15);
         return v.isEmpty() ? List.of() : List.of(v.split(","));
     }
 
@@ -378,16 +385,18 @@ public final class ReplicaCluster implements AutoCloseable {
      * if a replica does not answer within 5 s.
      */
     public List<String> logStats() throws IOException, InterruptedException {
+        return askAll("logstats");
+    }
+
+    /** {@code command} to every replica at once, and their answers in replica order (5 s at most each). */
+    private List<String> askAll(String command) throws IOException, InterruptedException {
         for (int i = 0; i < members.size(); i++) {
-            command(i, "logstats");
+            queue(i, command).clear();
+            command(i, command);
         }
         List<String> all = new ArrayList<>();
         for (int i = 0; i < members.size(); i++) {
-            String line = members.get(i).logStats.poll(5, TimeUnit.SECONDS);
-            if (line == null) {
-                throw new IOException("replica r" + i + " did not answer 'logstats' within 5 s");
-            }
-            all.add(line);
+            all.add(answer(i, command, queue(i, command), 5));
         }
         return all;
     }
@@ -397,15 +406,8 @@ public final class ReplicaCluster implements AutoCloseable {
      * server). Fails if a replica does not answer within 5 s.
      */
     public List<BatchStats.Counters> stats() throws IOException, InterruptedException {
-        for (int i = 0; i < members.size(); i++) {
-            command(i, "stats");
-        }
         List<BatchStats.Counters> all = new ArrayList<>();
-        for (int i = 0; i < members.size(); i++) {
-            String line = members.get(i).stats.poll(5, TimeUnit.SECONDS);
-            if (line == null) {
-                throw new IOException("replica r" + i + " did not answer 'stats' within 5 s");
-            }
+        for (String line : askAll("stats")) {
             all.add(BatchStats.Counters.parse(line));
         }
         return all;

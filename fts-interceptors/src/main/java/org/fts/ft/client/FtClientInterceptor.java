@@ -91,6 +91,8 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
     private final ClientConfig config;
     private final AtomicInteger retention = new AtomicInteger();
     private final Map<String, ObjectGroup> groups = new ConcurrentHashMap<>();
+    /** Per object group, each serving replica's load as a reply last told it (FTS_GROUP_LOAD), by endpoint. */
+    private final Map<String, Map<String, Long>> loads = new ConcurrentHashMap<>();
     /**
      * This thread's latest logical requests, newest first: more than one only when an interceptor makes calls
      * of its own while a request is under way. Never cleared: only a request of the same invocation can match an
@@ -142,6 +144,7 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
         FtGroupComponent tag = groupTag(ri);
         if (tag != null) {
             refresh(ri, tag);
+            learnLoads(ri, tag);
         }
     }
 
@@ -184,7 +187,7 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
         }
         ObjectGroup group = group(ri, tag);
         int failed = a.member() >= 0 && a.member() < group.size() ? a.member() : group.indexOf(effectiveEndpoint(ri));
-        int next = Math.floorMod(failed + 1, group.size());
+        int next = a.tries() == 0 ? leastLoaded(group, key(tag), failed) : Math.floorMod(failed + 1, group.size());
         Attempt redirected = a.redirected(next);
         if (redirected.tries() % group.size() == 0) {
             backoff(Math.min(Math.min(100L * (redirected.tries() / group.size()), MAX_BACKOFF_MS), leftMs));
@@ -197,6 +200,41 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
     }
 
     // ------------------------------------------------------------------ helpers
+
+    /**
+     * A request's first redirect goes to the least loaded other replica as the group's replies last told (ties, and
+     * replicas never told of, in the IOGR's order after the failed one); later redirects go round the IOGR's order.
+     */
+    private int leastLoaded(ObjectGroup group, String key, int failed) {
+        Map<String, Long> known = loads.getOrDefault(key, Map.of());
+        int best = Math.floorMod(failed + 1, group.size());
+        long bestLoad = Long.MAX_VALUE;
+        int others = failed < 0 ? group.size() : group.size() - 1;   // -1: the failed one is not known
+        for (int k = 1; k <= others; k++) {
+            int i = Math.floorMod(failed + k, group.size());
+            Long l = known.get(group.member(i).endpoint());
+            if (l != null && l < bestLoad) {
+                best = i;
+                bestLoad = l;
+            }
+        }
+        return best;
+    }
+
+    /** A reply's FTS_GROUP_LOAD, if it carries one: the group's loads from now on. */
+    private void learnLoads(ClientRequestInfo ri, FtGroupComponent tag) {
+        byte[] data;
+        try {
+            data = ri.get_reply_service_context(FtConstants.FTS_GROUP_LOAD).context_data;
+        } catch (BAD_PARAM none) {
+            return;
+        }
+        try {
+            loads.put(key(tag), org.fts.ft.FtGroupLoad.decode(data).loads());
+        } catch (org.omg.CORBA.MARSHAL e) {
+            LOG.debug("ignoring a malformed FTS_GROUP_LOAD context: {}", e.getMessage());
+        }
+    }
 
     /** This thread's attempt of invocation {@code inv} to group {@code g}, operation {@code op}, or null. */
     private Attempt find(Object inv, String g, String op) {

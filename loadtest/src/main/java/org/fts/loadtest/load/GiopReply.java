@@ -60,6 +60,52 @@ final class GiopReply {
         return order(buf, at).getInt(at + HEADER + 4);
     }
 
+    /** {@code ReplyStatusType}: the client is to send the request again to the reference the reply carries. */
+    static final int LOCATION_FORWARD = 3;
+
+    /** Where a LOCATION_FORWARD reply sends the client: its reference's first IIOP profile. */
+    record Forward(String host, int port, byte[] objectKey) {
+    }
+
+    /**
+     * The first IIOP profile of the reference in the LOCATION_FORWARD reply at {@code at} (GIOP 1.2: service
+     * contexts, then the body 8-aligned from the message's start). {@link IllegalStateException} if it has none.
+     */
+    static Forward forward(ByteBuffer buf, int at) {
+        ByteBuffer b = order(buf, at).duplicate().order(buf.order());
+        int[] pos = {at + HEADER + 8};
+        long contexts = ulong(b, at, pos);
+        for (long i = 0; i < contexts; i++) {
+            ulong(b, at, pos);
+            pos[0] += (int) ulong(b, at, pos);
+        }
+        pos[0] = at + align(pos[0] - at, 8);
+        pos[0] += (int) ulong(b, at, pos);   // the type id, with its NUL
+        long profiles = ulong(b, at, pos);
+        for (long i = 0; i < profiles; i++) {
+            long tag = ulong(b, at, pos);
+            byte[] data = new byte[(int) ulong(b, at, pos)];
+            b.get(pos[0], data);
+            pos[0] += data.length;
+            if (tag == org.fts.ft.Ior.TAG_INTERNET_IOP) {
+                org.fts.ft.Ior.Iiop p = org.fts.ft.Ior.Iiop.decode(data);
+                return new Forward(p.host(), p.port(), p.objectKey());
+            }
+        }
+        throw new IllegalStateException("a LOCATION_FORWARD to a reference without an IIOP profile");
+    }
+
+    private static long ulong(ByteBuffer b, int at, int[] pos) {
+        pos[0] = at + align(pos[0] - at, 4);
+        long v = Integer.toUnsignedLong(b.getInt(pos[0]));
+        pos[0] += 4;
+        return v;
+    }
+
+    private static int align(int offset, int n) {
+        return (offset + n - 1) / n * n;
+    }
+
     /** Sets the buffer's byte order to the message's (flags bit 0: little-endian) and returns it. */
     private static ByteBuffer order(ByteBuffer buf, int at) {
         return buf.order((buf.get(at + 6) & 1) != 0 ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN);

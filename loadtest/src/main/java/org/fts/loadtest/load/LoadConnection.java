@@ -23,6 +23,8 @@ final class LoadConnection {
     static final int MAX_IN_FLIGHT = 1024;
     /** A request that could not be written for this long (the server stopped reading) kills its connection. */
     private static final long STALLED_SEND_NANOS = 10_000_000_000L;
+    /** LOCATION_FORWARDs one connection follows at most before its first call is answered. */
+    private static final int MAX_FORWARDS = 8;
 
     /** Where the I/O loop reports each call that ended. */
     interface Sink {
@@ -65,18 +67,66 @@ final class LoadConnection {
      */
     static LoadConnection open(int index, String host, int port, GiopRequest.Builder call, long expirationMillis)
             throws IOException {
+        for (int forwards = 0; ; forwards++) {
+            SocketChannel ch = connect(host, port);
+            GiopReply.Forward to = bind(ch, call, expirationMillis);
+            if (to == null) {
+                GiopRequest steady = call.codeSets(false).build();
+                LoadConnection c = new LoadConnection(index, host + ":" + port, ch, steady, steady, expirationMillis);
+                c.lastId = 1;
+                c.firstSent = true;
+                return c;
+            }
+            ch.close();
+            if (forwards == MAX_FORWARDS) {
+                throw new IOException("more than " + MAX_FORWARDS + " LOCATION_FORWARDs from " + host + ":" + port);
+            }
+            host = to.host();
+            port = to.port();
+            call.objectKey(to.objectKey());
+        }
+    }
+
+    /**
+     * The connection's first call, as an ORB makes it when it binds a reference: sent and answered in blocking
+     * mode, before the run; returns where a LOCATION_FORWARD reply sends it, or null once a server answered it.
+     */
+    private static GiopReply.Forward bind(SocketChannel ch, GiopRequest.Builder call, long expirationMillis)
+            throws IOException {
+        GiopRequest first = call.codeSets(true).build();
+        ByteBuffer b = first.newBuffer();
+        first.patch(b, 1, 1, first.hasFtRequest()
+                ? FtRequestContext.timeT(System.currentTimeMillis() + expirationMillis) : 0);
+        while (b.hasRemaining()) {
+            ch.write(b);
+        }
+        ByteBuffer in = ByteBuffer.allocate(64 * 1024);
+        int len;
+        while ((len = GiopReply.frameLength(in, 0, in.position())) < 0 || in.position() < len) {
+            if (len > in.capacity()) {
+                throw new IOException("a first reply of " + len + " bytes");
+            }
+            if (ch.read(in) < 0) {
+                throw new IOException("the server closed the connection before answering its first call");
+            }
+        }
+        if (GiopReply.type(in, 0) != GiopReply.REPLY) {
+            throw new IOException("the server answered the first call with GIOP message type " + GiopReply.type(in, 0));
+        }
+        ch.configureBlocking(false);
+        return GiopReply.status(in, 0) == GiopReply.LOCATION_FORWARD ? GiopReply.forward(in, 0) : null;
+    }
+
+    private static SocketChannel connect(String host, int port) throws IOException {
         SocketChannel ch = SocketChannel.open();
         try {
             ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
             ch.connect(new InetSocketAddress(host, port));
-            ch.configureBlocking(false);
+            return ch;
         } catch (IOException e) {
             ch.close();
             throw new IOException("cannot connect to " + host + ":" + port + ": " + e.getMessage(), e);
         }
-        GiopRequest firstRequest = call.codeSets(true).build();
-        GiopRequest steady = call.codeSets(false).build();
-        return new LoadConnection(index, host + ":" + port, ch, firstRequest, steady, expirationMillis);
     }
 
     SocketChannel channel() {

@@ -105,10 +105,10 @@ public final class LoadMain {
                 System.out.println("load: starting " + name + " ...");
                 Target t = o.ior() != null ? Target.attach(o.ior(), o.attach(), o.pids())
                         : Target.start(name, o.maxConnections(), o.call(), o.attach(), o.serverOpts(),
-                        dir.resolve("server-logs"));
+                        dir.resolve("server-logs"), o.cap());
                 targets.add(t);
                 System.out.println("load: " + name + " at " + t.where(o.maxConnections()) + " (server pids "
-                        + t.pids() + ")");
+                        + t.pids() + ")" + (o.cap() > 0 ? ", " + CpuCap.describe(o.cap()) : ""));
                 if (o.ior() == null) {
                     warmUp(t, o);
                 }
@@ -197,6 +197,9 @@ public final class LoadMain {
             for (int i = 0; i < connections; i++) {
                 conns.add(t.connect(i, o.call(), o.ft(), runId));
             }
+            Map<String, Long> landed = new java.util.TreeMap<>();
+            conns.forEach(c -> landed.merge(c.endpoint, 1L, Long::sum));
+            System.out.println("load: " + t.label + " connections by server: " + landed);
             long[] server = new long[2];
             long[] self = new long[2];
             List<Long> pids = t.pids();

@@ -14,12 +14,13 @@ import java.util.List;
 record LoadOptions(List<String> targets, List<Integer> connections, List<LoadRun.Mode> modes, String rate,
                    Duration warmup, Duration measure, Duration drain, int runs, boolean ft, String attach,
                    int ioThreads, int maxInFlight, String call, String ior, List<Long> pids, List<String> serverOpts,
-                   Path out, Path docs, Duration serverWarmup) {
+                   Path out, Path docs, Duration serverWarmup, double cap) {
 
     static final String USAGE = "bin/fts load [--targets plain,fts,nb,atab,...] [--connections 1,50]"
             + " [--mode closed|open|closed,open] [--rate CALLS_PER_S|P%] [--seconds S] [--warmup S] [--runs N]"
             + " [--ft] [--attach spread|first] [--io-threads N] [--max-in-flight N] [--call set|increment]"
-            + " [--server-warmup S] [--ior IOR|@FILE [--pids P,Q]] [--out DIR] [--docs FILE] [-Dfts.key=value ...]";
+            + " [--server-warmup S] [--cap CORES] [--ior IOR|@FILE [--pids P,Q]] [--out DIR] [--docs FILE]"
+            + " [-Dfts.key=value ...]";
 
     static LoadOptions parse(String[] args) {
         List<String> targets = List.of("plain", "fts");
@@ -40,6 +41,7 @@ record LoadOptions(List<String> targets, List<Integer> connections, List<LoadRun
         Path out = Path.of("target", "load");
         Path docs = null;
         Duration serverWarmup = Duration.ofSeconds(30);
+        double cap = 0;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.startsWith("-D")) {
@@ -67,6 +69,7 @@ record LoadOptions(List<String> targets, List<Integer> connections, List<LoadRun
                 case "--out" -> out = Path.of(args[++i]);
                 case "--docs" -> docs = Path.of(args[++i]);
                 case "--server-warmup" -> serverWarmup = seconds(a, args[++i]);
+                case "--cap" -> cap = Double.parseDouble(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + a + " (" + USAGE + ")");
             }
         }
@@ -102,11 +105,19 @@ record LoadOptions(List<String> targets, List<Integer> connections, List<LoadRun
         } else if (!pids.isEmpty()) {
             throw new IllegalArgumentException("--pids goes with --ior (servers the driver did not start)");
         }
+        if (cap != 0 && (!(cap > 0) || cap > 64 || ior != null)) {
+            throw new IllegalArgumentException("--cap " + cap + ": a share of a core above 0, for servers the driver "
+                    + "starts (not with --ior)");
+        }
+        if (cap != 0 && CpuCap.unavailable() != null) {
+            throw new IllegalArgumentException(CpuCap.unavailable());
+        }
         if (maxInFlight > LoadConnection.MAX_IN_FLIGHT) {
             throw new IllegalArgumentException("--max-in-flight at most " + LoadConnection.MAX_IN_FLIGHT);
         }
         return new LoadOptions(targets, connections, modes, rate, warmup, measure, Duration.ofSeconds(10), runs, ft,
-                attach, ioThreads, maxInFlight, call, ior, pids, List.copyOf(serverOpts), out, docs, serverWarmup);
+                attach, ioThreads, maxInFlight, call, ior, pids, List.copyOf(serverOpts), out, docs, serverWarmup,
+                cap);
     }
 
     /** The open loop's rate: absolute calls/s, or (with %) the fraction of a closed-loop rate. */

@@ -31,6 +31,7 @@ final class Target implements AutoCloseable {
     private final ReplicaCluster cluster;
     private final IntFunction<Endpoint> endpoints;
     private final List<Long> pids;
+    private CpuCap cap;
 
     private Target(String label, ReplicaCluster cluster, IntFunction<Endpoint> endpoints, List<Long> pids) {
         this.label = label;
@@ -44,8 +45,8 @@ final class Target implements AutoCloseable {
      * plain}, {@code fts}, a batching alias, or {@code label=alias+key=value+...}: that alias's servers with more
      * system properties, under its own label (two configurations compared in the same run).
      */
-    static Target start(String spec, int objects, String call, String attach, List<String> serverOpts, Path logs)
-            throws Exception {
+    static Target start(String spec, int objects, String call, String attach, List<String> serverOpts, Path logs,
+                        double cap) throws Exception {
         int eq = spec.indexOf('=');
         String name = eq < 0 ? spec : spec.substring(0, eq);
         String[] parts = (eq < 0 ? spec : spec.substring(eq + 1)).split("\\+");
@@ -74,7 +75,11 @@ final class Target implements AutoCloseable {
             }
             List<Ior> parsed = refs.stream().map(Ior::parse).toList();
             IntFunction<Endpoint> endpoints = i -> endpoint(parsed.get(i % parsed.size()), i, attach);
-            return new Target(name, cluster, endpoints, cluster.pids());
+            Target t = new Target(name, cluster, endpoints, cluster.pids());
+            if (cap > 0) {
+                t.cap = CpuCap.apply(cluster.pids(), cap);
+            }
+            return t;
         } catch (RuntimeException e) {
             cluster.close();
             throw e;
@@ -173,6 +178,9 @@ final class Target implements AutoCloseable {
     public void close() {
         if (cluster != null) {
             cluster.close();
+        }
+        if (cap != null) {
+            cap.close();
         }
     }
 }

@@ -1,0 +1,214 @@
+package org.fts.goa;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import org.fts.config.ConfigKey;
+import org.fts.config.ConfigKeys;
+import org.fts.gc.GroupChannel;
+import org.fts.gc.MemberId;
+import org.fts.gc.Whiteboard;
+import org.omg.CORBA.ORB;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Stage 0 of the request path: where a new client connection is served (docs/placement.md). With {@code
+ * fts.placement=load}, the first request of a connection that expects a reply is answered with GIOP
+ * {@code LOCATION_FORWARD} when another serving replica carries at least {@link #MARGIN} fewer connections than
+ * this one: the connection goes to the one that carries fewest. Another replica's count is its whiteboard entry
+ * ({@link LoadIndex#CONNECTIONS}) plus the connections this replica forwarded there that the entry may not include
+ * yet. Nothing was executed, so the client's ORB sends the same request again to the group reference it is given,
+ * whose first profile is that replica: exactly-once is untouched, and clients of any ORB follow. Only a
+ * connection's first request is placed: a connection never moves once served, so none ping-pongs; a replica
+ * that falls behind in connections catches up with new ones. With {@code first}, every connection stays where the
+ * client's ORB opened it.
+ */
+final class Placement {
+    static final ConfigKey<String> MODE = ConfigKey.choice("fts.placement", "first", List.of("first", "load"),
+            "where a new client connection is served: 'first', where the client's ORB opened it (the first profile "
+                    + "of the reference); 'load', forwarded (LOCATION_FORWARD) to the replica with fewest connections "
+                    + "when that one has 2 fewer than this one");
+    /**
+     * A connection is forwarded only to a replica that carries at least this many fewer: moving it then makes the
+     * spread no worse even when this replica's view of the others is a little stale, so a forwarded connection is
+     * not forwarded on (hysteresis).
+     */
+    static final int MARGIN = 2;
+    /** How long forwards count against their target at most, when its entry does not show them arriving. */
+    static final long CREDIT_NANOS = 1_000_000_000L;
+
+    private static final Logger LOG = LoggerFactory.getLogger(Placement.class);
+
+    private final boolean byLoad;
+    private final LoadIndex load;
+    private final Whiteboard board;
+    private final MemberId self;
+    private final Supplier<List<String>> endpoints;
+    private final String here;
+    /** Per endpoint, the connections this replica forwarded there that its entry does not count yet. */
+    private final Map<String, Credit> credits = new HashMap<>();
+
+    /**
+     * Forwards to one replica not yet seen there: {@code sent} since its {@link LoadIndex#ARRIVALS} was {@code
+     * base}, the latest at {@code lastNanos}. Arrivals there beyond {@code base} are taken to be these (or to have
+     * made its count as current as if they were).
+     */
+    private static final class Credit {
+        long base;
+        int sent;
+        long lastNanos;
+    }
+    private long forwarded;
+
+    private final ORB orb;
+    private final Function<byte[], String> iogr;
+    /** Per object and target, the group reference that starts with the target: its group version, and it. */
+    private final Map<String, Map.Entry<Long, org.omg.CORBA.Object>> references = new ConcurrentHashMap<>();
+    private final Supplier<Long> version;
+
+    Placement(boolean byLoad, LoadIndex load, Whiteboard board, MemberId self, Membership membership, String here,
+              ORB orb, Function<byte[], String> iogr) {
+        this.byLoad = byLoad;
+        this.orb = orb;
+        this.iogr = iogr;
+        this.version = () -> membership.current().version();
+        this.load = load;
+        this.board = board;
+        this.self = self;
+        this.endpoints = () -> membership.current().endpoints();
+        this.here = here;
+    }
+
+    /**
+     * A request arrived on {@code connection} (null: unknown, served here): null to serve it here, or the endpoint
+     * of the replica it is forwarded to.
+     */
+    String place(Object connection, boolean responseExpected) {
+        if (connection == null || !load.arrived(connection)) {
+            return null;
+        }
+        synchronized (this) {   // concurrent new connections see each other's decisions
+            String to = byLoad && responseExpected ? lessLoaded(System.nanoTime()) : null;
+            if (to == null) {
+                load.placedHere(connection);
+            } else {
+                Credit c = credits.get(to);   // lessLoaded made it for every candidate
+                c.sent++;
+                c.lastNanos = System.nanoTime();
+                forwarded++;
+            }
+            return to;
+        }
+    }
+
+    /** Reads {@code fts.placement} and starts measuring this replica's load. */
+    static Placement of(Properties props, ORB orb, GoaConfig config, GroupChannel channel, ReplicaEngine engine,
+                        Membership membership, String here, Function<byte[], String> iogr) {
+        ConfigKeys.validateAndLog(LOG, "placement", props, List.of(MODE));
+        LoadIndex load = new LoadIndex(config.replicaId(), channel.whiteboard(),
+                () -> membership.current().endpoints().indexOf(here), () -> engine.standing().notServing() == null,
+                () -> engine.castPath().inFlight());
+        return new Placement(MODE.get(props).equals("load"), load, channel.whiteboard(), channel.self(), membership,
+                here, orb, iogr);
+    }
+
+    /** Object {@code oid}'s group reference with {@code endpoint}'s profile first (cached per group version). */
+    org.omg.CORBA.Object reference(byte[] oid, String endpoint) {
+        long v = version.get();
+        String key = new ObjectKey(oid) + "@" + endpoint;
+        Map.Entry<Long, org.omg.CORBA.Object> cached = references.get(key);
+        if (cached == null || cached.getKey() != v) {
+            cached = Map.entry(v, orb.string_to_object(Iogr.startingWith(iogr.apply(oid), endpoint)));
+            references.put(key, cached);
+        }
+        return cached.getValue();
+    }
+
+    LoadIndex load() {
+        return load;
+    }
+
+    void close() {
+        load.close();
+    }
+
+    /**
+     * One line for operators: this replica's published values, the connections it forwarded, and each replica's
+     * connections as its whiteboard shows them, e.g. {@code connections=3 forwarded=6 in_flight=0 cpu_permille=410
+     * serving=1 board=127.0.0.1:20001=3,127.0.0.1:20002=3}.
+     */
+    String describe() {
+        long[] v = load.current();
+        List<String> eps = endpoints.get();
+        java.util.TreeMap<String, Long> seen = new java.util.TreeMap<>();
+        board.entries().forEach((m, e) -> {
+            int i = (int) e.value(LoadIndex.ENDPOINT);
+            seen.put(i >= 0 && i < eps.size() ? eps.get(i) : m.name(), e.value(LoadIndex.CONNECTIONS));
+        });
+        return "placement=" + (byLoad ? "load" : "first") + " connections=" + load.connections() + " forwarded="
+                + forwarded() + " in_flight=" + v[LoadIndex.IN_FLIGHT] + " cpu_permille=" + v[LoadIndex.CPU]
+                + " serving=" + v[LoadIndex.SERVING] + " board=" + String.join(",",
+                seen.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()).toList());
+    }
+
+    /**
+     * The {@code FTS_GROUP_LOAD} context for a reply to an FT client on {@code connection} (its interceptor fails
+     * over to the least loaded replica), at most once a second per connection; null when not due, or with {@code
+     * first}.
+     */
+    byte[] loadsFor(Object connection) {
+        if (!byLoad || !load.loadsDue(connection, 1_000_000_000L)) {
+            return null;
+        }
+        List<String> eps = endpoints.get();
+        Map<String, Long> loads = new java.util.LinkedHashMap<>();
+        board.entries().forEach((m, e) -> {
+            int i = (int) e.value(LoadIndex.ENDPOINT);
+            if (e.value(LoadIndex.SERVING) == 1 && i >= 0 && i < eps.size()) {
+                loads.put(eps.get(i), m.equals(self) ? load.connections() : e.value(LoadIndex.CONNECTIONS));
+            }
+        });
+        return new org.fts.ft.FtGroupLoad(loads).encode();
+    }
+
+    /** Connections forwarded away so far. */
+    synchronized long forwarded() {
+        return forwarded;
+    }
+
+    private String lessLoaded(long now) {
+        List<String> eps = endpoints.get();
+        String best = null;
+        long bestLoad = Long.MAX_VALUE;
+        for (Map.Entry<MemberId, Whiteboard.Entry> e : board.entries().entrySet()) {
+            Whiteboard.Entry v = e.getValue();
+            int i = (int) v.value(LoadIndex.ENDPOINT);
+            if (e.getKey().equals(self) || v.value(LoadIndex.SERVING) != 1 || i < 0 || i >= eps.size()
+                    || eps.get(i).equals(here)) {
+                continue;
+            }
+            long l = v.value(LoadIndex.CONNECTIONS) + outstanding(eps.get(i), v.value(LoadIndex.ARRIVALS), now);
+            if (l < bestLoad || (l == bestLoad && eps.indexOf(eps.get(i)) < eps.indexOf(best))) {
+                best = eps.get(i);
+                bestLoad = l;
+            }
+        }
+        return best != null && load.connections() - bestLoad >= MARGIN ? best : null;
+    }
+
+    /** Connections forwarded to {@code endpoint} that its entry, showing {@code arrivals}, does not count yet. */
+    private int outstanding(String endpoint, long arrivals, long now) {
+        Credit c = credits.computeIfAbsent(endpoint, k -> new Credit());
+        if (c.sent == 0 || arrivals - c.base >= c.sent || now - c.lastNanos > CREDIT_NANOS) {
+            c.base = arrivals;   // all arrived (or given up on): counting starts again from here
+            c.sent = 0;
+            return 0;
+        }
+        return c.sent - (int) Math.max(0, arrivals - c.base);
+    }}
