@@ -77,10 +77,12 @@ final class GiopReply {
         long contexts = ulong(b, at, pos);
         for (long i = 0; i < contexts; i++) {
             ulong(b, at, pos);
-            pos[0] += (int) ulong(b, at, pos);
+            int length = (int) ulong(b, at, pos);   // read first: it moves pos
+            pos[0] += length;
         }
         pos[0] = at + align(pos[0] - at, 8);
-        pos[0] += (int) ulong(b, at, pos);   // the type id, with its NUL
+        int typeId = (int) ulong(b, at, pos);   // the type id's length, with its NUL
+        pos[0] += typeId;
         long profiles = ulong(b, at, pos);
         for (long i = 0; i < profiles; i++) {
             long tag = ulong(b, at, pos);
