@@ -26,7 +26,11 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #IN_FLIGHT}: requests received here and not yet answered;</li>
  *   <li>{@link #CPU}: this process's CPU use over the last sample, in thousandths of a core;</li>
  *   <li>{@link #ARRIVALS}: connections ever placed here (it only grows: a forwarder tells by it that its forwards
- *       arrived).</li>
+ *       arrived);</li>
+ *   <li>{@link #COST}: what one of its connections costs this replica, in millionths of a core: its CPU over its
+ *       connections, learned (a moving average) while it carries at least {@link #LEARN_FROM} that did not change
+ *       for a second; 0 until then. The sequencer's ordering and every replica's execution of every request are in
+ *       it, so a replica that does more than serve its connections has a higher cost.</li>
  * </ol>
  * Connections are counted from their first request ({@link #arrived}); one that is closed leaves the count at the
  * next sample. Thread-safe.
@@ -38,6 +42,13 @@ final class LoadIndex implements AutoCloseable {
     static final int IN_FLIGHT = 3;
     static final int CPU = 4;
     static final int ARRIVALS = 5;
+    static final int COST = 6;
+    /** A replica learns what one connection costs it only while it carries at least this many. */
+    static final int LEARN_FROM = 4;
+    /** ... and only once its connections did not change for this long. */
+    private static final long STABLE_NANOS = 1_000_000_000L;
+    /** The weight of each new sample in the learned cost (about 2 s of samples). */
+    private static final double LEARN_RATE = 0.05;
     static final long SAMPLE_MILLIS = 100;
     private static final Logger LOG = LoggerFactory.getLogger(LoadIndex.class);
 
@@ -57,7 +68,9 @@ final class LoadIndex implements AutoCloseable {
     private final com.sun.management.OperatingSystemMXBean os = cpuBean();
     private volatile int placed;
     private volatile long arrivals;
-    private volatile long[] last = new long[] {-1, 0, 0, 0, 0, 0};
+    private volatile long changedNanos = System.nanoTime();
+    private double cost;
+    private volatile long[] last = new long[] {-1, 0, 0, 0, 0, 0, 0};
     private long cpuNanos = -1;
     private long atNanos;
 
@@ -86,6 +99,7 @@ final class LoadIndex implements AutoCloseable {
                 s.placed = true;
                 placed++;
                 arrivals++;
+                changedNanos = System.nanoTime();
             }
         }
         long[] v = last.clone();   // the others learn of it now, not at the next sample
@@ -131,10 +145,19 @@ final class LoadIndex implements AutoCloseable {
                         n++;
                     }
                 }
+                if (n != placed) {
+                    changedNanos = System.nanoTime();
+                }
                 placed = n;
             }
-            long[] v = {endpoint.getAsInt(), serving.getAsBoolean() ? 1 : 0, placed, inFlight.getAsInt(), cpu(),
-                arrivals};
+            long cpu = cpu();
+            boolean serves = serving.getAsBoolean();
+            if (serves && placed >= LEARN_FROM && System.nanoTime() - changedNanos > STABLE_NANOS && cpu > 0) {
+                double sample = cpu * 1000.0 / placed;
+                cost = cost == 0 ? sample : cost + LEARN_RATE * (sample - cost);
+            }
+            long[] v = {endpoint.getAsInt(), serves ? 1 : 0, placed, inFlight.getAsInt(), cpu, arrivals,
+                Math.round(cost)};
             last = v;
             board.publish(v);
         } catch (RuntimeException e) {

@@ -153,7 +153,7 @@ final class Placement {
         });
         return "placement=" + (byLoad ? "load" : "first") + " connections=" + load.connections() + " forwarded="
                 + forwarded() + " in_flight=" + v[LoadIndex.IN_FLIGHT] + " cpu_permille=" + v[LoadIndex.CPU]
-                + " serving=" + v[LoadIndex.SERVING] + " board=" + String.join(",",
+                + " serving=" + v[LoadIndex.SERVING] + " cost=" + v[LoadIndex.COST] + " board=" + String.join(",",
                 seen.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()).toList());
     }
 
@@ -182,24 +182,57 @@ final class Placement {
         return forwarded;
     }
 
+    /**
+     * The replica a new connection should go to instead of this one, or null. Each serving replica's connections
+     * count with a weight: its {@link LoadIndex#COST} over the mean cost, once every serving replica learned one
+     * (else 1). The candidate is the replica that would carry least with the connection added; it gets it if this
+     * replica carries at least as much as the candidate would with {@link #MARGIN} more.
+     */
     private String lessLoaded(long now) {
         List<String> eps = endpoints.get();
+        Map<MemberId, Whiteboard.Entry> all = board.entries();
+        double meanCost = meanCost(all, eps);
         String best = null;
-        long bestLoad = Long.MAX_VALUE;
-        for (Map.Entry<MemberId, Whiteboard.Entry> e : board.entries().entrySet()) {
+        double bestAfter = Double.MAX_VALUE;
+        double bestWeight = 1;
+        long bestCount = 0;
+        for (Map.Entry<MemberId, Whiteboard.Entry> e : all.entrySet()) {
             Whiteboard.Entry v = e.getValue();
             int i = (int) v.value(LoadIndex.ENDPOINT);
             if (e.getKey().equals(self) || v.value(LoadIndex.SERVING) != 1 || i < 0 || i >= eps.size()
                     || eps.get(i).equals(here)) {
                 continue;
             }
-            long l = v.value(LoadIndex.CONNECTIONS) + outstanding(eps.get(i), v.value(LoadIndex.ARRIVALS), now);
-            if (l < bestLoad || (l == bestLoad && eps.indexOf(eps.get(i)) < eps.indexOf(best))) {
+            long n = v.value(LoadIndex.CONNECTIONS) + outstanding(eps.get(i), v.value(LoadIndex.ARRIVALS), now);
+            double w = meanCost > 0 ? v.value(LoadIndex.COST) / meanCost : 1;
+            if ((n + 1) * w < bestAfter) {
                 best = eps.get(i);
-                bestLoad = l;
+                bestAfter = (n + 1) * w;
+                bestWeight = w;
+                bestCount = n;
             }
         }
-        return best != null && load.connections() - bestLoad >= MARGIN ? best : null;
+        Whiteboard.Entry mine = all.get(self);
+        double myWeight = meanCost > 0 && mine != null ? mine.value(LoadIndex.COST) / meanCost : 1;
+        return best != null && load.connections() * myWeight >= (bestCount + MARGIN) * bestWeight ? best : null;
+    }
+
+    /** The mean {@link LoadIndex#COST} of the serving replicas, or 0 unless every one of them learned its cost. */
+    private double meanCost(Map<MemberId, Whiteboard.Entry> all, List<String> eps) {
+        double sum = 0;
+        int n = 0;
+        for (Whiteboard.Entry v : all.values()) {
+            int i = (int) v.value(LoadIndex.ENDPOINT);
+            if (v.value(LoadIndex.SERVING) != 1 || i < 0 || i >= eps.size()) {
+                continue;
+            }
+            if (v.value(LoadIndex.COST) <= 0) {
+                return 0;
+            }
+            sum += v.value(LoadIndex.COST);
+            n++;
+        }
+        return n < 2 ? 0 : sum / n;
     }
 
     /** Connections forwarded to {@code endpoint} that its entry, showing {@code arrivals}, does not count yet. */

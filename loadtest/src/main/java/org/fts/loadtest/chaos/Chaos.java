@@ -93,6 +93,7 @@ public final class Chaos {
                 + o.clients() + " keys=" + o.keys() + " replica options=" + options);
         out.println("chaos: logs in " + dir);
         ORB ft = null;
+        List<ORB> clientOrbs = new java.util.concurrent.CopyOnWriteArrayList<>();
         // iptables commands go to the fault log once it exists (its origin is the clients' start), before to out
         AtomicReference<FaultLog> faultLog = new AtomicReference<>();
         Consumer<String> netLog = line -> {
@@ -115,8 +116,18 @@ public final class Chaos {
             FaultLog faults = new FaultLog(origin, out);
             faultLog.set(faults);
             ft = ORB.init(new String[0], clientProperties());
-            Workload load = new Workload(ft, cluster::reference, o.replicas(), o.clients(), o.keys(), history,
-                    o.seed());
+            boolean own = o.placement().equals("load");   // a connection per client, so that placement moves them
+            ORB shared = ft;
+            java.util.function.IntFunction<ORB> orbs = c -> {
+                if (!own) {
+                    return shared;
+                }
+                ORB orb = ORB.init(new String[0], clientProperties());
+                clientOrbs.add(orb);
+                return orb;
+            };
+            Workload load = new Workload(orbs, cluster::reference, o.replicas(), o.clients(), o.keys(), history,
+                    o.seed(), own);
             load.start();
             out.println("chaos: " + o.replicas() + " replicas serve" + (o.hosts() ? " on " + cluster.hosts() : "")
                     + ", " + o.clients() + " clients started; the nemesis runs for " + o.seconds() + " s");
@@ -167,6 +178,7 @@ public final class Chaos {
             if (ft != null) {
                 ft.shutdown(false);
             }
+            clientOrbs.forEach(orb -> orb.shutdown(false));
         }
     }
 

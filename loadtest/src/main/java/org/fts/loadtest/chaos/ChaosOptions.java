@@ -16,14 +16,17 @@ import java.util.List;
  * @param durable  whether the replicas log ({@code fts.durability=log}, each in the run's directory)
  * @param gc       the replicas' group-communication binding ({@code fts.gc}: jgroups or raft)
  * @param ordering the jgroups binding's ordering ({@code fts.gc.jgroups.ordering}: sequencer or offload)
+ * @param placement where new client connections are served ({@code fts.placement}: first or load); with load,
+ *                  every client is an ORB of its own and starts at the first replica, so that connections move
  */
 public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery, String batching, long seed,
                            int clients, int keys, long budget, boolean encrypt, int replicas, boolean hosts,
-                           boolean durable, String gc, String ordering) {
+                           boolean durable, String gc, String ordering, String placement) {
     public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed|netpart|bridge|oneway"
             + "|lossy|netmixed|killall] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
             + "[--batching ALIAS] [--durability memory|log] [--seed S] [--clients 10] [--keys 5] [--budget "
-            + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft] [--ordering sequencer|offload]";
+            + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft] [--ordering sequencer|offload]"
+            + " [--placement first|load]";
     /** The most replicas {@code --hosts} places: 127.0.0.2 to 127.0.0.254. */
     static final int MAX_HOSTS = 253;
 
@@ -47,6 +50,9 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         }
         if (!ordering.equals("sequencer") && !(ordering.equals("offload") && gc.equals("jgroups"))) {
             throw new IllegalArgumentException("--ordering is sequencer or offload (with --gc jgroups), not " + ordering);
+        }
+        if (!placement.equals("first") && !placement.equals("load")) {
+            throw new IllegalArgumentException("--placement is first or load, not " + placement);
         }
         if (durable && "agreed".equals(delivery)) {
             throw new IllegalArgumentException("--durability log needs uniform delivery");
@@ -73,6 +79,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         boolean durable = false;
         String gc = "jgroups";
         String ordering = "sequencer";
+        String placement = "first";
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--hosts")) {   // the one flag without a value
                 hosts = true;
@@ -96,6 +103,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 case "--seed" -> seed = Long.parseLong(v);
                 case "--gc" -> gc = v;
                 case "--ordering" -> ordering = v;
+                case "--placement" -> placement = v;
                 case "--clients" -> clients = Integer.parseInt(v);
                 case "--keys" -> keys = Integer.parseInt(v);
                 case "--budget" -> budget = Long.parseLong(v);
@@ -108,7 +116,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             }
         }
         return new ChaosOptions(nemesis, seconds, delivery, batching, seed, clients, keys, budget, encrypt, replicas,
-                hosts, durable, gc, ordering);
+                hosts, durable, gc, ordering, placement);
     }
 
     /** Each replica's address: 127.0.0.(2+i) with {@code --hosts}, else 127.0.0.1 for all. */
@@ -137,6 +145,9 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         if (ordering.equals("offload")) {
             o.add("-Dfts.gc.jgroups.ordering=offload");
         }
+        if (placement.equals("load")) {
+            o.add("-Dfts.placement=load");
+        }
         if (durable) {
             o.add("-Dfts.durability=log");   // the directory: the run's (Chaos)
             // the smallest checkpoint interval: a run's few MB of log checkpoint and compact many times, so that
@@ -154,6 +165,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 + (batching == null ? "" : " --batching " + batching) + (durable ? " --durability log" : "")
                 + (budget == Linearizability.DEFAULT_BUDGET ? "" : " --budget " + budget)
                 + (encrypt ? " --encrypt sym" : "") + (gc.equals("jgroups") ? "" : " --gc " + gc)
-                + (ordering.equals("sequencer") ? "" : " --ordering " + ordering);
+                + (ordering.equals("sequencer") ? "" : " --ordering " + ordering)
+                + (placement.equals("first") ? "" : " --placement " + placement);
     }
 }

@@ -64,7 +64,8 @@ public record Verdict(boolean passed, String line, List<String> reasons) {
         String line = "CHAOS verdict=" + (passed ? "PASS" : "FAIL") + " seed=" + o.seed() + " nemesis=" + o.nemesis()
                 + " seconds=" + o.seconds() + " replicas=" + o.replicas()
                 + " delivery=" + (o.delivery() == null ? "default" : o.delivery())
-                + " batching=" + (o.batching() == null ? "default" : o.batching()) + " clients=" + o.clients()
+                + " batching=" + (o.batching() == null ? "default" : o.batching())
+                + (o.placement().equals("first") ? "" : " placement=" + o.placement()) + " clients=" + o.clients()
                 + " ops=" + r.ops().size() + " ok=" + ok + " info=" + info + " fail=" + fail
                 + " linearizable=" + (illegal ? "false" : unknown ? "unknown" : "true") + " keys=" + r.keys().size()
                 + " lost=" + c.lost() + " dup=" + c.duplicates() + " over=" + c.over() + " reordered=" + c.reordered()

@@ -23,7 +23,7 @@ import org.omg.CORBA.TIMEOUT;
 import org.omg.CORBA.TRANSIENT;
 
 /**
- * The chaos run's clients: threads of one FT client ORB, each with its own group references (starting at
+ * The chaos run's clients: threads of one FT client ORB (or each with an ORB of its own), each with its own group references (starting at
  * replica {@code client % replicas}), looping until stopped. Each operation picks: one in
  * {@value #INCREMENT_ONE_IN} an {@code increment()} of {@code counter}; otherwise a random {@code hello-k}, and
  * {@code set} of a value unique in the run ({@code c<client>-<n>}) or {@code get()}, half and half. Every
@@ -32,7 +32,8 @@ import org.omg.CORBA.TRANSIENT;
 final class Workload {
     static final int INCREMENT_ONE_IN = 5;
 
-    private final ORB orb;
+    private final java.util.function.IntFunction<ORB> orbs;
+    private final boolean fromFirst;
     private final UnaryOperator<String> references;
     private final int keys;
     private final int replicas;
@@ -41,10 +42,15 @@ final class Workload {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean stop;
 
-    /** @param references the group reference of a sample object id (the replicas publish them) */
-    Workload(ORB orb, UnaryOperator<String> references, int replicas, int clients, int keys, History history,
-             long seed) {
-        this.orb = orb;
+    /**
+     * @param orbs       client {@code c}'s ORB
+     * @param references the group reference of a sample object id (the replicas publish them)
+     * @param fromFirst  every client starts at the first replica (else client {@code c} at {@code c % replicas})
+     */
+    Workload(java.util.function.IntFunction<ORB> orbs, UnaryOperator<String> references, int replicas, int clients,
+             int keys, History history, long seed, boolean fromFirst) {
+        this.orbs = orbs;
+        this.fromFirst = fromFirst;
         this.references = references;
         this.keys = keys;
         this.replicas = replicas;
@@ -75,13 +81,15 @@ final class Workload {
     }
 
     private Thread client(int c) {
+        ORB orb = orbs.apply(c);
+        int start = fromFirst ? 0 : c % replicas;
         HelloObj[] hello = new HelloObj[keys];
         for (int k = 0; k < keys; k++) {
             hello[k] = HelloObjHelper.narrow(orb.string_to_object(
-                    FailoverWorkload.startingAt(references.apply("hello-" + k), c % replicas)));
+                    FailoverWorkload.startingAt(references.apply("hello-" + k), start)));
         }
         Counter counter = CounterHelper.narrow(orb.string_to_object(
-                FailoverWorkload.startingAt(references.apply("counter"), c % replicas)));
+                FailoverWorkload.startingAt(references.apply("counter"), start)));
         History.Recorder rec = history.recorder(c);
         Random random = new Random(seed * 1_000_003L + c);
         Thread t = new Thread(() -> {
