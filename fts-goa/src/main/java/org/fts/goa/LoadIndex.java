@@ -24,13 +24,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #SERVING}: 1 while it executes and answers requests, else 0;</li>
  *   <li>{@link #CONNECTIONS}: client connections placed here and still open (the placement's index);</li>
  *   <li>{@link #IN_FLIGHT}: requests received here and not yet answered;</li>
- *   <li>{@link #CPU}: this process's CPU use over the last sample, in thousandths of a core;</li>
+ *   <li>{@link #CPU}: this process's CPU use, in thousandths of a core, averaged over about a second;</li>
  *   <li>{@link #ARRIVALS}: connections ever placed here (it only grows: a forwarder tells by it that its forwards
  *       arrived);</li>
- *   <li>{@link #COST}: what one of its connections costs this replica, in millionths of a core: its CPU over its
- *       connections, learned (a moving average) while it carries at least {@link #LEARN_FROM} that did not change
- *       for a second; 0 until then. The sequencer's ordering and every replica's execution of every request are in
- *       it, so a replica that does more than serve its connections has a higher cost.</li>
+ *   <li>{@link #OFFSET}: how many connections this replica counts as besides its own, in thousandths: the
+ *       work it does that its connections do not explain (the sequencer orders every request), learned from CPU
+ *       ({@link #adjust}).</li>
  * </ol>
  * Connections are counted from their first request ({@link #arrived}); one that is closed leaves the count at the
  * next sample. Thread-safe.
@@ -42,14 +41,16 @@ final class LoadIndex implements AutoCloseable {
     static final int IN_FLIGHT = 3;
     static final int CPU = 4;
     static final int ARRIVALS = 5;
-    static final int COST = 6;
-    /** A replica learns what one connection costs it only while it carries at least this many. */
-    static final int LEARN_FROM = 4;
-    /** ... and only once its connections did not change for this long. */
-    private static final long STABLE_NANOS = 1_000_000_000L;
-    /** The weight of each new sample in the learned cost (about 2 s of samples). */
-    private static final double LEARN_RATE = 0.05;
+    static final int OFFSET = 6;
     static final long SAMPLE_MILLIS = 100;
+    /** Every this many samples (a second), the offset moves by at most one connection. */
+    private static final int ADJUST_EVERY = 10;
+    /** CPU within this share of the group's mean counts as balanced: the offset stays. */
+    private static final double DEAD_BAND = 0.05;
+    /** Below this mean CPU (thousandths of a core) the group is idle: nothing to learn. */
+    private static final double BUSY_PERMILLE = 100;
+    /** The offset may always reach this many connections, however few the group carries. */
+    private static final double MIN_CAP = 4;
     private static final Logger LOG = LoggerFactory.getLogger(LoadIndex.class);
 
     /** A connection seen: whether it was placed here (else forwarded away), and when it was last sent loads. */
@@ -61,6 +62,7 @@ final class LoadIndex implements AutoCloseable {
     /** Every connection seen, weakly. */
     private final Map<Object, Seen> seen = Collections.synchronizedMap(new WeakHashMap<>());
     private final Whiteboard board;
+    private final org.fts.gc.MemberId self;
     private final IntSupplier endpoint;
     private final BooleanSupplier serving;
     private final IntSupplier inFlight;
@@ -68,14 +70,17 @@ final class LoadIndex implements AutoCloseable {
     private final com.sun.management.OperatingSystemMXBean os = cpuBean();
     private volatile int placed;
     private volatile long arrivals;
-    private volatile long changedNanos = System.nanoTime();
-    private double cost;
+    private double cpuAverage;
+    private double offset;
+    private int samples;
     private volatile long[] last = new long[] {-1, 0, 0, 0, 0, 0, 0};
     private long cpuNanos = -1;
     private long atNanos;
 
-    LoadIndex(String replicaId, Whiteboard board, IntSupplier endpoint, BooleanSupplier serving, IntSupplier inFlight) {
+    LoadIndex(String replicaId, Whiteboard board, org.fts.gc.MemberId self, IntSupplier endpoint,
+              BooleanSupplier serving, IntSupplier inFlight) {
         this.board = board;
+        this.self = self;
         this.endpoint = endpoint;
         this.serving = serving;
         this.inFlight = inFlight;
@@ -99,7 +104,6 @@ final class LoadIndex implements AutoCloseable {
                 s.placed = true;
                 placed++;
                 arrivals++;
-                changedNanos = System.nanoTime();
             }
         }
         long[] v = last.clone();   // the others learn of it now, not at the next sample
@@ -145,24 +149,56 @@ final class LoadIndex implements AutoCloseable {
                         n++;
                     }
                 }
-                if (n != placed) {
-                    changedNanos = System.nanoTime();
-                }
                 placed = n;
             }
-            long cpu = cpu();
             boolean serves = serving.getAsBoolean();
-            if (serves && placed >= LEARN_FROM && System.nanoTime() - changedNanos > STABLE_NANOS && cpu > 0) {
-                double sample = cpu * 1000.0 / placed;
-                cost = cost == 0 ? sample : cost + LEARN_RATE * (sample - cost);
+            cpuAverage += 0.1 * (cpu() - cpuAverage);   // about a second
+            if (++samples % ADJUST_EVERY == 0) {
+                adjust(serves);
             }
-            long[] v = {endpoint.getAsInt(), serves ? 1 : 0, placed, inFlight.getAsInt(), cpu, arrivals,
-                Math.round(cost)};
+            long[] v = {endpoint.getAsInt(), serves ? 1 : 0, placed, inFlight.getAsInt(), Math.round(cpuAverage),
+                arrivals, Math.round(offset * 1000)};
             last = v;
             board.publish(v);
         } catch (RuntimeException e) {
             LOG.debug("load sample failed: {}", e.toString());
         }
+    }
+
+    /**
+     * The offset's control loop, once a second: when the group is busy and this replica's CPU is more than {@link
+     * #DEAD_BAND} above (below) the mean of the serving replicas, its offset grows (shrinks) by its excess in
+     * connections ({@code excess share x its connections / 2}), at most one connection a second, and stays within
+     * the group's mean connections per replica. New connections then go where CPU is lowest; a replica that serves
+     * no request does not count.
+     */
+    private void adjust(boolean serves) {
+        if (!serves) {
+            offset = 0;
+            return;
+        }
+        double cpuSum = cpuAverage;
+        long connections = placed;
+        int replicas = 1;
+        for (Map.Entry<org.fts.gc.MemberId, Whiteboard.Entry> e : board.entries().entrySet()) {
+            Whiteboard.Entry v = e.getValue();
+            if (!e.getKey().equals(self) && v.value(SERVING) == 1) {
+                cpuSum += v.value(CPU);
+                connections += v.value(CONNECTIONS);
+                replicas++;
+            }
+        }
+        double mean = cpuSum / replicas;
+        if (replicas < 2 || mean < BUSY_PERMILLE) {
+            return;
+        }
+        double excess = (cpuAverage - mean) / mean;
+        if (Math.abs(excess) <= DEAD_BAND) {
+            return;
+        }
+        double cap = Math.max(MIN_CAP, (double) connections / replicas);
+        double step = Math.max(-1, Math.min(1, excess * Math.max(placed, 1) / 2));
+        offset = Math.max(-cap, Math.min(cap, offset + step));
     }
 
     /** Thousandths of a core used since the previous sample (0 when the JVM does not say). */

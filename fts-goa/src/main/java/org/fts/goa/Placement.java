@@ -111,7 +111,7 @@ final class Placement {
     static Placement of(Properties props, ORB orb, GoaConfig config, GroupChannel channel, ReplicaEngine engine,
                         Membership membership, String here, Function<byte[], String> iogr) {
         ConfigKeys.validateAndLog(LOG, "placement", props, List.of(MODE));
-        LoadIndex load = new LoadIndex(config.replicaId(), channel.whiteboard(),
+        LoadIndex load = new LoadIndex(config.replicaId(), channel.whiteboard(), channel.self(),
                 () -> membership.current().endpoints().indexOf(here), () -> engine.standing().notServing() == null,
                 () -> engine.castPath().inFlight());
         return new Placement(MODE.get(props).equals("load"), load, channel.whiteboard(), channel.self(), membership,
@@ -153,7 +153,7 @@ final class Placement {
         });
         return "placement=" + (byLoad ? "load" : "first") + " connections=" + load.connections() + " forwarded="
                 + forwarded() + " in_flight=" + v[LoadIndex.IN_FLIGHT] + " cpu_permille=" + v[LoadIndex.CPU]
-                + " serving=" + v[LoadIndex.SERVING] + " cost=" + v[LoadIndex.COST] + " board=" + String.join(",",
+                + " serving=" + v[LoadIndex.SERVING] + " offset=" + v[LoadIndex.OFFSET] / 1000.0 + " board=" + String.join(",",
                 seen.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()).toList());
     }
 
@@ -183,19 +183,16 @@ final class Placement {
     }
 
     /**
-     * The replica a new connection should go to instead of this one, or null. Each serving replica's connections
-     * count with a weight: its {@link LoadIndex#COST} over the mean cost, once every serving replica learned one
-     * (else 1). The candidate is the replica that would carry least with the connection added; it gets it if this
-     * replica carries at least as much as the candidate would with {@link #MARGIN} more.
+     * The replica a new connection should go to instead of this one, or null. Each serving replica counts its
+     * connections, those forwarded there that it does not count yet, and its {@link LoadIndex#OFFSET} (what it does
+     * besides serving them, in connections). The candidate is the replica that counts least; it gets the connection
+     * if this replica counts at least {@link #MARGIN} more.
      */
     private String lessLoaded(long now) {
         List<String> eps = endpoints.get();
         Map<MemberId, Whiteboard.Entry> all = board.entries();
-        double meanCost = meanCost(all, eps);
         String best = null;
-        double bestAfter = Double.MAX_VALUE;
-        double bestWeight = 1;
-        long bestCount = 0;
+        double bestLoad = Double.MAX_VALUE;
         for (Map.Entry<MemberId, Whiteboard.Entry> e : all.entrySet()) {
             Whiteboard.Entry v = e.getValue();
             int i = (int) v.value(LoadIndex.ENDPOINT);
@@ -203,36 +200,16 @@ final class Placement {
                     || eps.get(i).equals(here)) {
                 continue;
             }
-            long n = v.value(LoadIndex.CONNECTIONS) + outstanding(eps.get(i), v.value(LoadIndex.ARRIVALS), now);
-            double w = meanCost > 0 ? v.value(LoadIndex.COST) / meanCost : 1;
-            if ((n + 1) * w < bestAfter) {
+            double l = v.value(LoadIndex.CONNECTIONS) + outstanding(eps.get(i), v.value(LoadIndex.ARRIVALS), now)
+                    + v.value(LoadIndex.OFFSET) / 1000.0;
+            if (l < bestLoad) {
                 best = eps.get(i);
-                bestAfter = (n + 1) * w;
-                bestWeight = w;
-                bestCount = n;
+                bestLoad = l;
             }
         }
         Whiteboard.Entry mine = all.get(self);
-        double myWeight = meanCost > 0 && mine != null ? mine.value(LoadIndex.COST) / meanCost : 1;
-        return best != null && load.connections() * myWeight >= (bestCount + MARGIN) * bestWeight ? best : null;
-    }
-
-    /** The mean {@link LoadIndex#COST} of the serving replicas, or 0 unless every one of them learned its cost. */
-    private double meanCost(Map<MemberId, Whiteboard.Entry> all, List<String> eps) {
-        double sum = 0;
-        int n = 0;
-        for (Whiteboard.Entry v : all.values()) {
-            int i = (int) v.value(LoadIndex.ENDPOINT);
-            if (v.value(LoadIndex.SERVING) != 1 || i < 0 || i >= eps.size()) {
-                continue;
-            }
-            if (v.value(LoadIndex.COST) <= 0) {
-                return 0;
-            }
-            sum += v.value(LoadIndex.COST);
-            n++;
-        }
-        return n < 2 ? 0 : sum / n;
+        double myLoad = load.connections() + (mine == null ? 0 : mine.value(LoadIndex.OFFSET) / 1000.0);
+        return best != null && myLoad - bestLoad >= MARGIN ? best : null;
     }
 
     /** Connections forwarded to {@code endpoint} that its entry, showing {@code arrivals}, does not count yet. */
