@@ -49,6 +49,8 @@ final class LoadIndex implements AutoCloseable {
     private static final double DEAD_BAND = 0.05;
     /** Below this mean CPU (thousandths of a core) the group is idle: nothing to learn. */
     private static final double BUSY_PERMILLE = 100;
+    /** The offset learns only while the group carries at least this many connections per replica. */
+    private static final int LOADED = 2;
     /** The offset may always reach this many connections, however few the group carries. */
     private static final double MIN_CAP = 4;
     private static final Logger LOG = LoggerFactory.getLogger(LoadIndex.class);
@@ -166,11 +168,11 @@ final class LoadIndex implements AutoCloseable {
     }
 
     /**
-     * The offset's control loop, once a second: when the group is busy and this replica's CPU is more than {@link
-     * #DEAD_BAND} above (below) the mean of the serving replicas, its offset grows (shrinks) by its excess in
-     * connections ({@code excess share x its connections / 2}), at most one connection a second, and stays within
-     * the group's mean connections per replica. New connections then go where CPU is lowest; a replica that serves
-     * no request does not count.
+     * The offset's control loop, once a second. When the group is busy (its mean CPU above {@link #BUSY_PERMILLE},
+     * and {@link #LOADED} connections per replica) and this replica's CPU is more than {@link #DEAD_BAND} above
+     * (below) the mean of the serving replicas, its offset grows (shrinks) by its excess in connections ({@code
+     * excess share x its connections / 2}), at most one connection a second, within the group's mean connections
+     * per replica. New connections then go where CPU is lowest; a replica that does not serve has none.
      */
     private void adjust(boolean serves) {
         if (!serves) {
@@ -189,8 +191,8 @@ final class LoadIndex implements AutoCloseable {
             }
         }
         double mean = cpuSum / replicas;
-        if (replicas < 2 || mean < BUSY_PERMILLE) {
-            return;
+        if (replicas < 2 || mean < BUSY_PERMILLE || connections < LOADED * replicas) {
+            return;   // nothing to balance: CPU then is the JIT compiler's, a state transfer's, a lone client's
         }
         double excess = (cpuAverage - mean) / mean;
         if (Math.abs(excess) <= DEAD_BAND) {

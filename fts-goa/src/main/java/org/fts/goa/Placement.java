@@ -201,15 +201,20 @@ final class Placement {
                 continue;
             }
             double l = v.value(LoadIndex.CONNECTIONS) + outstanding(eps.get(i), v.value(LoadIndex.ARRIVALS), now)
-                    + v.value(LoadIndex.OFFSET) / 1000.0;
+                    + whole(v.value(LoadIndex.OFFSET));
             if (l < bestLoad) {
                 best = eps.get(i);
                 bestLoad = l;
             }
         }
         Whiteboard.Entry mine = all.get(self);
-        double myLoad = load.connections() + (mine == null ? 0 : mine.value(LoadIndex.OFFSET) / 1000.0);
+        double myLoad = load.connections() + (mine == null ? 0 : whole(mine.value(LoadIndex.OFFSET)));
         return best != null && myLoad - bestLoad >= MARGIN ? best : null;
+    }
+
+    /** An offset in thousandths, to the nearest whole connection: less than half a connection counts for nothing. */
+    private static long whole(long thousandths) {
+        return Math.round(thousandths / 1000.0);
     }
 
     /** Connections forwarded to {@code endpoint} that its entry, showing {@code arrivals}, does not count yet. */
