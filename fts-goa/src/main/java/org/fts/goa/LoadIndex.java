@@ -1,6 +1,5 @@
 package org.fts.goa;
 
-import java.lang.management.ManagementFactory;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
@@ -24,12 +23,14 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #SERVING}: 1 while it executes and answers requests, else 0;</li>
  *   <li>{@link #CONNECTIONS}: client connections placed here and still open (the placement's index);</li>
  *   <li>{@link #IN_FLIGHT}: requests received here and not yet answered;</li>
- *   <li>{@link #CPU}: this process's CPU use, in thousandths of a core, averaged over about a second;</li>
+ *   <li>{@link #CPU}: this process's CPU use, in thousandths of a core, averaged over about a second (as are
+ *       the next two);</li>
  *   <li>{@link #ARRIVALS}: connections ever placed here (it only grows: a forwarder tells by it that its forwards
  *       arrived);</li>
- *   <li>{@link #OFFSET}: how many connections this replica counts as besides its own, in thousandths: the
- *       work it does that its connections do not explain (the sequencer orders every request), learned from CPU
- *       ({@link #adjust}).</li>
+ *   <li>{@link #FIXED}: the part of {@link #CPU} its connections do not explain ({@link CpuSplit}): executing
+ *       every request, and for the sequencer ordering them all;</li>
+ *   <li>{@link #COST}: what one of its connections costs it, in millionths of a core: its connection threads' CPU
+ *       over its connections, averaged while it carries at least 2 (0 until then).</li>
  * </ol>
  * Connections are counted from their first request ({@link #arrived}); one that is closed leaves the count at the
  * next sample. Thread-safe.
@@ -41,18 +42,11 @@ final class LoadIndex implements AutoCloseable {
     static final int IN_FLIGHT = 3;
     static final int CPU = 4;
     static final int ARRIVALS = 5;
-    static final int OFFSET = 6;
+    static final int FIXED = 6;
+    static final int COST = 7;
     static final long SAMPLE_MILLIS = 100;
-    /** Every this many samples (a second), the offset moves by at most one connection. */
-    private static final int ADJUST_EVERY = 10;
-    /** CPU within this share of the group's mean counts as balanced: the offset stays. */
-    private static final double DEAD_BAND = 0.05;
-    /** Below this mean CPU (thousandths of a core) the group is idle: nothing to learn. */
-    private static final double BUSY_PERMILLE = 100;
-    /** The offset learns only while the group carries at least this many connections per replica. */
-    private static final int LOADED = 2;
-    /** The offset may always reach this many connections, however few the group carries. */
-    private static final double MIN_CAP = 4;
+    /** The weight of a new sample in the averages: about a second of samples. */
+    private static final double SMOOTHING = 0.1;
     private static final Logger LOG = LoggerFactory.getLogger(LoadIndex.class);
 
     /** A connection seen: whether it was placed here (else forwarded away), and when it was last sent loads. */
@@ -64,25 +58,21 @@ final class LoadIndex implements AutoCloseable {
     /** Every connection seen, weakly. */
     private final Map<Object, Seen> seen = Collections.synchronizedMap(new WeakHashMap<>());
     private final Whiteboard board;
-    private final org.fts.gc.MemberId self;
     private final IntSupplier endpoint;
     private final BooleanSupplier serving;
     private final IntSupplier inFlight;
     private final ScheduledExecutorService timer;
-    private final com.sun.management.OperatingSystemMXBean os = cpuBean();
+    private final CpuSplit split = new CpuSplit();
     private volatile int placed;
     private volatile long arrivals;
     private double cpuAverage;
-    private double offset;
-    private int samples;
-    private volatile long[] last = new long[] {-1, 0, 0, 0, 0, 0, 0};
-    private long cpuNanos = -1;
-    private long atNanos;
+    private double connectionCpu;
+    private double cost;
+    private volatile long[] last = new long[] {-1, 0, 0, 0, 0, 0, 0, 0};
 
-    LoadIndex(String replicaId, Whiteboard board, org.fts.gc.MemberId self, IntSupplier endpoint,
-              BooleanSupplier serving, IntSupplier inFlight) {
+    LoadIndex(String replicaId, Whiteboard board, IntSupplier endpoint, BooleanSupplier serving,
+              IntSupplier inFlight) {
         this.board = board;
-        this.self = self;
         this.endpoint = endpoint;
         this.serving = serving;
         this.inFlight = inFlight;
@@ -154,71 +144,20 @@ final class LoadIndex implements AutoCloseable {
                 placed = n;
             }
             boolean serves = serving.getAsBoolean();
-            cpuAverage += 0.1 * (cpu() - cpuAverage);   // about a second
-            if (++samples % ADJUST_EVERY == 0) {
-                adjust(serves);
+            CpuSplit.Sample cpu = split.sample();
+            cpuAverage += SMOOTHING * (cpu.total() - cpuAverage);
+            connectionCpu += SMOOTHING * (Math.min(cpu.connections(), cpu.total()) - connectionCpu);
+            if (placed >= 2 && connectionCpu > 0) {   // per connection: learned only where there are several
+                double c = connectionCpu * 1000 / placed;
+                cost = cost == 0 ? c : cost + SMOOTHING * (c - cost);
             }
             long[] v = {endpoint.getAsInt(), serves ? 1 : 0, placed, inFlight.getAsInt(), Math.round(cpuAverage),
-                arrivals, Math.round(offset * 1000)};
+                arrivals, Math.round(cpuAverage - connectionCpu), Math.round(cost)};
             last = v;
             board.publish(v);
         } catch (RuntimeException e) {
             LOG.debug("load sample failed: {}", e.toString());
         }
-    }
-
-    /**
-     * The offset's control loop, once a second. When the group is busy (its mean CPU above {@link #BUSY_PERMILLE},
-     * and {@link #LOADED} connections per replica) and this replica's CPU is more than {@link #DEAD_BAND} above
-     * (below) the mean of the serving replicas, its offset grows (shrinks) by its excess in connections ({@code
-     * excess share x its connections / 2}), at most one connection a second, within the group's mean connections
-     * per replica. New connections then go where CPU is lowest; a replica that does not serve has none.
-     */
-    private void adjust(boolean serves) {
-        if (!serves) {
-            offset = 0;
-            return;
-        }
-        double cpuSum = cpuAverage;
-        long connections = placed;
-        int replicas = 1;
-        for (Map.Entry<org.fts.gc.MemberId, Whiteboard.Entry> e : board.entries().entrySet()) {
-            Whiteboard.Entry v = e.getValue();
-            if (!e.getKey().equals(self) && v.value(SERVING) == 1) {
-                cpuSum += v.value(CPU);
-                connections += v.value(CONNECTIONS);
-                replicas++;
-            }
-        }
-        double mean = cpuSum / replicas;
-        if (replicas < 2 || mean < BUSY_PERMILLE || connections < LOADED * replicas) {
-            return;   // nothing to balance: CPU then is the JIT compiler's, a state transfer's, a lone client's
-        }
-        double excess = (cpuAverage - mean) / mean;
-        if (Math.abs(excess) <= DEAD_BAND) {
-            return;
-        }
-        double cap = Math.max(MIN_CAP, (double) connections / replicas);
-        double step = Math.max(-1, Math.min(1, excess * Math.max(placed, 1) / 2));
-        offset = Math.max(-cap, Math.min(cap, offset + step));
-    }
-
-    /** Thousandths of a core used since the previous sample (0 when the JVM does not say). */
-    private long cpu() {
-        if (os == null) {
-            return 0;
-        }
-        long c = os.getProcessCpuTime();
-        long now = System.nanoTime();
-        long permille = cpuNanos < 0 || now == atNanos ? 0 : (c - cpuNanos) * 1000 / (now - atNanos);
-        cpuNanos = c;
-        atNanos = now;
-        return Math.max(0, permille);
-    }
-
-    private static com.sun.management.OperatingSystemMXBean cpuBean() {
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean b
-                ? b : null;
     }
 
     @Override

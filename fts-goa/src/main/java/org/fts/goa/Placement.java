@@ -20,13 +20,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Stage 0 of the request path: where a new client connection is served (docs/placement.md). With {@code
  * fts.placement=load}, the first request of a connection that expects a reply is answered with GIOP
- * {@code LOCATION_FORWARD} when another serving replica carries at least {@link #MARGIN} fewer connections than
- * this one: the connection goes to the one that carries fewest. Another replica's count is its whiteboard entry
- * ({@link LoadIndex#CONNECTIONS}) plus the connections this replica forwarded there that the entry may not include
- * yet. Nothing was executed, so the client's ORB sends the same request again to the group reference it is given,
- * whose first profile is that replica: exactly-once is untouched, and clients of any ORB follow. Only a
- * connection's first request is placed: a connection never moves once served, so none ping-pongs; a replica
- * that falls behind in connections catches up with new ones. With {@code first}, every connection stays where the
+ * {@code LOCATION_FORWARD} when another serving replica counts at least {@link #MARGIN} connections fewer than this
+ * one: the connection goes to the one that counts fewest. A replica counts its connections ({@link
+ * LoadIndex#CONNECTIONS}, from its whiteboard entry), those this replica forwarded there that the entry does not show
+ * yet, and the work it does besides serving them, in connections ({@link #extras}). Nothing was executed, so the
+ * client's ORB sends the same request again to the group reference it is given, whose first profile is that
+ * replica: exactly-once is untouched, and clients of any ORB follow. Only a connection's first request is placed: a
+ * connection never moves once served, so none ping-pongs. With {@code first}, every connection stays where the
  * client's ORB opened it.
  */
 final class Placement {
@@ -40,6 +40,8 @@ final class Placement {
      * not forwarded on (hysteresis).
      */
     static final int MARGIN = 2;
+    /** Below this CPU of all connections together (thousandths of a core), only connections count. */
+    static final double BUSY_PERMILLE = 100;
     /** How long forwards count against their target at most, when its entry does not show them arriving. */
     static final long CREDIT_NANOS = 1_000_000_000L;
 
@@ -111,7 +113,7 @@ final class Placement {
     static Placement of(Properties props, ORB orb, GoaConfig config, GroupChannel channel, ReplicaEngine engine,
                         Membership membership, String here, Function<byte[], String> iogr) {
         ConfigKeys.validateAndLog(LOG, "placement", props, List.of(MODE));
-        LoadIndex load = new LoadIndex(config.replicaId(), channel.whiteboard(), channel.self(),
+        LoadIndex load = new LoadIndex(config.replicaId(), channel.whiteboard(),
                 () -> membership.current().endpoints().indexOf(here), () -> engine.standing().notServing() == null,
                 () -> engine.castPath().inFlight());
         return new Placement(MODE.get(props).equals("load"), load, channel.whiteboard(), channel.self(), membership,
@@ -153,7 +155,7 @@ final class Placement {
         });
         return "placement=" + (byLoad ? "load" : "first") + " connections=" + load.connections() + " forwarded="
                 + forwarded() + " in_flight=" + v[LoadIndex.IN_FLIGHT] + " cpu_permille=" + v[LoadIndex.CPU]
-                + " serving=" + v[LoadIndex.SERVING] + " offset=" + v[LoadIndex.OFFSET] / 1000.0 + " board=" + String.join(",",
+                + " serving=" + v[LoadIndex.SERVING] + " fixed_permille=" + v[LoadIndex.FIXED] + " cost=" + v[LoadIndex.COST] + " board=" + String.join(",",
                 seen.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()).toList());
     }
 
@@ -184,37 +186,78 @@ final class Placement {
 
     /**
      * The replica a new connection should go to instead of this one, or null. Each serving replica counts its
-     * connections, those forwarded there that it does not count yet, and its {@link LoadIndex#OFFSET} (what it does
-     * besides serving them, in connections). The candidate is the replica that counts least; it gets the connection
-     * if this replica counts at least {@link #MARGIN} more.
+     * connections, those this replica forwarded there that its entry does not show yet, and its extra work in
+     * connections ({@link #extras}). The candidate is the replica that counts least; it gets the connection if this
+     * replica counts at least {@link #MARGIN} more.
      */
     private String lessLoaded(long now) {
         List<String> eps = endpoints.get();
-        Map<MemberId, Whiteboard.Entry> all = board.entries();
+        Map<MemberId, Whiteboard.Entry> all = serving(board.entries(), eps);
+        Map<MemberId, Long> extra = extras(all);
         String best = null;
-        double bestLoad = Double.MAX_VALUE;
+        long bestLoad = Long.MAX_VALUE;
         for (Map.Entry<MemberId, Whiteboard.Entry> e : all.entrySet()) {
             Whiteboard.Entry v = e.getValue();
-            int i = (int) v.value(LoadIndex.ENDPOINT);
-            if (e.getKey().equals(self) || v.value(LoadIndex.SERVING) != 1 || i < 0 || i >= eps.size()
-                    || eps.get(i).equals(here)) {
+            String ep = eps.get((int) v.value(LoadIndex.ENDPOINT));
+            if (e.getKey().equals(self) || ep.equals(here)) {
                 continue;
             }
-            double l = v.value(LoadIndex.CONNECTIONS) + outstanding(eps.get(i), v.value(LoadIndex.ARRIVALS), now)
-                    + whole(v.value(LoadIndex.OFFSET));
+            long l = v.value(LoadIndex.CONNECTIONS) + outstanding(ep, v.value(LoadIndex.ARRIVALS), now)
+                    + extra.getOrDefault(e.getKey(), 0L);
             if (l < bestLoad) {
-                best = eps.get(i);
+                best = ep;
                 bestLoad = l;
             }
         }
-        Whiteboard.Entry mine = all.get(self);
-        double myLoad = load.connections() + (mine == null ? 0 : whole(mine.value(LoadIndex.OFFSET)));
+        long myLoad = load.connections() + extra.getOrDefault(self, 0L);
         return best != null && myLoad - bestLoad >= MARGIN ? best : null;
     }
 
-    /** An offset in thousandths, to the nearest whole connection: less than half a connection counts for nothing. */
-    private static long whole(long thousandths) {
-        return Math.round(thousandths / 1000.0);
+    /** The entries of replicas that serve and are in the reference's endpoint list. */
+    private static Map<MemberId, Whiteboard.Entry> serving(Map<MemberId, Whiteboard.Entry> all, List<String> eps) {
+        Map<MemberId, Whiteboard.Entry> out = new HashMap<>();
+        all.forEach((m, v) -> {
+            int i = (int) v.value(LoadIndex.ENDPOINT);
+            if (v.value(LoadIndex.SERVING) == 1 && i >= 0 && i < eps.size()) {
+                out.put(m, v);
+            }
+        });
+        return out;
+    }
+
+    /**
+     * Each replica's work besides its connections, in connections, to the nearest whole one: its {@link
+     * LoadIndex#FIXED} CPU above the least of the replicas', over what one connection costs (the mean {@link
+     * LoadIndex#COST}), at most the group's mean connections per replica. The sequencer's ordering is most of it;
+     * the work every replica does (executing every request) cancels out. All 0 unless the connections load the
+     * group (their CPU, all replicas together, at least 0.1 core): otherwise the fixed parts are start-up and
+     * background work, and a few connections' cost would magnify their noise.
+     */
+    static Map<MemberId, Long> extras(Map<MemberId, Whiteboard.Entry> serving) {
+        double connectionCpu = 0;
+        double cost = 0;
+        int costs = 0;
+        long connections = 0;
+        long leastFixed = Long.MAX_VALUE;
+        for (Whiteboard.Entry v : serving.values()) {
+            connectionCpu += v.value(LoadIndex.CPU) - v.value(LoadIndex.FIXED);
+            connections += v.value(LoadIndex.CONNECTIONS);
+            leastFixed = Math.min(leastFixed, v.value(LoadIndex.FIXED));
+            if (v.value(LoadIndex.COST) > 0) {
+                cost += v.value(LoadIndex.COST);
+                costs++;
+            }
+        }
+        if (serving.size() < 2 || costs == 0 || connectionCpu < BUSY_PERMILLE) {
+            return Map.of();
+        }
+        double perConnection = cost / costs / 1000;   // thousandths of a core
+        double cap = Math.max(MARGIN, (double) connections / serving.size());
+        Map<MemberId, Long> out = new HashMap<>();
+        long least = leastFixed;
+        serving.forEach((m, v) -> out.put(m, Math.round(Math.min(cap,
+                (v.value(LoadIndex.FIXED) - least) / perConnection))));
+        return out;
     }
 
     /** Connections forwarded to {@code endpoint} that its entry, showing {@code arrivals}, does not count yet. */
