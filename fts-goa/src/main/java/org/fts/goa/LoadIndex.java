@@ -1,9 +1,8 @@
 package org.fts.goa;
 
-import java.util.Collections;
 import java.util.Iterator;
 import java.util.Map;
-import java.util.WeakHashMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -23,14 +22,12 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #SERVING}: 1 while it executes and answers requests, else 0;</li>
  *   <li>{@link #CONNECTIONS}: client connections placed here and still open (the placement's index);</li>
  *   <li>{@link #IN_FLIGHT}: requests received here and not yet answered;</li>
- *   <li>{@link #CPU}: this process's CPU use, in thousandths of a core, averaged over about a second (as are
- *       the next two);</li>
+ *   <li>{@link #CPU}: this process's CPU use, in thousandths of a core, averaged over about a second (as is
+ *       {@link #FIXED});</li>
  *   <li>{@link #ARRIVALS}: connections ever placed here (it only grows: a forwarder tells by it that its forwards
  *       arrived);</li>
  *   <li>{@link #FIXED}: the part of {@link #CPU} its connections do not explain ({@link CpuSplit}): executing
- *       every request, and for the sequencer ordering them all;</li>
- *   <li>{@link #COST}: what one of its connections costs it, in millionths of a core: its connection threads' CPU
- *       over its connections, averaged while it carries at least 2 (0 until then).</li>
+ *       every request, and for the sequencer ordering them all.</li>
  * </ol>
  * Connections are counted from their first request ({@link #arrived}); one that is closed leaves the count at the
  * next sample. Thread-safe.
@@ -43,7 +40,6 @@ final class LoadIndex implements AutoCloseable {
     static final int CPU = 4;
     static final int ARRIVALS = 5;
     static final int FIXED = 6;
-    static final int COST = 7;
     static final long SAMPLE_MILLIS = 100;
     /** The weight of a new sample in the averages: about a second of samples. */
     private static final double SMOOTHING = 0.1;
@@ -55,8 +51,11 @@ final class LoadIndex implements AutoCloseable {
         volatile long loadsSentNanos;
     }
 
-    /** Every connection seen, weakly. */
-    private final Map<Object, Seen> seen = Collections.synchronizedMap(new WeakHashMap<>());
+    /**
+     * Every open connection seen, by identity (JacORB's connections keep Object's equals and hashCode): read without
+     * a lock on every request; closed ones are removed at the next sample.
+     */
+    private final Map<Object, Seen> seen = new ConcurrentHashMap<>();
     private final Whiteboard board;
     private final IntSupplier endpoint;
     private final BooleanSupplier serving;
@@ -67,8 +66,7 @@ final class LoadIndex implements AutoCloseable {
     private volatile long arrivals;
     private double cpuAverage;
     private double connectionCpu;
-    private double cost;
-    private volatile long[] last = new long[] {-1, 0, 0, 0, 0, 0, 0, 0};
+    private volatile long[] last = new long[] {-1, 0, 0, 0, 0, 0, 0};
 
     LoadIndex(String replicaId, Whiteboard board, IntSupplier endpoint, BooleanSupplier serving,
               IntSupplier inFlight) {
@@ -85,12 +83,12 @@ final class LoadIndex implements AutoCloseable {
      * is remembered as undecided, the first time; false ever after.
      */
     boolean arrived(Object connection) {
-        return seen.putIfAbsent(connection, new Seen()) == null;
+        return seen.get(connection) == null && seen.putIfAbsent(connection, new Seen()) == null;
     }
 
     /** {@code connection}, after {@link #arrived}, stays here: it counts until it closes. */
     void placedHere(Object connection) {
-        synchronized (seen) {
+        synchronized (this) {
             Seen s = seen.get(connection);
             if (s != null && !s.placed) {
                 s.placed = true;
@@ -131,7 +129,7 @@ final class LoadIndex implements AutoCloseable {
 
     private void sample() {
         try {
-            synchronized (seen) {
+            synchronized (this) {
                 int n = 0;
                 for (Iterator<Map.Entry<Object, Seen>> it = seen.entrySet().iterator(); it.hasNext(); ) {
                     Map.Entry<Object, Seen> e = it.next();
@@ -147,12 +145,8 @@ final class LoadIndex implements AutoCloseable {
             CpuSplit.Sample cpu = split.sample();
             cpuAverage += SMOOTHING * (cpu.total() - cpuAverage);
             connectionCpu += SMOOTHING * (Math.min(cpu.connections(), cpu.total()) - connectionCpu);
-            if (placed >= 2 && connectionCpu > 0) {   // per connection: learned only where there are several
-                double c = connectionCpu * 1000 / placed;
-                cost = cost == 0 ? c : cost + SMOOTHING * (c - cost);
-            }
             long[] v = {endpoint.getAsInt(), serves ? 1 : 0, placed, inFlight.getAsInt(), Math.round(cpuAverage),
-                arrivals, Math.round(cpuAverage - connectionCpu), Math.round(cost)};
+                arrivals, Math.round(cpuAverage - connectionCpu)};
             last = v;
             board.publish(v);
         } catch (RuntimeException e) {

@@ -41,7 +41,7 @@ final class Placement {
      */
     static final int MARGIN = 2;
     /** Below this CPU of all connections together (thousandths of a core), only connections count. */
-    static final double BUSY_PERMILLE = 100;
+    static final double SIGNIFICANT_PERMILLE = 50;
     /** How long forwards count against their target at most, when its entry does not show them arriving. */
     static final long CREDIT_NANOS = 1_000_000_000L;
 
@@ -155,7 +155,7 @@ final class Placement {
         });
         return "placement=" + (byLoad ? "load" : "first") + " connections=" + load.connections() + " forwarded="
                 + forwarded() + " in_flight=" + v[LoadIndex.IN_FLIGHT] + " cpu_permille=" + v[LoadIndex.CPU]
-                + " serving=" + v[LoadIndex.SERVING] + " fixed_permille=" + v[LoadIndex.FIXED] + " cost=" + v[LoadIndex.COST] + " board=" + String.join(",",
+                + " serving=" + v[LoadIndex.SERVING] + " fixed_permille=" + v[LoadIndex.FIXED] + " board=" + String.join(",",
                 seen.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()).toList());
     }
 
@@ -226,37 +226,30 @@ final class Placement {
     }
 
     /**
-     * Each replica's work besides its connections, in connections, to the nearest whole one: its {@link
-     * LoadIndex#FIXED} CPU above the least of the replicas', over what one connection costs (the mean {@link
-     * LoadIndex#COST}), at most the group's mean connections per replica. The sequencer's ordering is most of it;
-     * the work every replica does (executing every request) cancels out. All 0 unless the connections load the
-     * group (their CPU, all replicas together, at least 0.1 core): otherwise the fixed parts are start-up and
-     * background work, and a few connections' cost would magnify their noise.
+     * Each replica's work besides its connections, counted in connections: the group's connections times (its
+     * {@link LoadIndex#FIXED} CPU − the least of the replicas') / the CPU of all connections together, to the nearest
+     * whole one and at most the group's mean per replica. Both terms grow with the calls the group serves, so their
+     * ratio is the same under any load: the sequencer's ordering per call over a connection's work per call. The
+     * work every replica does (executing every request) cancels out. Empty while the connections hardly load the
+     * group ({@link #SIGNIFICANT_PERMILLE}): the fixed parts are then start-up and background work.
      */
     static Map<MemberId, Long> extras(Map<MemberId, Whiteboard.Entry> serving) {
         double connectionCpu = 0;
-        double cost = 0;
-        int costs = 0;
         long connections = 0;
         long leastFixed = Long.MAX_VALUE;
         for (Whiteboard.Entry v : serving.values()) {
-            connectionCpu += v.value(LoadIndex.CPU) - v.value(LoadIndex.FIXED);
+            connectionCpu += Math.max(0, v.value(LoadIndex.CPU) - v.value(LoadIndex.FIXED));
             connections += v.value(LoadIndex.CONNECTIONS);
             leastFixed = Math.min(leastFixed, v.value(LoadIndex.FIXED));
-            if (v.value(LoadIndex.COST) > 0) {
-                cost += v.value(LoadIndex.COST);
-                costs++;
-            }
         }
-        if (serving.size() < 2 || costs == 0 || connectionCpu < BUSY_PERMILLE) {
+        if (serving.size() < 2 || connections == 0 || connectionCpu < SIGNIFICANT_PERMILLE) {
             return Map.of();
         }
-        double perConnection = cost / costs / 1000;   // thousandths of a core
         double cap = Math.max(MARGIN, (double) connections / serving.size());
+        double perFixed = connections / connectionCpu;
         Map<MemberId, Long> out = new HashMap<>();
         long least = leastFixed;
-        serving.forEach((m, v) -> out.put(m, Math.round(Math.min(cap,
-                (v.value(LoadIndex.FIXED) - least) / perConnection))));
+        serving.forEach((m, v) -> out.put(m, Math.round(Math.min(cap, (v.value(LoadIndex.FIXED) - least) * perFixed))));
         return out;
     }
 
