@@ -67,6 +67,7 @@ final class LoadIndex implements AutoCloseable {
     private double cpuAverage;
     private double connectionCpu;
     private volatile long[] last = new long[] {-1, 0, 0, 0, 0, 0, 0};
+    private volatile Runnable afterSample = () -> { };
 
     LoadIndex(String replicaId, Whiteboard board, IntSupplier endpoint, BooleanSupplier serving,
               IntSupplier inFlight) {
@@ -117,6 +118,11 @@ final class LoadIndex implements AutoCloseable {
         return true;
     }
 
+    /** Runs {@code r} on the sampling thread after each sample is published. */
+    void afterSample(Runnable r) {
+        afterSample = r;
+    }
+
     /** Open connections placed here, as of now. */
     int connections() {
         return placed;
@@ -149,6 +155,7 @@ final class LoadIndex implements AutoCloseable {
                 arrivals, Math.round(cpuAverage - connectionCpu)};
             last = v;
             board.publish(v);
+            afterSample.run();
         } catch (RuntimeException e) {
             LOG.debug("load sample failed: {}", e.toString());
         }

@@ -40,8 +40,8 @@ final class Placement {
      * not forwarded on (hysteresis).
      */
     static final int MARGIN = 2;
-    /** Below this CPU of all connections together (thousandths of a core), only connections count. */
-    static final double SIGNIFICANT_PERMILLE = 50;
+    /** Below this CPU of all connections together (thousandths of a core), the ratios are not learned. */
+    static final double SIGNIFICANT_PERMILLE = 100;
     /** How long forwards count against their target at most, when its entry does not show them arriving. */
     static final long CREDIT_NANOS = 1_000_000_000L;
 
@@ -55,6 +55,8 @@ final class Placement {
     private final String here;
     /** Per endpoint, the connections this replica forwarded there that its entry does not count yet. */
     private final Map<String, Credit> credits = new HashMap<>();
+    /** Per serving replica, its learned {@link #ratios ratio}. */
+    private final Map<MemberId, Double> learned = new ConcurrentHashMap<>();
 
     /**
      * Forwards to one replica not yet seen there: {@code sent} since its {@link LoadIndex#ARRIVALS} was {@code
@@ -116,8 +118,10 @@ final class Placement {
         LoadIndex load = new LoadIndex(config.replicaId(), channel.whiteboard(),
                 () -> membership.current().endpoints().indexOf(here), () -> engine.standing().notServing() == null,
                 () -> engine.castPath().inFlight());
-        return new Placement(MODE.get(props).equals("load"), load, channel.whiteboard(), channel.self(), membership,
-                here, orb, iogr);
+        Placement p = new Placement(MODE.get(props).equals("load"), load, channel.whiteboard(), channel.self(),
+                membership, here, orb, iogr);
+        load.afterSample(p::learn);
+        return p;
     }
 
     /** Object {@code oid}'s group reference with {@code endpoint}'s profile first (cached per group version). */
@@ -160,22 +164,20 @@ final class Placement {
     }
 
     /**
-     * The {@code FTS_GROUP_LOAD} context for a reply to an FT client on {@code connection} (its interceptor fails
-     * over to the least loaded replica), at most once a second per connection; null when not due, or with {@code
-     * first}.
+     * The {@code FTS_GROUP_LOAD} context for a reply to an FT client on {@code connection}: each serving replica's
+     * count, as placement counts it (its interceptor fails over to the least loaded replica), at most once a second
+     * per connection; null when not due, or with {@code first}.
      */
     byte[] loadsFor(Object connection) {
         if (!byLoad || !load.loadsDue(connection, 1_000_000_000L)) {
             return null;
         }
         List<String> eps = endpoints.get();
+        Map<MemberId, Whiteboard.Entry> all = serving(board.entries(), eps);
+        Map<MemberId, Long> extra = extras(all, learned);
         Map<String, Long> loads = new java.util.LinkedHashMap<>();
-        board.entries().forEach((m, e) -> {
-            int i = (int) e.value(LoadIndex.ENDPOINT);
-            if (e.value(LoadIndex.SERVING) == 1 && i >= 0 && i < eps.size()) {
-                loads.put(eps.get(i), m.equals(self) ? load.connections() : e.value(LoadIndex.CONNECTIONS));
-            }
-        });
+        all.forEach((m, e) -> loads.put(eps.get((int) e.value(LoadIndex.ENDPOINT)), extra.getOrDefault(m, 0L)
+                + (m.equals(self) ? load.connections() : e.value(LoadIndex.CONNECTIONS))));
         return new org.fts.ft.FtGroupLoad(loads).encode();
     }
 
@@ -193,7 +195,7 @@ final class Placement {
     private String lessLoaded(long now) {
         List<String> eps = endpoints.get();
         Map<MemberId, Whiteboard.Entry> all = serving(board.entries(), eps);
-        Map<MemberId, Long> extra = extras(all);
+        Map<MemberId, Long> extra = extras(all, learned);
         String best = null;
         long bestLoad = Long.MAX_VALUE;
         for (Map.Entry<MemberId, Whiteboard.Entry> e : all.entrySet()) {
@@ -226,14 +228,33 @@ final class Placement {
     }
 
     /**
-     * Each replica's work besides its connections, counted in connections: the group's connections times (its
-     * {@link LoadIndex#FIXED} CPU − the least of the replicas') / the CPU of all connections together, to the nearest
-     * whole one and at most the group's mean per replica. Both terms grow with the calls the group serves, so their
-     * ratio is the same under any load: the sequencer's ordering per call over a connection's work per call. The
-     * work every replica does (executing every request) cancels out. Empty while the connections hardly load the
-     * group ({@link #SIGNIFICANT_PERMILLE}): the fixed parts are then start-up and background work.
+     * Each replica's work besides its connections, counted in connections: the group's connections times its learned
+     * {@link #ratios ratio}, to the nearest whole one, and at most the group's mean connections per replica.
      */
-    static Map<MemberId, Long> extras(Map<MemberId, Whiteboard.Entry> serving) {
+    static Map<MemberId, Long> extras(Map<MemberId, Whiteboard.Entry> serving, Map<MemberId, Double> ratios) {
+        long connections = 0;
+        for (Whiteboard.Entry v : serving.values()) {
+            connections += v.value(LoadIndex.CONNECTIONS);
+        }
+        if (serving.size() < 2 || ratios.isEmpty()) {
+            return Map.of();
+        }
+        double cap = Math.max(MARGIN, (double) connections / serving.size());
+        Map<MemberId, Long> out = new HashMap<>();
+        long n = connections;
+        serving.forEach((m, v) -> out.put(m, Math.round(Math.min(cap, n * ratios.getOrDefault(m, 0.0)))));
+        return out;
+    }
+
+    /**
+     * Each serving replica's work besides its connections, per unit of the connections' work: (its {@link
+     * LoadIndex#FIXED} CPU − the least of the replicas') / the CPU of all connections together. Both terms grow with
+     * the calls the group serves, so the ratio is the same under any load: the sequencer's ordering per call over a
+     * connection's work per call. The work every replica does (executing every request) cancels out. Empty unless
+     * the connections load the group ({@link #SIGNIFICANT_PERMILLE}, and a connection per replica): otherwise the
+     * fixed parts are start-up and background work, which a few calls would magnify.
+     */
+    static Map<MemberId, Double> ratios(Map<MemberId, Whiteboard.Entry> serving) {
         double connectionCpu = 0;
         long connections = 0;
         long leastFixed = Long.MAX_VALUE;
@@ -242,15 +263,25 @@ final class Placement {
             connections += v.value(LoadIndex.CONNECTIONS);
             leastFixed = Math.min(leastFixed, v.value(LoadIndex.FIXED));
         }
-        if (serving.size() < 2 || connections == 0 || connectionCpu < SIGNIFICANT_PERMILLE) {
+        if (serving.size() < 2 || connections < serving.size() || connectionCpu < SIGNIFICANT_PERMILLE) {
             return Map.of();
         }
-        double cap = Math.max(MARGIN, (double) connections / serving.size());
-        double perFixed = connections / connectionCpu;
-        Map<MemberId, Long> out = new HashMap<>();
+        Map<MemberId, Double> out = new HashMap<>();
         long least = leastFixed;
-        serving.forEach((m, v) -> out.put(m, Math.round(Math.min(cap, (v.value(LoadIndex.FIXED) - least) * perFixed))));
+        double all = connectionCpu;
+        serving.forEach((m, v) -> out.put(m, (v.value(LoadIndex.FIXED) - least) / all));
         return out;
+    }
+
+    /**
+     * After each load sample: the ratios, averaged over about a second of samples while the connections load the
+     * group, and kept while they do not (so a burst of connections after a quiet spell is placed with the ratios of
+     * the last busy one).
+     */
+    void learn() {
+        Map<MemberId, Whiteboard.Entry> all = serving(board.entries(), endpoints.get());
+        learned.keySet().retainAll(all.keySet());
+        ratios(all).forEach((m, r) -> learned.merge(m, r, (old, now) -> old + 0.1 * (now - old)));
     }
 
     /** Connections forwarded to {@code endpoint} that its entry, showing {@code arrivals}, does not count yet. */

@@ -1,5 +1,6 @@
 package org.fts.ft.client;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -206,13 +207,26 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
      * replicas never told of, in the IOGR's order after the failed one); later redirects go round the IOGR's order.
      */
     private int leastLoaded(ObjectGroup group, String key, int failed) {
-        Map<String, Long> known = loads.getOrDefault(key, Map.of());
-        int best = Math.floorMod(failed + 1, group.size());
+        List<String> endpoints = new java.util.ArrayList<>();
+        for (int i = 0; i < group.size(); i++) {
+            endpoints.add(group.member(i).endpoint());
+        }
+        return leastLoaded(endpoints, failed, loads.getOrDefault(key, Map.of()));
+    }
+
+    /**
+     * Of {@code endpoints}, the index of the least loaded one but {@code failed} (-1: not known) by {@code known}
+     * loads; ties and endpoints without a load go in order after {@code failed}. Never {@code failed}, unless it is
+     * the only one.
+     */
+    static int leastLoaded(List<String> endpoints, int failed, Map<String, Long> known) {
+        int n = endpoints.size();
+        int best = Math.floorMod(failed + 1, n);
         long bestLoad = Long.MAX_VALUE;
-        int others = failed < 0 ? group.size() : group.size() - 1;   // -1: the failed one is not known
+        int others = failed < 0 ? n : n - 1;
         for (int k = 1; k <= others; k++) {
-            int i = Math.floorMod(failed + k, group.size());
-            Long l = known.get(group.member(i).endpoint());
+            int i = Math.floorMod(failed + k, n);
+            Long l = known.get(endpoints.get(i));
             if (l != null && l < bestLoad) {
                 best = i;
                 bestLoad = l;

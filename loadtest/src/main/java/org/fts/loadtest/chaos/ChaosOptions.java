@@ -145,9 +145,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         if (ordering.equals("offload")) {
             o.add("-Dfts.gc.jgroups.ordering=offload");
         }
-        if (placement.equals("load")) {
-            o.add("-Dfts.placement=load");
-        }
+        o.add("-Dfts.placement=" + placement);   // either way: the default may change
         if (durable) {
             o.add("-Dfts.durability=log");   // the directory: the run's (Chaos)
             // the smallest checkpoint interval: a run's few MB of log checkpoint and compact many times, so that

@@ -225,6 +225,7 @@ public final class LoadMain {
                     }
                 }
             });
+            t.loads().forEach(l -> System.out.println("load: " + t.label + " " + l));   // before they close
             return Measurement.of(t.label, connections, mode, run, rate, out, server[1] - server[0], self[1] - self[0],
                     perServer);
         } finally {

@@ -158,6 +158,25 @@ final class Target implements AutoCloseable {
                 StandardCharsets.ISO_8859_1);
     }
 
+    /** Each replica's load and placement line ({@code GroupPOA.load()}), or empty for a plain or attached target. */
+    List<String> loads() {
+        List<String> out = new ArrayList<>();
+        if (cluster == null || label.equals("plain")) {
+            return out;
+        }
+        for (int i = 0; i < cluster.pids().size(); i++) {
+            try {
+                out.add("r" + i + " " + cluster.load(i));
+            } catch (java.io.IOException e) {
+                out.add("r" + i + " " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return out;
+            }
+        }
+        return out;
+    }
+
     /** Each replica's log figures, or null when the target's servers do not log (or it was attached to). */
     List<String> logFigures() {
         if (cluster == null) {
