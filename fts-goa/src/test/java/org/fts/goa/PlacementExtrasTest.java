@@ -26,7 +26,9 @@ class PlacementExtrasTest {
                 R2, entry(2, 16, 270, 123));
         Map<MemberId, Double> ratios = Placement.ratios(group);
         assertEquals(140.0 / 460, ratios.get(R0), 1e-9);
-        assertEquals(Map.of(R0, 15L, R1, 0L, R2, 0L), Placement.extras(group, ratios));   // 50 x 0.304; 50 x 0.0065
+        // 50 x 0.304 x 2 = 30, capped at 50 / 3; 50 x 0.0065 x 2 = 0.65
+        assertEquals(Map.of(R0, 17L, R1, 0L, R2, 1L), Placement.extras(group, ratios));
+        assertEquals(Map.of(R0, 9L, R1, 0L, R2, 0L), Placement.extras(group, Map.of(R0, 0.09, R2, 0.001)));
     }
 
     @Test

@@ -67,7 +67,9 @@ class FloodProcessTest {
     @Test
     void aFloodOfPipelinedRequestsMeetsBackpressureAndEveryReplicaLives() throws Exception {
         String group = "flood-" + UUID.randomUUID().toString().substring(0, 6);
-        cluster = new ReplicaCluster(group, 3, false, List.of("-Xmx256m"), Path.of("target", "child-logs"));
+        // the flood goes to one replica on purpose: placement must not spread its connections
+        cluster = new ReplicaCluster(group, 3, false, List.of("-Xmx256m", "-Dfts.placement=first"),
+                Path.of("target", "child-logs"));
         orb = ORB.init(new String[0], Clients.ftDefaults());
         HelloObj hello = HelloObjHelper.narrow(orb.string_to_object(cluster.reference("hello")));
         hello.set("before");

@@ -65,7 +65,7 @@ public record Verdict(boolean passed, String line, List<String> reasons) {
                 + " seconds=" + o.seconds() + " replicas=" + o.replicas()
                 + " delivery=" + (o.delivery() == null ? "default" : o.delivery())
                 + " batching=" + (o.batching() == null ? "default" : o.batching())
-                + (o.placement().equals("first") ? "" : " placement=" + o.placement()) + " clients=" + o.clients()
+                + " placement=" + o.placement() + " clients=" + o.clients()
                 + " ops=" + r.ops().size() + " ok=" + ok + " info=" + info + " fail=" + fail
                 + " linearizable=" + (illegal ? "false" : unknown ? "unknown" : "true") + " keys=" + r.keys().size()
                 + " lost=" + c.lost() + " dup=" + c.duplicates() + " over=" + c.over() + " reordered=" + c.reordered()
