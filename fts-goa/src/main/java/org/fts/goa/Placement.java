@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  */
 final class Placement {
     static final ConfigKey<String> MODE = ConfigKey.choice("fts.placement", "load", List.of("first", "load"),
-            "where a new client connection is served: 'first', where the client's ORB opened it (the first profile "
-                    + "of the reference); 'load', forwarded (LOCATION_FORWARD) to the replica with fewest connections "
-                    + "when that one has 2 fewer than this one");
+            "where a new client connection is served: 'load', its first request is forwarded (GIOP "
+                    + "LOCATION_FORWARD) to the replica that counts fewest connections (its own, and its work besides "
+                    + "them, such as ordering, in connections) when that one counts 2 fewer than this one; 'first', "
+                    + "where the client's ORB opened it (the first profile of the reference)");
     /**
      * A connection is forwarded only to a replica that carries at least this many fewer: moving it then makes the
      * spread no worse even when this replica's view of the others is a little stale, so a forwarded connection is

@@ -61,8 +61,9 @@ public final class WhiteboardBench {
         List<Thread> threads = new ArrayList<>();
         List<Double> samples = new ArrayList<>();
         try {
+            java.util.Properties config = GcBench.config(binding);   // one network (local), one log directory (raft)
             for (int i = 0; i < 3; i++) {
-                GroupChannel ch = GroupChannels.create(GcBench.config(binding), "bench-" + i);
+                GroupChannel ch = GroupChannels.create(config, "bench-" + i);
                 members.add(ch);
                 ch.join(group, new GroupListener() {
                     @Override
