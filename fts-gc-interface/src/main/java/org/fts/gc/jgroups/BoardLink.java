@@ -10,8 +10,9 @@ import org.jgroups.JChannel;
 import org.jgroups.Message;
 
 /**
- * The whiteboard on a JGroups channel ({@link Board}, {@link BoardHeader}): entries ride on the messages the
- * binding sends anyway, and a refresh tick sends what found no ride on a message of its own. Used by the jgroups
+ * The whiteboard on a JGroups channel ({@link Board}, {@link BoardHeader}): entries ride on the control messages
+ * the binding sends anyway (acknowledgements, commits, grants: never held by flow control), and a refresh tick sends
+ * what found no ride on a message of its own. Used by the jgroups
  * and raft bindings.
  */
 public final class BoardLink {
@@ -27,14 +28,23 @@ public final class BoardLink {
         return board;
     }
 
-    /** {@code msg}, about to go to {@code to} alone, with the own entry if {@code to} has not had it. */
+    /**
+     * {@code msg}, about to go to {@code to} alone, with the own entry if {@code to} has not had it. Only control
+     * messages carry entries (flag {@code NO_FC}): a data message may wait behind flow control for seconds.
+     */
     public Message unicast(Message msg, MemberId to) {
+        if (!msg.isFlagSet(Message.Flag.NO_FC)) {
+            return msg;
+        }
         Board.Item own = board.forUnicast(to);
         return own == null ? msg : BoardHeader.attach(msg, List.of(own));
     }
 
-    /** {@code msg}, about to be multicast, with every entry due. */
+    /** {@code msg}, about to be multicast, with every entry due, if it is a control message (as {@link #unicast}). */
     public Message multicast(Message msg) {
+        if (!msg.isFlagSet(Message.Flag.NO_FC)) {
+            return msg;
+        }
         return BoardHeader.attach(msg, board.forMulticast());
     }
 
