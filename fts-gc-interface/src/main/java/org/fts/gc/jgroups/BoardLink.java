@@ -17,7 +17,7 @@ import org.jgroups.Message;
  */
 public final class BoardLink {
     private final Board board;
-    private long lastTick;
+    private volatile java.util.concurrent.Future<?> refresh;
 
     public BoardLink(MemberId self) {
         BoardHeader.register();
@@ -59,15 +59,23 @@ public final class BoardLink {
     }
 
     /**
-     * The refresh: at most every {@link Whiteboard#REFRESH_MILLIS}, multicasts on {@code ch} the entries that found
-     * no ride since. Call it from a timer, often enough.
+     * Starts the refresh on {@code ch}'s own timer (JGroups' transport timer: a send that waits there holds up
+     * none of the binding's threads): every {@link Whiteboard#REFRESH_MILLIS}, the entries that found no ride since
+     * go on a message of their own. Call it once joined; {@link #stop} ends it.
      */
-    public synchronized void tick(JChannel ch) {
-        long now = System.nanoTime();
-        if (ch == null || now - lastTick < Whiteboard.REFRESH_MILLIS * 1_000_000L) {
-            return;
+    public void start(JChannel ch) {
+        refresh = ch.getProtocolStack().getTransport().getTimer().scheduleWithFixedDelay(() -> tick(ch),
+                Whiteboard.REFRESH_MILLIS, Whiteboard.REFRESH_MILLIS, java.util.concurrent.TimeUnit.MILLISECONDS);
+    }
+
+    public void stop() {
+        java.util.concurrent.Future<?> f = refresh;
+        if (f != null) {
+            f.cancel(false);
         }
-        lastTick = now;
+    }
+
+    private void tick(JChannel ch) {
         List<Board.Item> due = board.due();
         if (due.isEmpty()) {
             return;

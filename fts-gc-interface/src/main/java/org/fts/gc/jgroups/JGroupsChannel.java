@@ -113,6 +113,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             throw new GroupException("member " + self + " is already in group " + group);
         }
         jmx = ChannelJmx.register(channel, group + "/" + self.name(), order.stats(ordering));
+        board.start(channel);
         ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(FailStop.threads("fts-ack-" + self));
         t.scheduleWithFixedDelay(this::ack, ACK_INTERVAL_MS, ACK_INTERVAL_MS, TimeUnit.MILLISECONDS);
         timer = t;
@@ -121,7 +122,6 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private void ack() {
         try {
             order.ackIfMoved();
-            board.tick(channel);
             order.retryRecovery(System.nanoTime(), RECOVERY_RETRY_NANOS);
             if (stallNanos > 0) {
                 order.watchStalls(System.nanoTime(), stallNanos);
@@ -310,6 +310,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             return;
         }
         closed = true;
+        board.stop();
         ScheduledExecutorService t = timer;
         if (t != null) {
             t.shutdownNow();

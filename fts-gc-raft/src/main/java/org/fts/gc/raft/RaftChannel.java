@@ -211,6 +211,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         ScheduledExecutorService w = Executors.newSingleThreadScheduledExecutor(FailStop.threads("fts-raft-watch-"
                 + self));
         w.scheduleWithFixedDelay(this::watchLeader, WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
+        board.start(channel);
         watch = w;
     }
 
@@ -261,7 +262,6 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     }
 
     private void watchLeader() {
-        board.tick(channel);
         EpochWatch e = epochs;
         if (e != null && !closed) {
             e.check(view, raft);
@@ -369,6 +369,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             return;
         }
         closed = true;
+        board.stop();
         ScheduledExecutorService w = watch;
         if (w != null) {
             w.shutdownNow();
