@@ -70,16 +70,19 @@ class ChaosPartsTest {
         assertEquals(60, d.seconds());
         assertEquals(10, d.clients());
         assertEquals(5, d.keys());
-        assertEquals(List.of(), d.replicaJvmOptions());
+        assertEquals("load", d.placement(), "the product's default");
+        assertEquals(List.of("-Dfts.placement=load"), d.replicaJvmOptions());
         ChaosOptions o = ChaosOptions.parse("--nemesis", "partition", "--seconds", "30", "--seed", "-5",
-                "--delivery", "uniform", "--batching", "tab", "--clients", "4", "--keys", "2");
-        assertEquals(List.of("-Dfts.delivery=uniform", "-Dfts.batching=tab"), o.replicaJvmOptions());
+                "--delivery", "uniform", "--batching", "tab", "--clients", "4", "--keys", "2", "--placement", "first");
+        assertEquals(List.of("-Dfts.delivery=uniform", "-Dfts.batching=tab", "-Dfts.placement=first"),
+                o.replicaJvmOptions());
         assertEquals("bin/fts chaos --nemesis partition --seconds 30 --seed -5 --clients 4 --keys 2 "
-                + "--delivery uniform --batching tab", o.replayCommand());
+                + "--delivery uniform --batching tab --placement first", o.replayCommand());
         String[] replay = o.replayCommand().substring("bin/fts chaos ".length()).split(" ");
         assertEquals(o, ChaosOptions.parse(replay));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--nemesis", "flood"));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--delivery", "fast"));
+        assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--placement", "random"));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--seconds"));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--kill", "r0"));
     }
@@ -143,7 +146,7 @@ class ChaosPartsTest {
         Verdict pass = Verdict.of(o, run(legal, clean, 120, 300, 0, 0));
         assertTrue(pass.passed(), pass::toString);
         assertEquals("CHAOS verdict=PASS seed=123 nemesis=mixed seconds=45 replicas=3 delivery=default "
-                + "batching=default clients=10 ops=2 ok=1 info=1 fail=0 linearizable=true keys=1 lost=0 dup=0 over=0 "
+                + "batching=default placement=load clients=10 ops=2 ok=1 info=1 fail=0 linearizable=true keys=1 lost=0 dup=0 over=0 "
                 + "reordered=0 recover_ms=120 converge_ms=300 faults=4 max_gap_s=2.3", pass.line());
 
         Verdict illegal = Verdict.of(o, run(List.of(new Linearizability.Result("hello-0",
