@@ -40,9 +40,9 @@ final class LoadIndex implements AutoCloseable {
     static final int CPU = 4;
     static final int ARRIVALS = 5;
     static final int FIXED = 6;
-    static final long SAMPLE_MILLIS = 100;
+    static final long SAMPLE_MILLIS = 250;
     /** The weight of a new sample in the averages: about a second of samples. */
-    private static final double SMOOTHING = 0.1;
+    private static final double SMOOTHING = 0.25;
     private static final Logger LOG = LoggerFactory.getLogger(LoadIndex.class);
 
     /** A connection seen: whether it was placed here (else forwarded away), and when it was last sent loads. */

@@ -290,7 +290,7 @@ final class Placement {
     void learn() {
         Map<MemberId, Whiteboard.Entry> all = serving(board.entries(), endpoints.get());
         learned.keySet().retainAll(all.keySet());
-        ratios(all).forEach((m, r) -> learned.merge(m, r, (old, now) -> old + 0.1 * (now - old)));
+        ratios(all).forEach((m, r) -> learned.merge(m, r, (old, now) -> old + 0.25 * (now - old)));
     }
 
     /** Connections forwarded to {@code endpoint} that its entry, showing {@code arrivals}, does not count yet. */
