@@ -27,10 +27,15 @@ final class CpuSplit {
     private final com.sun.management.OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean()
             instanceof com.sun.management.OperatingSystemMXBean b ? b : null;
     private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-    private final boolean perThread = threads.isThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
+    private final boolean perThread;
     private Map<Long, Long> connectionThreads = new HashMap<>();
     private long processNanos = -1;
     private long atNanos;
+
+    /** @param perThread whether to split at all (each sample then reads every thread's CPU time) */
+    CpuSplit(boolean perThread) {
+        this.perThread = perThread && threads.isThreadCpuTimeSupported() && threads.isThreadCpuTimeEnabled();
+    }
 
     /** The CPU used since the previous call (zeros on the first, or where the JVM does not say). */
     Sample sample() {

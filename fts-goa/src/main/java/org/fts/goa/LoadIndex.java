@@ -61,7 +61,7 @@ final class LoadIndex implements AutoCloseable {
     private final BooleanSupplier serving;
     private final IntSupplier inFlight;
     private final ScheduledExecutorService timer;
-    private final CpuSplit split = new CpuSplit();
+    private final CpuSplit split;
     private volatile int placed;
     private volatile long arrivals;
     private double cpuAverage;
@@ -69,8 +69,10 @@ final class LoadIndex implements AutoCloseable {
     private volatile long[] last = new long[] {-1, 0, 0, 0, 0, 0, 0};
     private volatile Runnable afterSample = () -> { };
 
+    /** @param split whether to split CPU by thread (placement by load needs it; without, {@link #FIXED} is all of it) */
     LoadIndex(String replicaId, Whiteboard board, IntSupplier endpoint, BooleanSupplier serving,
-              IntSupplier inFlight) {
+              IntSupplier inFlight, boolean split) {
+        this.split = new CpuSplit(split);
         this.board = board;
         this.endpoint = endpoint;
         this.serving = serving;

@@ -123,11 +123,11 @@ final class Placement {
     static Placement of(Properties props, ORB orb, GoaConfig config, GroupChannel channel, ReplicaEngine engine,
                         Membership membership, String here, Function<byte[], String> iogr) {
         ConfigKeys.validateAndLog(LOG, "placement", props, List.of(MODE));
+        boolean byLoad = MODE.get(props).equals("load");
         LoadIndex load = new LoadIndex(config.replicaId(), channel.whiteboard(),
                 () -> membership.current().endpoints().indexOf(here), () -> engine.standing().notServing() == null,
-                () -> engine.castPath().inFlight());
-        Placement p = new Placement(MODE.get(props).equals("load"), load, channel.whiteboard(), channel.self(),
-                membership, here, orb, iogr);
+                () -> engine.castPath().inFlight(), byLoad);
+        Placement p = new Placement(byLoad, load, channel.whiteboard(), channel.self(), membership, here, orb, iogr);
         load.afterSample(p::learn);
         return p;
     }

@@ -60,6 +60,8 @@ class ReplicaJmxInJvmTest {
                     () -> "the providers' count did not catch up with r2's installs");
             // A restarted replica always fetches the state (after a heal it may also catch up from the log).
             long provided = (Long) attribute(0, "StateTransfersProvided") + (Long) attribute(1, "StateTransfersProvided");
+            String before = attribute(0, "StateTransfersProvided") + "+" + attribute(1, "StateTransfersProvided") + " r2 installed "
+                    + attribute(2, "StateTransfersInstalled");
             r.stop(2);
             counter.increment();
             r.startReplica(2);
@@ -67,7 +69,8 @@ class ReplicaJmxInJvmTest {
                     () -> "the restarted r2 does not serve: " + attribute(2, "NotServing"));
             assertEquals(1L, attribute(2, "StateTransfersInstalled"), "the restarted r2 installed the group's state");
             assertEquals(provided + 1, (Long) attribute(0, "StateTransfersProvided")
-                    + (Long) attribute(1, "StateTransfersProvided"), "one member of the group provided it");
+                    + (Long) attribute(1, "StateTransfersProvided"), () -> "one member of the group provided it; before "
+                    + before + ", now " + attribute(0, "StateTransfersProvided") + "+" + attribute(1, "StateTransfersProvided"));
             assertTrue((Long) attribute(0, "GroupVersion") >= version);
         }
     }
