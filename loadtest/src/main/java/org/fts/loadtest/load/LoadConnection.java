@@ -12,8 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.fts.ft.FtRequestContext;
 
 /**
- * One client connection of the driver: a non-blocking socket to one server endpoint, its request buffers
- * (the first request on a connection carries the code sets, later ones do not), and the intended send time of
+ * One client connection of the driver: a non-blocking socket to one server endpoint, bound by a first call made
+ * when it opens (it carries the code sets, and follows LOCATION_FORWARD), its request buffer, and the intended send time of
  * every call in flight, by request id. Calls are sent by one thread (the connection's I/O loop in a closed
  * loop, the pacer in an open loop) and their replies read by the I/O loop; the in-flight slots are the only
  * state the two share.
@@ -35,26 +35,23 @@ final class LoadConnection {
     final int index;
     final String endpoint;
     private final SocketChannel channel;
-    private final GiopRequest firstRequest;
     private final GiopRequest request;
-    private final ByteBuffer first;
     private final ByteBuffer steady;
     private final long expirationMillis;
     private ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
     private final AtomicLongArray intended = new AtomicLongArray(MAX_IN_FLIGHT);
     private final AtomicInteger inFlight = new AtomicInteger();
     private int lastId;
-    private boolean firstSent;
     private volatile boolean dead;
 
-    private LoadConnection(int index, String endpoint, SocketChannel channel, GiopRequest firstRequest,
-                           GiopRequest request, long expirationMillis) {
+    /** @param lastId the id of the call made already on the connection (its first, which carried the code sets) */
+    private LoadConnection(int index, String endpoint, SocketChannel channel, GiopRequest request, int lastId,
+                           long expirationMillis) {
         this.index = index;
         this.endpoint = endpoint;
         this.channel = channel;
-        this.firstRequest = firstRequest;
         this.request = request;
-        this.first = firstRequest.newBuffer();
+        this.lastId = lastId;
         this.steady = request.newBuffer();
         this.expirationMillis = expirationMillis;
     }
@@ -71,11 +68,8 @@ final class LoadConnection {
             SocketChannel ch = connect(host, port);
             GiopReply.Forward to = bind(ch, call, expirationMillis);
             if (to == null) {
-                GiopRequest steady = call.codeSets(false).build();
-                LoadConnection c = new LoadConnection(index, host + ":" + port, ch, steady, steady, expirationMillis);
-                c.lastId = 1;
-                c.firstSent = true;
-                return c;
+                return new LoadConnection(index, host + ":" + port, ch, call.codeSets(false).build(), 1,
+                        expirationMillis);
             }
             ch.close();
             if (forwards == MAX_FORWARDS) {
@@ -151,9 +145,8 @@ final class LoadConnection {
         }
         int id = ++lastId;
         intended.set(id & (MAX_IN_FLIGHT - 1), intendedNanos);
-        ByteBuffer b = firstSent ? steady : first;
-        GiopRequest r = firstSent ? request : firstRequest;
-        firstSent = true;
+        ByteBuffer b = steady;
+        GiopRequest r = request;
         long expiration = r.hasFtRequest() ? FtRequestContext.timeT(System.currentTimeMillis() + expirationMillis) : 0;
         r.patch(b, id, id, expiration);   // retention id = request id: unique per connection's client id
         inFlight.incrementAndGet();
