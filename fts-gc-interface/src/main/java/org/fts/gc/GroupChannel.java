@@ -132,6 +132,26 @@ public interface GroupChannel extends AutoCloseable {
     }
 
     /**
+     * Where this member stands in the binding's own terms, for operators ({@code fts status}): at least {@code
+     * role} (e.g. sequencer, member, leader, follower), {@code epoch} and {@code delivered} (the position of the
+     * last broadcast handed to the listener, comparable between members of one group) when the binding has
+     * them. Never blocks on the group. Empty by default.
+     */
+    default java.util.Map<String, String> standing() {
+        return java.util.Map.of();
+    }
+
+    /**
+     * Makes {@code status} (the application's fields, e.g. the replica's serving state and reply cache) readable
+     * by operators through the binding's own diagnostics, together with {@link #standing()}: the JGroups-based
+     * bindings answer JGroups' {@code probe} key {@code fts} with both, which is what {@code fts status} reads.
+     * The supplier is called on a diagnostics thread and must not block for long. Does nothing by default (the
+     * in-JVM binding has no operators). May be called once, after {@link #join}.
+     */
+    default void exposeStatus(java.util.function.Supplier<java.util.Map<String, String>> status) {
+    }
+
+    /**
      * Runs {@code task} on the delivery thread, after every callback already queued and before any queued
      * later: the application can run its own work at a position of its delivery order without a thread of its
      * own (the GOA executes requests there, with no hand-off). Never blocks. Like a callback, a {@code

@@ -3,11 +3,12 @@ package org.fts.goa;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.fts.batching.BatchingConfig;
 import org.fts.config.ConfigKey;
 import org.fts.config.ConfigKeyProvider;
 import org.fts.goa.giop.GiopGuard;
 
-/** The Group Object Adaptor's keys ({@link GoaConfig}, the GIOP guard). */
+/** The Group Object Adaptor's keys ({@link GoaConfig}, the GIOP guard, placement, batching). */
 public final class GoaKeys implements ConfigKeyProvider {
     @Override
     public List<ConfigKey<?>> keys() {
@@ -16,6 +17,7 @@ public final class GoaKeys implements ConfigKeyProvider {
         keys.add(GiopGuard.INTAKE_MAX_BYTES);
         keys.add(GiopGuard.IO_TIMEOUT);
         keys.add(Placement.MODE);
+        keys.addAll(BatchingConfig.KEYS);
         return keys;
     }
 }

@@ -139,6 +139,7 @@ public final class GroupPOA extends PoaBasics {
             channel.close();
             throw e;
         }
+        channel.exposeStatus(status::fields);   // fts status, JGroups' probe
         if (leaveOnShutdown != null) {
             Runtime.getRuntime().addShutdownHook(leaveOnShutdown);
         }

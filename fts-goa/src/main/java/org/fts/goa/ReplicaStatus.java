@@ -113,6 +113,37 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         return channel.fellBehind();
     }
 
+    /**
+     * This replica's fields for {@code fts status} ({@link GroupChannel#exposeStatus}): identity, whether it
+     * serves, its view as the adaptor sees it, the configured group size, reply cache, log, state digest (taken
+     * between two executions, at most {@value #DIGEST_WAIT_MS} ms; {@code busy} otherwise) and load.
+     */
+    java.util.Map<String, String> fields() {
+        java.util.Map<String, String> f = new java.util.LinkedHashMap<>();
+        f.put("id", config.replicaId());
+        f.put("group", config.group());
+        f.put("serving", isServing() ? "yes" : "no: " + getNotServing());
+        f.put("primary", Boolean.toString(isPrimary()));
+        f.put("members", channel.view() == null ? "" : channel.view().members().stream()
+                .map(m -> m.name().split("#")[0]).collect(Collectors.joining(",")));
+        f.put("size", Integer.toString(config.replicas().size()));
+        f.put("group_version", Long.toString(getGroupVersion()));
+        f.put("reply_cache", Integer.toString(getReplyCacheSize()));
+        String log = channel.logFigures();
+        f.put("log", log == null ? "-" : log);
+        String digest;
+        try {
+            digest = engine.stateDigest(DIGEST_WAIT_MS);
+        } catch (Exception e) {
+            digest = "busy";
+        }
+        f.put("digest", digest);
+        f.put("load", placement.describe());
+        return f;
+    }
+
+    private static final long DIGEST_WAIT_MS = 2000;
+
     @Override
     public void close() {
         Jmx.unregister(name);

@@ -1,5 +1,6 @@
 package org.fts.samples;
 
+import org.fts.testkit.ReplicaCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

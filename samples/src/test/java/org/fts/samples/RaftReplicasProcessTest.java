@@ -1,5 +1,6 @@
 package org.fts.samples;
 
+import org.fts.testkit.ReplicaCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -324,6 +324,23 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     }
 
     @Override
+    public Map<String, String> standing() {
+        RAFT r = raft;
+        if (r == null) {
+            return Map.of();
+        }
+        View v = view;
+        return Map.of("role", r.isLeader() ? "leader" : "follower", "view", v == null ? "-" : Long.toString(v.id()),
+                "epoch", "term " + r.currentTerm(), "delivered", Long.toString(r.commitIndex()),
+                "committed", Long.toString(r.commitIndex()));
+    }
+
+    @Override
+    public void exposeStatus(java.util.function.Supplier<Map<String, String>> status) {
+        org.fts.gc.jgroups.StatusProbe.register(channel, this::standing, status);
+    }
+
+    @Override
     public org.fts.gc.Whiteboard whiteboard() {
         return board.board();
     }

@@ -8,7 +8,7 @@ import java.util.UUID;
 
 import org.fts.samples.Clients;
 import org.fts.samples.FailoverWorkload;
-import org.fts.samples.ReplicaCluster;
+import org.fts.testkit.ReplicaCluster;
 import org.omg.CORBA.ORB;
 
 /**

@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
 import fts_samples.HelloObj;
 import fts_samples.HelloObjHelper;
 import org.fts.samples.Clients;
-import org.fts.samples.ReplicaCluster;
+import org.fts.testkit.ReplicaCluster;
 import org.omg.CORBA.ORB;
 
 /**

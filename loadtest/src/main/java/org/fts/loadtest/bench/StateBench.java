@@ -14,7 +14,7 @@ import java.util.regex.Pattern;
 import fts_samples.Counter;
 import fts_samples.CounterHelper;
 import org.fts.samples.Clients;
-import org.fts.samples.ReplicaCluster;
+import org.fts.testkit.ReplicaCluster;
 import org.omg.CORBA.ORB;
 
 /**

@@ -15,7 +15,7 @@ import java.util.UUID;
 
 import org.fts.batching.BatchStats;
 import org.fts.samples.Clients;
-import org.fts.samples.ReplicaCluster;
+import org.fts.testkit.ReplicaCluster;
 
 /**
  * {@code bin/fts campaign}: the core paper's experiment on this machine. For each series of a campaign

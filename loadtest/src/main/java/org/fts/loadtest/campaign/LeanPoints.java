@@ -8,7 +8,7 @@ import java.util.List;
 
 import org.fts.batching.BatchStats;
 import org.fts.loadtest.load.Lean;
-import org.fts.samples.ReplicaCluster;
+import org.fts.testkit.ReplicaCluster;
 
 /**
  * A campaign's points with the lean driver ({@code generator = lean}): each client is one connection of {@code bin/fts

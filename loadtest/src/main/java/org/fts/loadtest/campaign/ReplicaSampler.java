@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import org.fts.batching.BatchStats;
-import org.fts.samples.ReplicaCluster;
+import org.fts.testkit.ReplicaCluster;
 
 /**
  * Samples the replicas while a Grinder run goes on, every {@link #PERIOD_MS} ms: their cumulative batching

@@ -18,7 +18,7 @@ import java.util.function.Consumer;
 import org.fts.loadtest.chaos.History.Op;
 import org.fts.loadtest.chaos.Linearizability.Result;
 import org.fts.samples.Clients;
-import org.fts.samples.ReplicaCluster;
+import org.fts.testkit.ReplicaCluster;
 import org.omg.CORBA.ORB;
 
 /**

@@ -2,7 +2,7 @@ package org.fts.loadtest.chaos;
 
 import java.util.List;
 
-import org.fts.samples.ReplicaCluster;
+import org.fts.testkit.ReplicaCluster;
 
 /**
  * The nemesis's hands on real replica processes: SIGKILL, SIGSTOP / SIGCONT, a JGroups DISCARD inserted and

@@ -11,7 +11,7 @@ import java.util.function.IntFunction;
 import org.fts.ft.FtConstants;
 import org.fts.ft.FtGroupComponent;
 import org.fts.ft.Ior;
-import org.fts.samples.ReplicaCluster;
+import org.fts.testkit.ReplicaCluster;
 
 /**
  * What the driver loads: for each connection, the endpoint and object key it calls, and the server processes

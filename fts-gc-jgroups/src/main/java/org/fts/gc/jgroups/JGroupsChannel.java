@@ -42,6 +42,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private final GroupConfig config;
     private final MemberId self;
     private volatile ChannelJmx jmx;
+    private volatile OrderStats stats;
     private volatile JChannel channel;
     private volatile DeliveryPump pump;
     private volatile TotalOrder order;
@@ -112,7 +113,8 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             close();
             throw new GroupException("member " + self + " is already in group " + group);
         }
-        jmx = ChannelJmx.register(channel, group + "/" + self.name(), order.stats(ordering));
+        stats = order.stats(ordering);
+        jmx = ChannelJmx.register(channel, group + "/" + self.name(), stats);
         board.start(channel);
         ScheduledExecutorService t = Executors.newSingleThreadScheduledExecutor(FailStop.threads("fts-ack-" + self));
         t.scheduleWithFixedDelay(this::ack, ACK_INTERVAL_MS, ACK_INTERVAL_MS, TimeUnit.MILLISECONDS);
@@ -282,6 +284,16 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     @Override
     public int pendingDeliveries() {
         return DeliveryPump.pending(pump);
+    }
+
+    @Override
+    public java.util.Map<String, String> standing() {
+        return StatusProbe.standing(stats, view);
+    }
+
+    @Override
+    public void exposeStatus(java.util.function.Supplier<java.util.Map<String, String>> status) {
+        StatusProbe.register(channel, this::standing, status);
     }
 
     @Override

@@ -32,6 +32,13 @@ final class OrderStats implements OrderStatsMBean {
     }
 
     @Override
+    public String getEpoch() {
+        org.fts.gc.internal.EpochId e = member.epoch();
+        return e == null ? member.phase().getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT)
+                : e.view() + "@" + e.sequencer().name();
+    }
+
+    @Override
     public long getHeld() {
         return member.counters().held();
     }

@@ -15,6 +15,9 @@ public interface OrderStatsMBean {
     /** Where the member stands: Open, Frozen, Catching, Blocked or Joining, with the epoch or view. */
     String getPhase();
 
+    /** The open epoch as {@code <view>@<sequencer>}, or the phase's name (joining, frozen, ...) while none is open. */
+    String getEpoch();
+
     /** The last position of the history this member holds contiguously. */
     long getHeld();
 

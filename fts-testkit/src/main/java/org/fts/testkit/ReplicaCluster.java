@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.testkit;
 
 import java.io.IOException;
 import java.net.ServerSocket;
@@ -36,6 +36,7 @@ public final class ReplicaCluster implements AutoCloseable {
     private final List<Member> members = new CopyOnWriteArrayList<>();
     private final Map<String, String> references = new ConcurrentHashMap<>();
     private final List<Integer> ports = new ArrayList<>();
+    private final List<Integer> probePorts = new ArrayList<>();
     private final String group;
     private final boolean plain;
     private final List<String> extra;
@@ -70,7 +71,7 @@ public final class ReplicaCluster implements AutoCloseable {
                 programArgs.add("--plain");
             }
             args.stream().filter(a -> !a.equals(AS_SERVICES)).forEach(programArgs::add);
-            this.jvm = ChildJvm.start(group + "-r" + i, Replica.class, jvmArgs, programArgs, logDir, this::read);
+            this.jvm = ChildJvm.start(group + "-r" + i, HarnessReplica.class, jvmArgs, programArgs, logDir, this::read);
             if (service) {
                 jvm.closeStdin();
             }
@@ -141,6 +142,7 @@ public final class ReplicaCluster implements AutoCloseable {
         this.hosts.addAll(hosts);
         for (String host : hosts) {
             ports.add(freePort(host));
+            probePorts.add(freePort(host));
         }
         List<String> endpointList = new ArrayList<>();
         for (int i = 0; i < hosts.size(); i++) {
@@ -180,7 +182,8 @@ public final class ReplicaCluster implements AutoCloseable {
         }
         List<String> jvmArgs = new ArrayList<>(List.of("-Xmx512m", "-Djava.net.preferIPv4Stack=true",
                 "-DOAIAddr=" + hosts.get(i), "-D" + portProperty + "=" + ports.get(i), "-Dfts.group=" + group,
-                "-Dfts.replica.id=r" + i, "-Dfts.replicas=" + endpoints));
+                "-Dfts.replica.id=r" + i, "-Dfts.replicas=" + endpoints,
+                "-Dfts.gc.jgroups.probe_port=" + probePorts.get(i)));
         jvmArgs.addAll(multicast);
         if (!placement.isEmpty()) {
             jvmArgs.addAll(placement);
@@ -191,6 +194,11 @@ public final class ReplicaCluster implements AutoCloseable {
         jvmArgs.addAll(extra);
         jvmArgs.addAll(more);
         return new Member(i, jvmArgs);
+    }
+
+    /** Where replica {@code i} answers JGroups' probe and {@code fts status}: {@code host:port}. */
+    public String probeAddress(int i) {
+        return hosts.get(i) + ":" + probePorts.get(i);
     }
 
     /**

@@ -45,6 +45,13 @@ public final class JGroupsBinding implements GroupBinding {
     public static final ConfigKey<String> INITIAL_HOSTS = ConfigKey.string("fts.gc.jgroups.initial_hosts",
             "127.0.0.1[7800]", "tcp stack: where members look for each other, host[port],host[port],...");
 
+    public static final ConfigKey<Boolean> PROBE = ConfigKey.bool("fts.gc.jgroups.probe", true,
+            "shipped stacks: answer JGroups' probe (diagnostics over TCP, on bind_addr only, unauthenticated: "
+                    + "firewall it like JMX) and fts status; false: no diagnostics port");
+    public static final ConfigKey<Integer> PROBE_PORT = ConfigKey.integer("fts.gc.jgroups.probe_port", 7500,
+            1, 65535, "port", "shipped stacks: first port the probe listens on, up to port_range above (fts status "
+                    + "tries the same ports)");
+
     public static final ConfigKey<java.time.Duration> STALL_TIMEOUT = ConfigKey.duration("fts.gc.jgroups.stall_timeout",
             java.time.Duration.ofSeconds(2), java.time.Duration.ZERO, java.time.Duration.ofMinutes(1),
             "the sequencer probes a member that holds less than the commit point and acknowledged nothing for this "
@@ -58,7 +65,7 @@ public final class JGroupsBinding implements GroupBinding {
                     + "their own broadcasts; the sequencer handles only grants, acknowledgements and recoveries)");
 
     private static final List<ConfigKey<?>> KEYS = List.of(STACK, BIND_ADDR, MCAST_ADDR, MCAST_PORT, MCAST_TTL, TCP_PORT,
-            PORT_RANGE, INITIAL_HOSTS, STALL_TIMEOUT, ORDERING);
+            PORT_RANGE, INITIAL_HOSTS, PROBE, PROBE_PORT, STALL_TIMEOUT, ORDERING);
     private static final Pattern PLACEHOLDER = Pattern.compile("\\$\\{(fts\\.[a-zA-Z0-9_.]+)(:[^}]*)?}");
 
     @Override
