@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.dist;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,13 +17,13 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.LoggerFactory;
 
 /**
- * The shipped example configuration (samples/config, docs/deployment.md) names only real keys, with values that
+ * The shipped configuration (the archive's config/, docs/deployment.md) names only real keys, with values that
  * pass their validation, and wires the adaptor and the client the way the code expects.
  */
 class ExampleConfigTest {
     private static Properties load(String name) throws Exception {
         Properties p = new Properties();
-        try (Reader r = Files.newBufferedReader(Path.of("config", name), StandardCharsets.UTF_8)) {
+        try (Reader r = Files.newBufferedReader(Path.of("src", "dist", "config", name), StandardCharsets.UTF_8)) {
             p.load(r);
         }
         return p;
@@ -41,7 +41,7 @@ class ExampleConfigTest {
 
     @Test
     void theReplicaExampleIsValidAndRegistersTheAdaptor() throws Exception {
-        Properties p = load("replica-host-a.properties");
+        Properties p = load("fts.properties");
         assertValid(p);
         org.fts.goa.GoaConfig.from(p, LoggerFactory.getLogger(ExampleConfigTest.class));   // the keys together
         assertTrue(p.containsKey("org.omg.PortableInterceptor.ORBInitializerClass."

@@ -1,0 +1,185 @@
+package org.fts.dist;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import com.example.kv.KvServants;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import kv.Store;
+import kv.StoreHelper;
+import org.omg.CORBA.ORB;
+
+/**
+ * The distribution as a user meets it: {@code fts-<version>.tar.gz} unpacked into a temporary directory, the
+ * kv-store example's jar added to {@code lib/}, three replicas started with {@code bin/fts replica} from there
+ * (not from the source tree), {@code bin/fts status} until the group serves, calls through the object group
+ * reference the runner wrote, and {@code SIGTERM} for each replica. Every process is reaped by its PID.
+ */
+class ArchiveIT {
+    private final List<Process> started = new ArrayList<>();
+    private ORB orb;
+
+    @AfterEach
+    void reap() throws InterruptedException {
+        if (orb != null) {
+            orb.shutdown(false);
+        }
+        for (Process p : started) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            p.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            return s.getLocalPort();
+        }
+    }
+
+    /** Runs {@code bin/fts args...} to its end (bounded), returning its exit status and output. */
+    private static Map.Entry<Integer, String> run(Path home, Path log, String... args) throws Exception {
+        List<String> cmd = new ArrayList<>(List.of(home.resolve("bin/fts").toString()));
+        cmd.addAll(List.of(args));
+        Process p = new ProcessBuilder(cmd).directory(log.getParent().toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile()).start();
+        try {
+            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "bin/fts " + String.join(" ", args) + " ended");
+        } finally {
+            p.destroyForcibly();
+        }
+        return Map.entry(p.exitValue(), Files.readString(log));
+    }
+
+    @Test
+    void threeReplicasRunFromTheUnpackedArchiveWithAShopsServants() throws Exception {
+        Path archive = Path.of(System.getProperty("fts.dist.archive"));
+        assertTrue(Files.isRegularFile(archive), archive + " exists (mvn package)");
+        Path tmp = Files.createTempDirectory(Path.of("target"), "archive-it-").toAbsolutePath();
+        Process untar = new ProcessBuilder("tar", "xzf", archive.toAbsolutePath().toString(), "-C", tmp.toString())
+                .inheritIO().start();
+        assertTrue(untar.waitFor(60, TimeUnit.SECONDS) && untar.exitValue() == 0, "tar xzf");
+        Path home;
+        try (Stream<Path> top = Files.list(tmp)) {
+            home = top.filter(Files::isDirectory).findFirst().orElseThrow();
+        }
+        assertTrue(Files.isExecutable(home.resolve("bin/fts")));
+        for (String f : List.of("LICENSE", "README", "config/fts.properties", "config/client.properties",
+                "config/fts-replica@.service", "config/simplelogger.properties")) {
+            assertTrue(Files.isRegularFile(home.resolve(f)), f + " is in the archive");
+        }
+        List<String> jars;
+        try (Stream<Path> lib = Files.list(home.resolve("lib"))) {
+            jars = lib.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        assertTrue(jars.stream().anyMatch(j -> j.startsWith("fts-replica-")), jars.toString());
+        assertTrue(jars.stream().noneMatch(j -> j.matches(
+                "(loadtest|samples|fts-testkit|fts-process|grinder|junit|xchart|HdrHistogram|jython).*")),
+                "no benchmark, chaos or test code ships: " + jars);
+
+        // the shop's servants: the kv-store example's jar, dropped into lib/
+        Path kvJar = Path.of(KvServants.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        assertTrue(Files.isRegularFile(kvJar), "the kv-store example is packaged: " + kvJar);
+        Files.copy(kvJar, home.resolve("lib").resolve(kvJar.getFileName()));
+
+        String group = "kv-" + UUID.randomUUID().toString().substring(0, 6);
+        int[] iiop = {freePort(), freePort(), freePort()};
+        int[] tcp = {freePort(), freePort(), freePort()};
+        int[] probe = {freePort(), freePort(), freePort()};
+        StringBuilder replicas = new StringBuilder();
+        StringBuilder hosts = new StringBuilder();
+        StringBuilder at = new StringBuilder();
+        for (int i = 0; i < 3; i++) {
+            replicas.append(i == 0 ? "" : ",").append("127.0.0.1:").append(iiop[i]);
+            hosts.append(i == 0 ? "" : ",").append("127.0.0.1[").append(tcp[i]).append(']');
+            at.append(i == 0 ? "" : ",").append("127.0.0.1:").append(probe[i]);
+        }
+        for (int i = 0; i < 3; i++) {
+            // the shipped configuration, edited as an operator would for one host of three (here all on loopback)
+            Properties p = new Properties();
+            try (var r = Files.newBufferedReader(home.resolve("config/fts.properties"), StandardCharsets.UTF_8)) {
+                p.load(r);
+            }
+            p.remove("fts.gc.jgroups.keystore");            // loopback: group traffic need not be encrypted
+            p.remove("fts.gc.jgroups.keystore_password_file");
+            p.setProperty("OAIAddr", "127.0.0.1");
+            p.setProperty("OAPort", Integer.toString(iiop[i]));
+            p.setProperty("fts.group", group);
+            p.setProperty("fts.replica.id", "kv" + i);
+            p.setProperty("fts.replicas", replicas.toString());
+            p.setProperty("fts.gc.jgroups.bind_addr", "127.0.0.1");
+            p.setProperty("fts.gc.jgroups.tcp_port", Integer.toString(tcp[i]));
+            p.setProperty("fts.gc.jgroups.port_range", "0");
+            p.setProperty("fts.gc.jgroups.initial_hosts", hosts.toString());
+            p.setProperty("fts.gc.jgroups.probe_port", Integer.toString(probe[i]));
+            p.setProperty("fts.replica.ior_dir", tmp.resolve("ior").toString());
+            Path cfg = tmp.resolve("kv" + i + ".properties");
+            try (OutputStream o = Files.newOutputStream(cfg)) {
+                p.store(o, "replica kv" + i);
+            }
+            ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/fts").toString(), "replica", "--config",
+                    cfg.toString()).directory(tmp.toFile()).redirectErrorStream(true)
+                    .redirectOutput(tmp.resolve("kv" + i + ".log").toFile());
+            pb.environment().put("JAVA_OPTS", "-Xmx256m");
+            started.add(pb.start());
+        }
+
+        // bin/fts status, as a health check would run it, until the group serves (bounded)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        Map.Entry<Integer, String> status;
+        do {
+            status = run(home, tmp.resolve("status.log"), "status", "--at", at.toString(), "--group", group);
+            for (int i = 0; i < 3; i++) {
+                assertTrue(started.get(i).isAlive(), "replica kv" + i + " runs: "
+                        + Files.readString(tmp.resolve("kv" + i + ".log")));
+            }
+        } while (status.getKey() != 0 && System.nanoTime() < deadline);
+        assertEquals(0, status.getKey(), status.getValue());
+        assertTrue(status.getValue().contains("SERVING, 3 of 3 replicas serve"), status.getValue());
+
+        // the runner found the shop's provider, and wrote the object's group reference once it served
+        assertTrue(Files.readString(tmp.resolve("kv0.log")).contains("servant provider 'kv' activated"));
+        Path ior = tmp.resolve("ior/store.ior");
+        assertTrue(Files.isRegularFile(ior), "the runner wrote " + ior);
+        Properties client = new Properties();
+        try (var r = Files.newBufferedReader(home.resolve("config/client.properties"), StandardCharsets.UTF_8)) {
+            client.load(r);
+        }
+        client.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        client.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
+        orb = ORB.init(new String[0], client);
+        Store store = StoreHelper.narrow(orb.string_to_object(Files.readString(ior).trim()));
+        store.put("a", "1");
+        store.put("b", "2");
+        assertEquals("1", store.put("a", "3"));
+        assertEquals(2, store.size());
+
+        // SIGTERM each replica: it leaves the group gracefully and its JVM ends (143 = 128 + SIGTERM)
+        for (int i = 2; i >= 0; i--) {
+            Process p = started.get(i);
+            p.destroy();
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "kv" + i + " ends on SIGTERM");
+            assertTrue(p.exitValue() == 143 || p.exitValue() == 0, "kv" + i + " exit " + p.exitValue());
+            String log = Files.readString(tmp.resolve("kv" + i + ".log"));
+            assertTrue(log.contains("replica kv" + i + " leaves group " + group), log);
+            if (i == 2) {
+                assertEquals("3", store.get("a"), "the others still serve");
+            }
+        }
+    }
+}
