@@ -224,6 +224,31 @@ public final class ReplicaCluster implements AutoCloseable {
         members.set(i, launch(i, more));   // under the lock: close() reaps it or it is never started
     }
 
+    /**
+     * Starts replica {@code i}, which must be dead, on {@code host} (a new address and port; same replica id and
+     * options, plus {@code more}), as an operator replaces a dead host; returns at once ({@link #awaitReady}).
+     * Its endpoint is not in the others' {@code fts.replicas}: it announces it to the group.
+     */
+    public synchronized void moveTo(int i, String host, List<String> more) throws IOException {
+        hosts.set(i, host);
+        ports.set(i, freePort(host));
+        probePorts.set(i, freePort(host));
+        relaunch(i, more);
+    }
+
+    /**
+     * Starts one more replica, {@code r<n>}, on 127.0.0.1 with the cluster's options plus {@code more} (e.g.
+     * {@code -Dfts.group.size=4}); returns its index at once ({@link #awaitReady}).
+     */
+    public synchronized int add(List<String> more) throws IOException {
+        int i = members.size();
+        hosts.add("127.0.0.1");
+        ports.add(freePort("127.0.0.1"));
+        probePorts.add(freePort("127.0.0.1"));
+        members.add(launch(i, more));
+        return i;
+    }
+
     /** Whether replica {@code i}'s current process runs and has said {@code READY} (joined, state installed). */
     public boolean isReady(int i) {
         Member m = members.get(i);
@@ -340,7 +365,8 @@ public final class ReplicaCluster implements AutoCloseable {
         return v.isEmpty() ? List.of() : List.of(v.split(","));
     }
 
-    private void awaitReady(int i) {
+    /** Waits (at most 90 s) until replica {@code i}'s current process says {@code READY}: it serves. */
+    public void awaitReady(int i) {
         members.get(i).jvm.awaitLine(l -> l.startsWith("READY"), START, "r" + i + " to serve");
     }
 
