@@ -92,6 +92,14 @@ class ArchiveIT {
                 "(loadtest|samples|fts-testkit|fts-process|grinder|junit|xchart|HdrHistogram|jython).*")),
                 "no benchmark, chaos or test code ships: " + jars);
 
+        for (String j : jars.stream().filter(j -> j.startsWith("fts-")).toList()) {
+            try (java.util.jar.JarFile jar = new java.util.jar.JarFile(home.resolve("lib").resolve(j).toFile())) {
+                String name = jar.getManifest().getMainAttributes().getValue("Automatic-Module-Name");
+                assertTrue(name != null && name.matches("org\\.fts(\\.[a-z]+)+"),
+                        j + ": Automatic-Module-Name " + name);
+            }
+        }
+
         // the shop's servants: the kv-store example's jar, dropped into lib/
         Path kvJar = Path.of(KvServants.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         assertTrue(Files.isRegularFile(kvJar), "the kv-store example is packaged: " + kvJar);
