@@ -41,7 +41,8 @@ public final class JGroupsBinding implements GroupBinding {
     public static final ConfigKey<Integer> TCP_PORT = ConfigKey.integer("fts.gc.jgroups.tcp_port", 7800,
             1, 65535, "port", "first port the tcp stack tries to listen on");
     public static final ConfigKey<Integer> PORT_RANGE = ConfigKey.integer("fts.gc.jgroups.port_range", 20,
-            0, 1000, "ports", "tcp stack: ports tried above tcp_port, and probed above each initial host's port");
+            0, 1000, "ports", "tcp stack: ports tried above tcp_port, and probed above each initial host's port; both stacks: "
+                    + "ports the probe tries above probe_port");
     public static final ConfigKey<String> INITIAL_HOSTS = ConfigKey.string("fts.gc.jgroups.initial_hosts",
             "127.0.0.1[7800]", "tcp stack: where members look for each other, host[port],host[port],...");
 
