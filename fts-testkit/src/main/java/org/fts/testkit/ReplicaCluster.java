@@ -1,7 +1,6 @@
 package org.fts.testkit;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -33,7 +32,7 @@ public final class ReplicaCluster implements AutoCloseable {
 
     private static final Duration START = Duration.ofSeconds(90);
 
-    private final List<Member> members = new CopyOnWriteArrayList<>();
+    private final List<ReplicaProcess> members = new CopyOnWriteArrayList<>();
     private final Map<String, String> references = new ConcurrentHashMap<>();
     private final List<Integer> ports = new ArrayList<>();
     private final List<Integer> probePorts = new ArrayList<>();
@@ -54,43 +53,6 @@ public final class ReplicaCluster implements AutoCloseable {
      */
     private final List<String> multicast = new ArrayList<>();
     private boolean closed;
-
-    /** One replica's current process and what it said. */
-    private final class Member {
-        final ChildJvm jvm;
-        /** Answers to commands, by the word they start with (STATS, DIGEST, LOGSTATS, VIEW, LOAD). */
-        final Map<String, BlockingQueue<String>> answers = new ConcurrentHashMap<>();
-        final BlockingQueue<String> faults = new LinkedBlockingQueue<>();
-        volatile boolean ready;
-
-        Member(int i, List<String> jvmArgs) throws IOException {
-            boolean service = args.contains(AS_SERVICES);
-            // commands on stdin, and the replica ends with this process (its stdin closes); or a service
-            List<String> programArgs = new ArrayList<>(service ? List.of() : List.of("--stdin-control"));
-            if (plain) {
-                programArgs.add("--plain");
-            }
-            args.stream().filter(a -> !a.equals(AS_SERVICES)).forEach(programArgs::add);
-            this.jvm = ChildJvm.start(group + "-r" + i, HarnessReplica.class, jvmArgs, programArgs, logDir, this::read);
-            if (service) {
-                jvm.closeStdin();
-            }
-        }
-
-        private void read(String line) {
-            if (line.startsWith("IOGR ")) {
-                String[] f = line.split(" ", 3);
-                references.putIfAbsent(f[1], f[2]);
-            } else if (line.matches("(STATS|VIEW|LOGSTATS|DIGEST|LOAD) .*")) {
-                String[] f = line.split(" ", 3);
-                answers.computeIfAbsent(f[0], k -> new LinkedBlockingQueue<>()).add(f.length > 2 ? f[2] : "");
-            } else if (line.startsWith("ISOLATED ") || line.startsWith("HEALED ")) {
-                faults.add(line.split(" ", 2)[0]);
-            } else if (line.startsWith("READY")) {
-                ready = true;
-            }
-        }
-    }
 
     /**
      * @param n     replicas (0 with {@code plain}: one unreplicated RootPOA server)
@@ -141,8 +103,8 @@ public final class ReplicaCluster implements AutoCloseable {
         this.logDir = logDir;
         this.hosts.addAll(hosts);
         for (String host : hosts) {
-            ports.add(freePort(host));
-            probePorts.add(freePort(host));
+            ports.add(Ports.free(host));
+            probePorts.add(Ports.free(host));
         }
         List<String> endpointList = new ArrayList<>();
         for (int i = 0; i < hosts.size(); i++) {
@@ -150,13 +112,13 @@ public final class ReplicaCluster implements AutoCloseable {
         }
         this.endpoints = String.join(",", endpointList);
         if (new java.util.HashSet<>(hosts).size() > 1) {
-            int tcp = freePort("127.0.0.1");
+            int tcp = Ports.free("127.0.0.1");
             placement.addAll(List.of("-Dfts.gc.jgroups.stack=tcp", "-Dfts.gc.jgroups.tcp_port=" + tcp,
                     "-Dfts.gc.jgroups.port_range=0", "-Dfts.gc.jgroups.initial_hosts="
                             + String.join(",", hosts.stream().map(h -> h + "[" + tcp + "]").toList())));
         }
         if (!plain && extra.stream().noneMatch(o -> o.startsWith("-Dfts.gc.jgroups.mcast_port="))) {
-            multicast.add("-Dfts.gc.jgroups.mcast_port=" + freeUdpPort());
+            multicast.add("-Dfts.gc.jgroups.mcast_port=" + Ports.freeUdp());
         }
         int count = hosts.size();
         try {
@@ -176,7 +138,7 @@ public final class ReplicaCluster implements AutoCloseable {
         }
     }
 
-    private synchronized Member launch(int i, List<String> more) throws IOException {
+    private synchronized ReplicaProcess launch(int i, List<String> more) throws IOException {
         if (closed) {   // a fault schedule may still restart a replica while the run is being torn down
             throw new IllegalStateException("the cluster is closed: r" + i + " is not started again");
         }
@@ -193,7 +155,8 @@ public final class ReplicaCluster implements AutoCloseable {
         }
         jvmArgs.addAll(extra);
         jvmArgs.addAll(more);
-        return new Member(i, jvmArgs);
+        return new ReplicaProcess(group + "-r" + i, jvmArgs, args.stream().filter(a -> !a.equals(AS_SERVICES)).toList(),
+                plain, args.contains(AS_SERVICES), logDir, references);
     }
 
     /** Where replica {@code i} answers JGroups' probe and {@code fts status}: {@code host:port}. */
@@ -231,8 +194,8 @@ public final class ReplicaCluster implements AutoCloseable {
      */
     public synchronized void moveTo(int i, String host, List<String> more) throws IOException {
         hosts.set(i, host);
-        ports.set(i, freePort(host));
-        probePorts.set(i, freePort(host));
+        ports.set(i, Ports.free(host));
+        probePorts.set(i, Ports.free(host));
         relaunch(i, more);
     }
 
@@ -243,15 +206,15 @@ public final class ReplicaCluster implements AutoCloseable {
     public synchronized int add(List<String> more) throws IOException {
         int i = members.size();
         hosts.add("127.0.0.1");
-        ports.add(freePort("127.0.0.1"));
-        probePorts.add(freePort("127.0.0.1"));
+        ports.add(Ports.free("127.0.0.1"));
+        probePorts.add(Ports.free("127.0.0.1"));
         members.add(launch(i, more));
         return i;
     }
 
     /** Whether replica {@code i}'s current process runs and has said {@code READY} (joined, state installed). */
     public boolean isReady(int i) {
-        Member m = members.get(i);
+        ReplicaProcess m = members.get(i);
         return m.ready && m.jvm.isAlive();
     }
 
@@ -350,7 +313,7 @@ public final class ReplicaCluster implements AutoCloseable {
     }
 
     private void fault(int i, String command, String confirmation) throws IOException, InterruptedException {
-        Member m = members.get(i);
+        ReplicaProcess m = members.get(i);
         m.faults.clear();
         command(i, command);
         String c = m.faults.poll(15, TimeUnit.SECONDS);
@@ -368,38 +331,6 @@ public final class ReplicaCluster implements AutoCloseable {
     /** Waits (at most 90 s) until replica {@code i}'s current process says {@code READY}: it serves. */
     public void awaitReady(int i) {
         members.get(i).jvm.awaitLine(l -> l.startsWith("READY"), START, "r" + i + " to serve");
-    }
-
-    /**
-     * Ports the replicas are told to bind come from below Linux's ephemeral range (32768 up): a port the kernel handed
-     * out as free (port 0) could be taken by any process's next outgoing connection or UDP socket before the replica
-     * starting later binds it, and one did (a JacORB listener's BindException, FailoverProcessTest in CI).
-     */
-    private static final int PORT_FLOOR = 20_000;
-    private static final int PORT_SPAN = 12_000;
-
-    private static int freeUdpPort() throws IOException {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int port = PORT_FLOOR + java.util.concurrent.ThreadLocalRandom.current().nextInt(PORT_SPAN);
-            try (java.net.DatagramSocket s = new java.net.DatagramSocket(port)) {
-                return s.getLocalPort();
-            } catch (java.net.BindException taken) {
-                // try another
-            }
-        }
-        throw new IOException("no free UDP port in " + PORT_FLOOR + ".." + (PORT_FLOOR + PORT_SPAN));
-    }
-
-    private static int freePort(String host) throws IOException {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int port = PORT_FLOOR + java.util.concurrent.ThreadLocalRandom.current().nextInt(PORT_SPAN);
-            try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getByName(host))) {
-                return s.getLocalPort();
-            } catch (java.net.BindException taken) {
-                // try another
-            }
-        }
-        throw new IOException("no free port on " + host + " in " + PORT_FLOOR + ".." + (PORT_FLOOR + PORT_SPAN));
     }
 
     /**

@@ -3,10 +3,7 @@ package com.example.kv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.BufferedReader;
-import java.io.File;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,103 +15,76 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/guide.md, steps 6 and 7, run as the guide says after {@code mvn package}: three {@code ./run-replica.sh N},
- * then {@code ./run-client.sh} calls, a {@code kill -9} of replica 1, more calls, and a restarted replica 1 that
- * gets the store's state from the others. Every process started here is reaped by its PID, also on failure.
+ * docs/guide.md, steps 6 and 7, pasted: the lines of the guide's two shell blocks (less {@code mvn} and {@code
+ * cd}, which the build has done) run as one bash script in this directory, and every {@code ./run-client.sh}
+ * line must print what its comment says. The only additions are the test's own bookkeeping: each background
+ * job's PID is written down as it starts, so that every replica is reaped by its PID, also on failure. A copy of
+ * this project outside FTS's tree has no {@code ../../docs/guide.md}: point {@link #GUIDE} at your own docs or
+ * delete this test.
  */
 class GuideIT {
-    private static final File DIR = new File(".");
-    private final List<Process> replicas = new ArrayList<>();
-    private final List<Process> all = new ArrayList<>();
+    static final Path GUIDE = Path.of("..", "..", "docs", "guide.md");
+    private static final Path PIDS = Path.of("target", "guide.pids");
+    private Process script;
 
     @AfterEach
-    void reap() throws InterruptedException {
-        for (Process p : all) {
-            p.destroyForcibly();   // run-replica.sh execs java: this is the replica's own PID
+    void reap() throws IOException, InterruptedException {
+        if (script != null) {
+            script.descendants().forEach(ProcessHandle::destroyForcibly);
+            script.destroyForcibly();
+            script.waitFor(10, TimeUnit.SECONDS);
         }
-        for (Process p : all) {
-            p.waitFor(10, TimeUnit.SECONDS);
-        }
-    }
-
-    private Process replica(int n) throws IOException {
-        Path log = Path.of("target", "replica-" + n + ".log");
-        Process p = new ProcessBuilder("./run-replica.sh", Integer.toString(n)).directory(DIR)
-                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start();
-        all.add(p);
-        return p;
-    }
-
-    /** Waits (bounded) until replica n's log says it serves, or fails if it exits first. */
-    private static void awaitReady(Process p, int n) throws Exception {
-        Path log = Path.of("target", "replica-" + n + ".log");
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (!(Files.exists(log) && Files.readString(log).contains("kv replica ready"))) {
-            assertTrue(p.isAlive(), () -> "replica " + n + " exited: " + tail(log));
-            assertTrue(System.nanoTime() < deadline, () -> "replica " + n + " not ready in 90 s: " + tail(log));
-            p.waitFor(100, TimeUnit.MILLISECONDS);   // bounded poll of its log
-        }
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
-        } catch (IOException e) {
-            return "(no log)";
-        }
-    }
-
-    private String client(String... args) throws Exception {
-        List<String> cmd = new ArrayList<>(List.of("./run-client.sh"));
-        cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(DIR)   // logs go to stderr: kept in target/client.log
-                .redirectError(ProcessBuilder.Redirect.appendTo(new File("target/client.log"))).start();
-        all.add(p);
-        StringBuilder out = new StringBuilder();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String line = r.readLine(); line != null; line = r.readLine()) {
-                out.append(line).append('\n');
+        if (Files.exists(PIDS)) {
+            for (String pid : Files.readAllLines(PIDS)) {
+                ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(ProcessHandle::destroyForcibly);
             }
         }
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the client did not finish");
-        assertEquals(0, p.exitValue(), () -> "client " + String.join(" ", args) + " failed:\n" + out);
-        return out.toString().trim();   // what the guide shows: the result line
+    }
+
+    /** The shell lines of the guide's block under the heading that starts with {@code heading}. */
+    static List<String> block(List<String> guide, String heading) {
+        int h = 0;
+        while (!guide.get(h).startsWith(heading)) {
+            h++;
+        }
+        int start = h;
+        while (!guide.get(start).startsWith("```bash")) {
+            start++;
+        }
+        List<String> out = new ArrayList<>();
+        for (int i = start + 1; !guide.get(i).startsWith("```"); i++) {
+            out.add(guide.get(i));
+        }
+        return out;
     }
 
     @Test
-    void theGuidesStoreServesSurvivesAKillAndARestartedReplicaCatchesUp() throws Exception {
-        Files.deleteIfExists(Path.of("target", "store.ior"));
-        for (int n = 1; n <= 3; n++) {
-            Files.writeString(Path.of("target", "replica-" + n + ".log"), "");   // "ready" from this run only
-        }
-        for (int n = 1; n <= 3; n++) {
-            replicas.add(replica(n));
-            if (n == 1) {
-                awaitReady(replicas.get(0), 1);   // the first to start founds the group once a majority is there
+    void theGuidesStepsSixAndSevenWorkAsPasted() throws Exception {
+        List<String> guide = Files.readAllLines(GUIDE, StandardCharsets.UTF_8);
+        List<String> lines = new ArrayList<>(block(guide, "## 6."));
+        lines.addAll(block(guide, "## 7."));
+        StringBuilder sh = new StringBuilder("set -e\n");
+        List<String> expected = new ArrayList<>();
+        for (String line : lines) {
+            String cmd = line.replaceAll("\\s+#.*$", "").trim();
+            if (cmd.isEmpty() || cmd.startsWith("mvn ") || cmd.startsWith("cd ")) {
+                continue;   // the build has done these
             }
+            if (cmd.startsWith("./run-client.sh")) {
+                assertTrue(line.contains("# "), "a client line of the guide shows its output: " + line);
+                expected.add(line.substring(line.indexOf("# ") + 2).trim());
+            }
+            sh.append(cmd.endsWith("&") ? cmd + " echo $! >> " + PIDS + "\n" : cmd + "\n");
         }
-        for (int n = 1; n <= 3; n++) {
-            awaitReady(replicas.get(n - 1), n);
-        }
-        assertEquals("previous: ''", client("put", "colour", "blue"));
-        assertEquals("previous: 'blue'", client("put", "colour", "green"));
-        assertEquals("colour = 'green'", client("get", "colour"));
-        assertEquals("missing not found", client("get", "missing"));
-
-        replicas.get(0).destroyForcibly();   // kill -9 of replica 1
-        assertTrue(replicas.get(0).waitFor(10, TimeUnit.SECONDS));
-        assertEquals("previous: ''", client("put", "size", "large"));
-        assertEquals("size: 2", client("size"));
-
-        Files.writeString(Path.of("target", "replica-1.log"), "");   // its next "ready" is the restarted one's
-        replicas.set(0, replica(1));
-        awaitReady(replicas.get(0), 1);   // ready: it holds the group's state, fetched from replica 2 or 3
-        // The client tries the profiles in order, so replica 1 (the first) answers again now.
-        assertEquals("colour = 'green'", client("get", "colour"));
-        assertEquals("size: 2", client("size"));
-        assertEquals("removed: true", client("remove", "size"));
-        assertEquals("size: 1", client("size"));
+        Files.deleteIfExists(PIDS);
+        Path out = Path.of("target", "guide.out");
+        script = new ProcessBuilder("bash", "-c", sh.toString()).redirectOutput(out.toFile())
+                .redirectError(Path.of("target", "guide.err").toFile()).start();
+        assertTrue(script.waitFor(240, TimeUnit.SECONDS), "the guide's steps end");
+        String said = Files.readString(out);
+        assertEquals(0, script.exitValue(), "the guide's steps:\n" + sh + "\nprinted:\n" + said
+                + "\nstderr: target/guide.err");
+        List<String> printed = said.lines().filter(l -> !l.equals("kv replica ready")).toList();
+        assertEquals(expected, printed, "what the guide says each call prints");
     }
 }

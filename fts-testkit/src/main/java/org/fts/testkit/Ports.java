@@ -1,0 +1,42 @@
+package org.fts.testkit;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+
+/** Free ports for the replicas the test kit starts. */
+final class Ports {
+    private Ports() {
+    }
+
+    /**
+     * Ports the replicas are told to bind come from below Linux's ephemeral range (32768 up): a port the kernel handed
+     * out as free (port 0) could be taken by any process's next outgoing connection or UDP socket before the replica
+     * starting later binds it, and one did (a JacORB listener's BindException, FailoverProcessTest in CI).
+     */
+    private static final int PORT_FLOOR = 20_000;
+    private static final int PORT_SPAN = 12_000;
+
+    static int freeUdp() throws IOException {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = PORT_FLOOR + java.util.concurrent.ThreadLocalRandom.current().nextInt(PORT_SPAN);
+            try (java.net.DatagramSocket s = new java.net.DatagramSocket(port)) {
+                return s.getLocalPort();
+            } catch (java.net.BindException taken) {
+                // try another
+            }
+        }
+        throw new IOException("no free UDP port in " + PORT_FLOOR + ".." + (PORT_FLOOR + PORT_SPAN));
+    }
+
+    static int free(String host) throws IOException {
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = PORT_FLOOR + java.util.concurrent.ThreadLocalRandom.current().nextInt(PORT_SPAN);
+            try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getByName(host))) {
+                return s.getLocalPort();
+            } catch (java.net.BindException taken) {
+                // try another
+            }
+        }
+        throw new IOException("no free port on " + host + " in " + PORT_FLOOR + ".." + (PORT_FLOOR + PORT_SPAN));
+    }
+}
