@@ -141,6 +141,8 @@ class RunbookProcessTest {
         }
         String status = awaitStatus(Health.SERVING, 0, 1, 2, 3);
         assertTrue(status.contains("4 of 4 replicas serve (majority 3)"), status);
+        assertTrue(status.matches("(?s).*log=syncs=\\d+ .*disk_bytes=[1-9]\\d* .*"),
+                "fts status shows the log: " + status);
         increments(c, 30, 10);   // nothing answered was lost, nothing repeated
         assertSameDigest(0, 1, 2, 3);
     }

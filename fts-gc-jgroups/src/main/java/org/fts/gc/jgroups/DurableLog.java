@@ -99,11 +99,22 @@ final class DurableLog implements AutoCloseable {
         return LogFiles.openFor(durability, group, self);
     }
 
-    /** {@code GroupChannel.logFigures}: syncs, records per sync, p50 and p99 sync time. */
+    /**
+     * {@code GroupChannel.logFigures}: syncs, records per sync, p50 and p99 sync time, and the bytes of the log's
+     * directory on disk (segments, snapshots, epoch files; -1 if a compaction removed a file while it was counted).
+     */
     String figures() {
         SyncStats s = log.stats();
-        return String.format(java.util.Locale.ROOT, "syncs=%d records_per_sync=%.1f p50_us=%d p99_us=%d", s.syncs(),
-                s.recordsPerSync(), s.percentileNanos(50) / 1000, s.percentileNanos(99) / 1000);
+        return String.format(java.util.Locale.ROOT, "syncs=%d records_per_sync=%.1f p50_us=%d p99_us=%d disk_bytes=%d",
+                s.syncs(), s.recordsPerSync(), s.percentileNanos(50) / 1000, s.percentileNanos(99) / 1000, diskBytes());
+    }
+
+    private long diskBytes() {
+        try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(dir)) {
+            return files.filter(java.nio.file.Files::isRegularFile).mapToLong(f -> f.toFile().length()).sum();
+        } catch (java.io.IOException | java.io.UncheckedIOException e) {
+            return -1;
+        }
     }
 
     /** Starts the writer; {@code onDurable} runs on it after each sync that made more entries durable. */
