@@ -26,8 +26,9 @@ import org.omg.CORBA.ORB;
 
 /**
  * The distribution as a user meets it: {@code fts-<version>.tar.gz} unpacked into a temporary directory, the
- * kv-store example's jar added to {@code lib/}, three replicas started with {@code bin/fts replica} from there
- * (not from the source tree), {@code bin/fts status} until the group serves, calls through the object group
+ * kv-store example's jar added to {@code lib/}, three replicas on three loopback addresses (127.0.0.2-4, the same
+ * ports on each, as on three hosts) started with {@code bin/fts replica} from there (not from the source tree),
+ * {@code bin/fts status --config} with one replica's file until the group serves, calls through the object group
  * reference the runner wrote, and {@code SIGTERM} for each replica. Every process is reaped by its PID.
  */
 class ArchiveIT {
@@ -46,10 +47,29 @@ class ArchiveIT {
         }
     }
 
+    /** Three hosts, as loopback addresses: each replica binds IIOP, JGroups and its probe to its own. */
+    private static final List<String> HOSTS = List.of("127.0.0.2", "127.0.0.3", "127.0.0.4");
+
+    /** A port free on every host (the same port everywhere, as in the shipped configuration). */
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
-            return s.getLocalPort();
+        for (int attempt = 0; attempt < 100; attempt++) {
+            int port;
+            try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(HOSTS.get(0)))) {
+                port = s.getLocalPort();
+            }
+            boolean free = true;
+            for (String h : HOSTS) {
+                try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getByName(h))) {
+                    free &= s.getLocalPort() == port;
+                } catch (java.net.BindException taken) {
+                    free = false;
+                }
+            }
+            if (free) {
+                return port;
+            }
         }
+        throw new IOException("no port free on every one of " + HOSTS);
     }
 
     /** Runs {@code bin/fts args...} to its end (bounded), returning its exit status and output. */
@@ -106,35 +126,33 @@ class ArchiveIT {
         Files.copy(kvJar, home.resolve("lib").resolve(kvJar.getFileName()));
 
         String group = "kv-" + UUID.randomUUID().toString().substring(0, 6);
-        int[] iiop = {freePort(), freePort(), freePort()};
-        int[] tcp = {freePort(), freePort(), freePort()};
-        int[] probe = {freePort(), freePort(), freePort()};
+        int iiop = freePort();
+        int tcp = freePort();
+        int probe = freePort();
         StringBuilder replicas = new StringBuilder();
         StringBuilder hosts = new StringBuilder();
-        StringBuilder at = new StringBuilder();
         for (int i = 0; i < 3; i++) {
-            replicas.append(i == 0 ? "" : ",").append("127.0.0.1:").append(iiop[i]);
-            hosts.append(i == 0 ? "" : ",").append("127.0.0.1[").append(tcp[i]).append(']');
-            at.append(i == 0 ? "" : ",").append("127.0.0.1:").append(probe[i]);
+            replicas.append(i == 0 ? "" : ",").append(HOSTS.get(i)).append(':').append(iiop);
+            hosts.append(i == 0 ? "" : ",").append(HOSTS.get(i)).append('[').append(tcp).append(']');
         }
         for (int i = 0; i < 3; i++) {
-            // the shipped configuration, edited as an operator would for one host of three (here all on loopback)
+            // the shipped configuration, edited as an operator would for one host of three
             Properties p = new Properties();
             try (var r = Files.newBufferedReader(home.resolve("config/fts.properties"), StandardCharsets.UTF_8)) {
                 p.load(r);
             }
-            p.remove("fts.gc.jgroups.keystore");            // loopback: group traffic need not be encrypted
+            p.remove("fts.gc.jgroups.keystore");            // loopback addresses: group traffic need not be encrypted
             p.remove("fts.gc.jgroups.keystore_password_file");
-            p.setProperty("OAIAddr", "127.0.0.1");
-            p.setProperty("OAPort", Integer.toString(iiop[i]));
+            p.setProperty("OAIAddr", HOSTS.get(i));
+            p.setProperty("OAPort", Integer.toString(iiop));
             p.setProperty("fts.group", group);
             p.setProperty("fts.replica.id", "kv" + i);
             p.setProperty("fts.replicas", replicas.toString());
-            p.setProperty("fts.gc.jgroups.bind_addr", "127.0.0.1");
-            p.setProperty("fts.gc.jgroups.tcp_port", Integer.toString(tcp[i]));
+            p.setProperty("fts.gc.jgroups.bind_addr", HOSTS.get(i));
+            p.setProperty("fts.gc.jgroups.tcp_port", Integer.toString(tcp));
             p.setProperty("fts.gc.jgroups.port_range", "0");
             p.setProperty("fts.gc.jgroups.initial_hosts", hosts.toString());
-            p.setProperty("fts.gc.jgroups.probe_port", Integer.toString(probe[i]));
+            p.setProperty("fts.gc.jgroups.probe_port", Integer.toString(probe));
             p.setProperty("fts.replica.ior_dir", tmp.resolve("ior").toString());
             Path cfg = tmp.resolve("kv" + i + ".properties");
             try (OutputStream o = Files.newOutputStream(cfg)) {
@@ -151,7 +169,9 @@ class ArchiveIT {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
         Map.Entry<Integer, String> status;
         do {
-            status = run(home, tmp.resolve("status.log"), "status", "--at", at.toString(), "--group", group);
+            // pointed at the group as an operator would: with a replica's own configuration file
+            status = run(home, tmp.resolve("status.log"), "status", "--config",
+                    tmp.resolve("kv0.properties").toString());
             for (int i = 0; i < 3; i++) {
                 assertTrue(started.get(i).isAlive(), "replica kv" + i + " runs: "
                         + Files.readString(tmp.resolve("kv" + i + ".log")));
