@@ -115,8 +115,10 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
 
     /**
      * This replica's fields for {@code fts status} ({@link GroupChannel#exposeStatus}): identity, whether it
-     * serves, its view as the adaptor sees it, the configured group size, reply cache, log, state digest (taken
-     * between two executions, at most {@value #DIGEST_WAIT_MS} ms; {@code busy} otherwise) and load.
+     * serves, its view as the adaptor sees it, the configured group size, reply cache, log, state digest and load.
+     * The digest is a snapshot of the whole state taken between two executions: it is taken at most once every
+     * {@value #DIGEST_REFRESH_MS} ms however often operators ask (a health check every second costs no more), and
+     * waits at most {@value #DIGEST_WAIT_MS} ms for its cut ({@code busy} otherwise).
      */
     java.util.Map<String, String> fields() {
         java.util.Map<String, String> f = new java.util.LinkedHashMap<>();
@@ -131,18 +133,28 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         f.put("reply_cache", Integer.toString(getReplyCacheSize()));
         String log = channel.logFigures();
         f.put("log", log == null ? "-" : log);
-        String digest;
-        try {
-            digest = engine.stateDigest(DIGEST_WAIT_MS);
-        } catch (Exception e) {
-            digest = "busy";
-        }
-        f.put("digest", digest);
+        f.put("digest", digest());
         f.put("load", placement.describe());
         return f;
     }
 
-    private static final long DIGEST_WAIT_MS = 2000;
+    private static final long DIGEST_WAIT_MS = 1000;
+    private static final long DIGEST_REFRESH_MS = 5000;
+    private String digest;
+    private long digestAtNanos;
+
+    private synchronized String digest() {
+        long now = System.nanoTime();
+        if (digest == null || now - digestAtNanos > DIGEST_REFRESH_MS * 1_000_000) {
+            try {
+                digest = engine.stateDigest(DIGEST_WAIT_MS);
+            } catch (Exception e) {
+                return "busy";
+            }
+            digestAtNanos = now;
+        }
+        return digest;
+    }
 
     @Override
     public void close() {

@@ -27,7 +27,7 @@ import java.util.Set;
 public final class Status {
     static final String USAGE = String.join("\n",
             "usage: fts status [--config FILE] [--hosts H1,H2,...] [--port P] [--range N] [--at H:P,...] [--group G]",
-            "                  [--timeout-ms T]",
+            "                  [--timeout-ms T (each replica's answer, default 5000)]",
             "  Reads each replica's standing through JGroups' probe (TCP, fts.gc.jgroups.probe_port on each host's",
             "  bind address) and prints one line per replica, then the group's health:",
             "    SERVING (exit 0)     every replica answers and serves",
@@ -63,7 +63,7 @@ public final class Status {
         Integer range = null;
         String group = null;
         String at = null;
-        int timeoutMs = 2000;
+        int timeoutMs = 5000;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if ("--help".equals(a) || "-h".equals(a)) {
