@@ -52,4 +52,31 @@ class StackXmlTest {
             }
         }
     }
+
+    /**
+     * JGroups' probe, which fts status reads: on in both shipped stacks, over TCP only, on the bind address and the
+     * configured port only; {@code fts.gc.jgroups.probe=false} turns it off.
+     */
+    @Test
+    void bothStacksServeTheProbeOverTcpOnTheBindAddressOnlyUnlessTurnedOff() throws Exception {
+        for (String stack : new String[] {"udp", "tcp"}) {
+            Properties p = new Properties();
+            p.setProperty("fts.gc.jgroups.stack", stack);
+            p.setProperty("fts.gc.jgroups.bind_addr", "127.0.0.3");
+            p.setProperty("fts.gc.jgroups.probe_port", "7611");
+            try (org.jgroups.JChannel ch = new org.jgroups.JChannel(new ByteArrayInputStream(
+                    JGroupsBinding.stackXml(p).getBytes(StandardCharsets.UTF_8)))) {
+                org.jgroups.stack.DiagnosticsHandler d = ch.getProtocolStack().getTransport().getDiagnosticsHandler();
+                assertTrue(d.isEnabled() && d.tcpEnabled() && !d.udpEnabled(), stack);
+                assertEquals("127.0.0.3", d.getBindAddress().getHostAddress(), stack);
+                assertEquals(7611, d.getPort(), stack);
+            }
+            p.setProperty("fts.gc.jgroups.probe", "false");
+            try (org.jgroups.JChannel ch = new org.jgroups.JChannel(new ByteArrayInputStream(
+                    JGroupsBinding.stackXml(p).getBytes(StandardCharsets.UTF_8)))) {
+                org.jgroups.stack.DiagnosticsHandler d = ch.getProtocolStack().getTransport().getDiagnosticsHandler();
+                assertTrue(d == null || !d.isEnabled(), stack);
+            }
+        }
+    }
 }
