@@ -50,13 +50,13 @@ class ArchiveIT {
     /** Three hosts, as loopback addresses: each replica binds IIOP, JGroups and its probe to its own. */
     private static final List<String> HOSTS = List.of("127.0.0.2", "127.0.0.3", "127.0.0.4");
 
-    /** A port free on every host (the same port everywhere, as in the shipped configuration). */
+    /**
+     * A port free on every host (the same port everywhere, as in the shipped configuration), below Linux's
+     * ephemeral range (32768 up), where no outgoing connection can take it before a replica binds it.
+     */
     private static int freePort() throws IOException {
-        for (int attempt = 0; attempt < 100; attempt++) {
-            int port;
-            try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName(HOSTS.get(0)))) {
-                port = s.getLocalPort();
-            }
+        for (int attempt = 0; attempt < 200; attempt++) {
+            int port = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(12_000);
             boolean free = true;
             for (String h : HOSTS) {
                 try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getByName(h))) {

@@ -3,8 +3,8 @@ package org.fts.testkit;
 import java.io.IOException;
 import java.net.ServerSocket;
 
-/** Free ports for the replicas the test kit starts. */
-final class Ports {
+/** Free ports for the replicas the test kit and the tests start. */
+public final class Ports {
     private Ports() {
     }
 
@@ -16,7 +16,8 @@ final class Ports {
     private static final int PORT_FLOOR = 20_000;
     private static final int PORT_SPAN = 12_000;
 
-    static int freeUdp() throws IOException {
+    /** A UDP port free now, below the ephemeral range. */
+    public static int freeUdp() throws IOException {
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = PORT_FLOOR + java.util.concurrent.ThreadLocalRandom.current().nextInt(PORT_SPAN);
             try (java.net.DatagramSocket s = new java.net.DatagramSocket(port)) {
@@ -28,7 +29,8 @@ final class Ports {
         throw new IOException("no free UDP port in " + PORT_FLOOR + ".." + (PORT_FLOOR + PORT_SPAN));
     }
 
-    static int free(String host) throws IOException {
+    /** A TCP port free now on {@code host}, below the ephemeral range. */
+    public static int free(String host) throws IOException {
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = PORT_FLOOR + java.util.concurrent.ThreadLocalRandom.current().nextInt(PORT_SPAN);
             try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getByName(host))) {

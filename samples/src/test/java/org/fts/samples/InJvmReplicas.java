@@ -1,7 +1,6 @@
 package org.fts.samples;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -152,10 +151,9 @@ final class InJvmReplicas implements AutoCloseable {
         return p;
     }
 
+    /** Below the ephemeral range: a port 0 hands out can be taken by an outgoing connection before the bind. */
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0)) {
-            return s.getLocalPort();
-        }
+        return org.fts.testkit.Ports.free("127.0.0.1");
     }
 
     /** A reference to object {@code id} through replica {@code i} only (GIOP 1.2). */

@@ -4,7 +4,6 @@ import org.fts.testkit.ReplicaCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.net.ServerSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -39,10 +38,7 @@ class NamingProcessTest {
 
     @BeforeEach
     void startNameServer(@TempDir Path db) throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
+        int port = org.fts.testkit.Ports.free("127.0.0.1");   // below the ephemeral range
         url = NameServers.url(port);
         Properties p = Clients.orbDefaults();   // a plain client: no FTS interceptor
         p.setProperty("jacorb.retries", "0");
