@@ -108,9 +108,10 @@ public final class StatusReport {
         } else {
             h = Health.SERVING;
         }
-        String summary = String.format("group %s: %s, %d of %d replicas serve (majority %d), %d reachable",
-                sorted.isEmpty() ? "?" : sorted.get(0).getOrDefault("group", "?"), h, serving, group, majority,
-                sorted.size());
+        String summary = sorted.isEmpty() ? "UNREACHABLE: no replica answered (is the probe on, and are these its "
+                + "addresses and ports?)"
+                : String.format("group %s: %s, %d of %d replicas serve (majority %d), %d reachable",
+                        sorted.get(0).getOrDefault("group", "?"), h, serving, group, majority, sorted.size());
         return new StatusReport(lines, h, summary);
     }
 

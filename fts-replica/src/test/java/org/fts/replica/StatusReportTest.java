@@ -54,5 +54,6 @@ class StatusReportTest {
         StatusReport r = StatusReport.of(List.of(), List.of("127.0.0.1:7500-7520"));
         assertEquals(StatusReport.Health.UNREACHABLE, r.health());
         assertEquals(3, r.health().exit);
+        assertTrue(r.summary().startsWith("UNREACHABLE: no replica answered"), r.summary());
     }
 }
