@@ -82,11 +82,17 @@ public final class ReplicaRunner {
         POA poa = POAHelper.narrow(orb.resolve_initial_references("GroupPOA"));
         Map<String, Servant> objects = activateProviders(orb, poa, props);
         poa.the_POAManager().activate();
+        return new Running(orb, poa, references(orb, poa, objects.keySet()));
+    }
+
+    /** The stringified references of objects {@code ids} on {@code poa} (object group references on the GOA). */
+    public static Map<String, String> references(ORB orb, POA poa, java.util.Collection<String> ids)
+            throws Exception {
         Map<String, String> refs = new LinkedHashMap<>();
-        for (String id : objects.keySet()) {
+        for (String id : ids) {
             refs.put(id, orb.object_to_string(poa.id_to_reference(id.getBytes(StandardCharsets.UTF_8))));
         }
-        return new Running(orb, poa, refs);
+        return refs;
     }
 
     /**

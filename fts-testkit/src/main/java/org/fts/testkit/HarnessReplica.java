@@ -3,7 +3,6 @@ package org.fts.testkit;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
 
@@ -145,10 +144,7 @@ public final class HarnessReplica {
                         root.create_id_assignment_policy(org.omg.PortableServer.IdAssignmentPolicyValue.USER_ID)});
             Map<String, org.omg.PortableServer.Servant> objects = ReplicaRunner.activateProviders(orb, poa, props);
             poa.the_POAManager().activate();
-            refs = new LinkedHashMap<>();
-            for (String id : objects.keySet()) {
-                refs.put(id, orb.object_to_string(poa.id_to_reference(id.getBytes(StandardCharsets.UTF_8))));
-            }
+            refs = ReplicaRunner.references(orb, poa, objects.keySet());
         } else {
             ReplicaRunner.Running r = ReplicaRunner.start(config);
             orb = r.orb();

@@ -76,6 +76,20 @@ class RunbookProcessTest {
         }
     }
 
+    /** Three replicas with {@code fts.durability=log}, their logs in a directory of their own. */
+    private static ReplicaCluster durableCluster() throws Exception {
+        Path data = Files.createTempDirectory(Path.of("target"), "runbook-");
+        return new ReplicaCluster("rb-" + UUID.randomUUID().toString().substring(0, 6), 3, false,
+                List.of("-Dfts.durability=log", "-Dfts.durability.dir=" + data.toAbsolutePath()),
+                Path.of("target", "child-logs"));
+    }
+
+    /** SIGTERM to replica {@code i}, and its end (30 s at most). */
+    private void stop(int i) throws Exception {
+        cluster.terminate(i);
+        assertTrue(cluster.awaitExit(i, Duration.ofSeconds(30)).isPresent(), "r" + i + " ends on SIGTERM");
+    }
+
     private static void increments(Counter c, int from, int count) {
         for (int k = 1; k <= count; k++) {
             assertEquals(from + k, c.increment());
@@ -109,8 +123,7 @@ class RunbookProcessTest {
                 Path.of("target", "child-logs"));
         Counter c = counter();
         increments(c, 0, 10);
-        cluster.terminate(2);   // SIGTERM: it leaves the group gracefully
-        assertTrue(cluster.awaitExit(2, Duration.ofSeconds(30)).isPresent(), "r2 ends on SIGTERM");
+        stop(2);   // SIGTERM: it leaves the group gracefully
         String status = awaitStatus(Health.RECOVERING, 0, 1, 2);
         assertTrue(status.contains("2 of 3 replicas serve"), status);
         increments(c, 10, 10);
@@ -120,16 +133,12 @@ class RunbookProcessTest {
 
     @Test
     void growTheGroupFromThreeToFourWithItsLog() throws Exception {
-        Path data = Files.createTempDirectory(Path.of("target"), "runbook-");
-        cluster = new ReplicaCluster("rb-" + UUID.randomUUID().toString().substring(0, 6), 3, false,
-                List.of("-Dfts.durability=log", "-Dfts.durability.dir=" + data.toAbsolutePath()),
-                Path.of("target", "child-logs"));
+        cluster = durableCluster();
         Counter c = counter();
         increments(c, 0, 30);
         // runbook: stop every replica (SIGTERM), set fts.group.size=4 everywhere, start them and the new one
         for (int i = 0; i < 3; i++) {
-            cluster.terminate(i);
-            assertTrue(cluster.awaitExit(i, Duration.ofSeconds(30)).isPresent(), "r" + i + " ends on SIGTERM");
+            stop(i);
         }
         List<String> four = List.of("-Dfts.group.size=4");
         for (int i = 0; i < 3; i++) {
@@ -149,20 +158,15 @@ class RunbookProcessTest {
 
     @Test
     void shrinkTheGroupFromThreeToTwoWithItsLog() throws Exception {
-        Path data = Files.createTempDirectory(Path.of("target"), "runbook-");
-        cluster = new ReplicaCluster("rb-" + UUID.randomUUID().toString().substring(0, 6), 3, false,
-                List.of("-Dfts.durability=log", "-Dfts.durability.dir=" + data.toAbsolutePath()),
-                Path.of("target", "child-logs"));
+        cluster = durableCluster();
         Counter c = counter();
         increments(c, 0, 30);
         // runbook: first stop the replica that goes (the others go on without it), then the rest, then start
         // the rest with fts.group.size=2 and fts.replicas naming the two
-        cluster.terminate(2);
-        assertTrue(cluster.awaitExit(2, Duration.ofSeconds(30)).isPresent());
+        stop(2);
         increments(c, 30, 5);
         for (int i = 0; i < 2; i++) {
-            cluster.terminate(i);
-            assertTrue(cluster.awaitExit(i, Duration.ofSeconds(30)).isPresent(), "r" + i + " ends on SIGTERM");
+            stop(i);
         }
         String two = "-Dfts.replicas=127.0.0.1:" + cluster.ports().get(0) + ",127.0.0.1:" + cluster.ports().get(1);
         for (int i = 0; i < 2; i++) {   // fts.replicas must name no more than fts.group.size (checked at start)
