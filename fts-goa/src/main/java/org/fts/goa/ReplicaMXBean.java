@@ -11,7 +11,10 @@ public interface ReplicaMXBean {
     /** {@code fts.group}. */
     String getGroup();
 
-    /** Whether the replica executes and answers requests: in a primary view, holding the group's state. */
+    /**
+     * Whether the replica executes and answers requests: its view's epoch opened (the view is primary) and it
+     * holds the group's state.
+     */
     boolean isServing();
 
     /** Why it does not serve (minority, view not primary, fetching the state), or the empty string. */

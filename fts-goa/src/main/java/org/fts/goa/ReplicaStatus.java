@@ -38,13 +38,19 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
 
     @Override
     public boolean isServing() {
-        return engine.standing().notServing() == null;
+        return getNotServing().isEmpty();
     }
 
+    /**
+     * {@link Standing#notServing()}, and one more case: between a view and its epoch, requests are taken (they
+     * wait for the epoch) but the view is not known to be primary yet, and the replica may still find that its
+     * state misses part of the history. An operator, a health check and a test are told it does not serve yet.
+     */
     @Override
     public String getNotServing() {
-        String why = engine.standing().notServing();
-        return why == null ? "" : why;
+        Standing standing = engine.standing();
+        String why = standing.notServing();
+        return why != null ? why : standing.epochOpen() ? "" : "is waiting for its view's epoch to open";
     }
 
     @Override

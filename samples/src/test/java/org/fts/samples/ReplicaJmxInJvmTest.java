@@ -68,6 +68,9 @@ class ReplicaJmxInJvmTest {
             Waits.await(() -> (Boolean) attribute(2, "Serving"), Duration.ofSeconds(30),
                     () -> "the restarted r2 does not serve: " + attribute(2, "NotServing"));
             assertEquals(1L, attribute(2, "StateTransfersInstalled"), "the restarted r2 installed the group's state");
+            // The same race as above: r2 may serve before its provider counted the transfer.
+            Waits.await(() -> (Long) attribute(0, "StateTransfersProvided") + (Long) attribute(1, "StateTransfersProvided")
+                    > provided, Duration.ofSeconds(10), () -> "no provider counted r2's transfer; before " + before);
             assertEquals(provided + 1, (Long) attribute(0, "StateTransfersProvided")
                     + (Long) attribute(1, "StateTransfersProvided"), () -> "one member of the group provided it; before "
                     + before + ", now " + attribute(0, "StateTransfersProvided") + "+" + attribute(1, "StateTransfersProvided"));
