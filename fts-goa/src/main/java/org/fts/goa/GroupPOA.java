@@ -2,27 +2,22 @@ package org.fts.goa;
 
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-
-
 
 import org.fts.batching.BatchStats;
 import org.fts.batching.BatchingConfig;
+import org.fts.checkpoint.CheckpointableOperations;
 import org.fts.config.ConfigKeys;
 import org.fts.ft.Ior;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupChannels;
 import org.fts.gc.MemberId;
-import java.util.UUID;
-import org.fts.checkpoint.CheckpointableOperations;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.CompletionStatus;
 import org.omg.CORBA.NO_IMPLEMENT;
 import org.omg.CORBA.ORB;
-import org.omg.CORBA.Policy;
 import org.omg.CORBA.portable.InvokeHandler;
-import org.omg.PortableServer.IdAssignmentPolicyValue;
-import org.omg.PortableServer.LifespanPolicyValue;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 import org.omg.PortableServer.POAManager;
@@ -32,9 +27,7 @@ import org.omg.PortableServer.POAPackage.ServantAlreadyActive;
 import org.omg.PortableServer.POAPackage.ServantNotActive;
 import org.omg.PortableServer.POAPackage.WrongAdapter;
 import org.omg.PortableServer.POAPackage.WrongPolicy;
-import org.omg.PortableServer.RequestProcessingPolicyValue;
 import org.omg.PortableServer.Servant;
-import org.omg.PortableServer.ServantRetentionPolicyValue;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -75,28 +68,13 @@ public final class GroupPOA extends PoaBasics {
     private GroupPOA(ORB orb, Properties props) throws Exception {
         super(POAHelper.narrow(orb.resolve_initial_references("RootPOA")));
         this.orb = orb;
-        PoaGate gate = new PoaGate();
-        if (root.the_activator() == null) {
-            root.the_activator(gate);   // first: JacORB already takes requests
-        }
+        PoaGate gate = PoaGate.install(root);   // first: JacORB already takes requests
         org.fts.config.ConfigKeys.checkNames(LOG, props);
         this.config = GoaConfig.from(props, LOG);
         ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
         StartupChecks.foreground(orb);
         org.fts.goa.giop.GiopGuard.checkInstalled(orb);   // the GIOP message size guard is an ORB property
-        // The group's POA early, requests for it waiting in the gate meanwhile (PoaGate).
-        // PERSISTENT + USER_ID with the same POA name and jacorb.implname give the same object key everywhere.
-        POA created = null;
-        try {
-            created = root.create_POA("FTS-" + config.group(), root.the_POAManager(), new Policy[] {
-                root.create_lifespan_policy(LifespanPolicyValue.PERSISTENT),
-                root.create_id_assignment_policy(IdAssignmentPolicyValue.USER_ID),
-                root.create_servant_retention_policy(ServantRetentionPolicyValue.NON_RETAIN),
-                root.create_request_processing_policy(RequestProcessingPolicyValue.USE_SERVANT_MANAGER)});
-        } finally {
-            gate.created(created == null ? null : "FTS-" + config.group());
-        }
-        this.groupPoa = created;
+        this.groupPoa = gate.createGroupPoa(root, config.group());   // early: requests for it wait in the gate
         // A restarted replica is a new member: its dead predecessor may still be in the view for a while.
         MemberId member = new MemberId(config.replicaId() + "#" + UUID.randomUUID().toString().substring(0, 6));
         try {
