@@ -15,6 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.fts.batching.BatchStats;
 import org.fts.process.ChildJvm;
+import org.fts.process.Ports;
 
 /**
  * Starts sample replicas as separate JVMs on 127.0.0.1 (JGroups over loopback), waits until each serves, and

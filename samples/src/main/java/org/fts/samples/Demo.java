@@ -28,7 +28,7 @@ public final class Demo {
         System.out.println("FTS demo: starting 3 replicas (separate JVMs, JGroups over 127.0.0.1) ...");
         long t0 = System.nanoTime();
         ORB orb = ORB.init(new String[0], Clients.orbDefaults());
-        int nsPort = org.fts.testkit.Ports.free("127.0.0.1");   // below the ephemeral range: nothing takes it meanwhile
+        int nsPort = org.fts.process.Ports.free("127.0.0.1");   // below the ephemeral range: nothing takes it meanwhile
         try (org.fts.process.ChildJvm ns = NameServers.start(orb, nsPort, logs.resolve("naming-db"), logs);
              ReplicaCluster cluster = new ReplicaCluster(group, 3, false, List.of("-Dfts.naming.url="
                      + NameServers.url(nsPort), "-Dfts.naming.context=demo"), logs)) {

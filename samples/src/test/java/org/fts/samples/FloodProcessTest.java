@@ -1,6 +1,5 @@
 package org.fts.samples;
 
-import org.fts.testkit.ReplicaCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -22,7 +21,9 @@ import fts_samples.Counter;
 import fts_samples.CounterHelper;
 import fts_samples.HelloObj;
 import fts_samples.HelloObjHelper;
+import org.fts.goa.behaviour.RawGiop;
 import org.fts.testing.Waits;
+import org.fts.testkit.ReplicaCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.omg.CORBA.ORB;

@@ -1,15 +1,17 @@
 package org.fts.samples;
 
-import org.fts.testkit.ReplicaCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.IntSupplier;
 
 import fts_samples.Counter;
 import fts_samples.CounterHelper;
+import org.fts.goa.behaviour.CounterLoad;
+import org.fts.testkit.ReplicaCluster;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -49,7 +51,7 @@ class GoaProcessTest {
         for (int i = 0; i < 3; i++) {
             refs.add(CounterHelper.narrow(at(i, "counter")));
         }
-        CounterLoad.runAndCheck(refs, clients, each, 0);
+        CounterLoad.runAndCheck(refs.stream().<IntSupplier>map(c -> c::increment).toList(), clients, each, 0);
         for (int i = 0; i < 3; i++) {
             assertEquals(clients * each, CounterHelper.narrow(at(i, "counter")).value(), "replica " + i);
         }

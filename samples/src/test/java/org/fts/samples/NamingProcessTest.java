@@ -1,6 +1,5 @@
 package org.fts.samples;
 
-import org.fts.testkit.ReplicaCluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -16,8 +15,10 @@ import fts_samples.CounterHelper;
 import org.fts.ft.FtConstants;
 import org.fts.ft.FtGroupComponent;
 import org.fts.ft.Ior;
+import org.fts.goa.behaviour.InJvmReplicas;
 import org.fts.process.ChildJvm;
 import org.fts.testing.Waits;
+import org.fts.testkit.ReplicaCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,7 +39,7 @@ class NamingProcessTest {
 
     @BeforeEach
     void startNameServer(@TempDir Path db) throws Exception {
-        int port = org.fts.testkit.Ports.free("127.0.0.1");   // below the ephemeral range
+        int port = org.fts.process.Ports.free("127.0.0.1");   // below the ephemeral range
         url = NameServers.url(port);
         Properties p = Clients.orbDefaults();   // a plain client: no FTS interceptor
         p.setProperty("jacorb.retries", "0");
@@ -114,7 +115,9 @@ class NamingProcessTest {
     void theBindingFollowsTheGroupReferenceWhenAReplicaJoins() throws Exception {
         Properties naming = new Properties();
         naming.setProperty("fts.naming.url", url);
-        try (InJvmReplicas r = new InJvmReplicas(3, naming)) {
+        naming.setProperty("fts.naming.context", "samples");
+        try (InJvmReplicas r = new InJvmReplicas(3, naming,
+                i -> List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl()))) {
             org.omg.CORBA.Object before = resolve("samples/counter", Duration.ofSeconds(30));
             long v = version(before, orb);
             assertEquals(3, Ior.parse(orb.object_to_string(before)).profiles().size());

@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -6,17 +6,21 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.function.IntFunction;
 
 import org.fts.goa.GroupPOA;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.Servant;
 
 /**
- * N replicas in this JVM: one JacORB ORB and one {@link GroupPOA} each, on a private in-JVM group network,
- * each listening on its own loopback port; and client references that go to one chosen replica.
+ * N replicas in this JVM: one JacORB ORB and one {@link GroupPOA} each, on a private in-JVM group network
+ * ({@code fts.gc=local}), each listening on its own loopback port; and client references that go to one chosen
+ * replica. Group {@link #GROUP}, objects {@link #IDS}; the servants are this package's (module
+ * {@code fts_goa_test}) unless the caller gives its own.
  */
-final class InJvmReplicas implements AutoCloseable {
-    static final String[] IDS = {"hello", "counter", "account"};
+public final class InJvmReplicas implements AutoCloseable {
+    public static final String GROUP = "goa";
+    public static final String[] IDS = {"hello", "counter", "account"};
 
     final List<ORB> orbs = new ArrayList<>();
     final List<GroupPOA> goas = new ArrayList<>();
@@ -24,24 +28,25 @@ final class InJvmReplicas implements AutoCloseable {
     final List<Integer> ports = new ArrayList<>();
     final ORB client;
 
-    InJvmReplicas(int n) throws Exception {
+    public InJvmReplicas(int n) throws Exception {
         this(n, new Properties());
     }
 
-    /** {@code extra}: more fts.* properties for every replica (e.g. the batching policy). */
     private final String network = "test-" + UUID.randomUUID();
     private final List<String> endpoints;
     private final Properties extra;
+    private final IntFunction<List<Servant>> servantsOf;
     private final java.util.Set<Integer> stopped = new java.util.HashSet<>();
 
-    InJvmReplicas(int n, Properties extra) throws Exception {
+    /** {@code extra}: more fts.* properties for every replica (e.g. the batching policy). */
+    public InJvmReplicas(int n, Properties extra) throws Exception {
         this(n, extra, i -> List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl()));
     }
 
-    /** {@code servantsOf}: replica i's servants for {@link #IDS}. */
-    InJvmReplicas(int n, Properties extra, java.util.function.IntFunction<List<Servant>> servantsOf)
-            throws Exception {
+    /** {@code servantsOf}: replica i's servants for {@link #IDS} (also for replicas added or restarted later). */
+    public InJvmReplicas(int n, Properties extra, IntFunction<List<Servant>> servantsOf) throws Exception {
         this.extra = extra;
+        this.servantsOf = servantsOf;
         for (int i = 0; i < n; i++) {
             ports.add(freePort());
         }
@@ -62,7 +67,7 @@ final class InJvmReplicas implements AutoCloseable {
      * Starts one more replica, configured with the original {@code fts.replicas} (which does not name it), so
      * it announces its endpoint to the group. Returns its index.
      */
-    int addReplica() throws Exception {
+    public int addReplica() throws Exception {
         ports.add(freePort());
         startReplica(ports.size() - 1);
         return ports.size() - 1;
@@ -75,7 +80,7 @@ final class InJvmReplicas implements AutoCloseable {
     }
 
     void startReplica(int i) throws Exception {
-        startReplica(i, List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl()));
+        startReplica(i, servantsOf.apply(i));
     }
 
     /**
@@ -89,7 +94,7 @@ final class InJvmReplicas implements AutoCloseable {
         p.setProperty("jacorb.implname", "fts-test");
         p.setProperty("fts.gc", "local");
         p.setProperty("fts.gc.local.network", network);
-        p.setProperty("fts.group", "samples");
+        p.setProperty("fts.group", GROUP);
         p.setProperty("fts.replica.id", "r" + i);
         p.setProperty("fts.replicas", String.join(",", endpoints));
         p.putAll(org.fts.goa.giop.GiopGuard.orbProperties());   // as the sample Replica
@@ -153,12 +158,12 @@ final class InJvmReplicas implements AutoCloseable {
 
     /** Below the ephemeral range: a port 0 hands out can be taken by an outgoing connection before the bind. */
     private static int freePort() throws IOException {
-        return org.fts.testkit.Ports.free("127.0.0.1");
+        return org.fts.process.Ports.free("127.0.0.1");
     }
 
     /** A reference to object {@code id} through replica {@code i} only (GIOP 1.2). */
     org.omg.CORBA.Object at(int i, String id) {
-        return client.string_to_object("corbaloc::1.2@127.0.0.1:" + ports.get(i) + "/fts-test/FTS-samples/" + id);
+        return client.string_to_object("corbaloc::1.2@127.0.0.1:" + ports.get(i) + "/fts-test/FTS-goa/" + id);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -34,7 +34,7 @@ import org.junit.jupiter.api.Test;
  */
 class SlowClientsInJvmTest {
     private static final int BUDGET = 64 * 1024;
-    private static final String KEY = "fts-test/FTS-samples/hello";
+    private static final String KEY = "fts-test/FTS-goa/hello";
     private static InJvmReplicas replicas;
 
     @BeforeAll

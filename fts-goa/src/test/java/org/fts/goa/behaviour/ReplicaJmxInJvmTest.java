@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,7 +11,7 @@ import java.util.Set;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
-import fts_samples.CounterHelper;
+import fts_goa_test.CounterHelper;
 import org.fts.testing.Waits;
 import org.junit.jupiter.api.Test;
 
@@ -21,7 +21,7 @@ class ReplicaJmxInJvmTest {
 
     private static Object attribute(int replica, String name) {
         try {
-            return JMX.getAttribute(new ObjectName("org.fts:type=Replica,group=\"samples\",member=\"r" + replica
+            return JMX.getAttribute(new ObjectName("org.fts:type=Replica,group=\"goa\",member=\"r" + replica
                     + "\""), name);
         } catch (javax.management.JMException e) {
             throw new IllegalStateException(e);
@@ -42,7 +42,7 @@ class ReplicaJmxInJvmTest {
             var counter = CounterHelper.narrow(r.at(0, "counter"));
             counter.increment();
 
-            r.network().partition("samples", List.of(Set.of(r.member(2))));
+            r.network().partition(InJvmReplicas.GROUP, List.of(Set.of(r.member(2))));
             Waits.await(() -> !(Boolean) attribute(2, "Serving"), Duration.ofSeconds(20), () -> "r2 still serves");
             assertTrue(((String) attribute(2, "NotServing")).contains("holds 1 of the 3 replicas"),
                     (String) attribute(2, "NotServing"));
@@ -50,7 +50,7 @@ class ReplicaJmxInJvmTest {
                     () -> "r0's view still has 3 members");
             counter.increment();   // r2 misses it
 
-            r.network().heal("samples");
+            r.network().heal(InJvmReplicas.GROUP);
             Waits.await(() -> (Boolean) attribute(2, "Serving"), Duration.ofSeconds(30),
                     () -> "r2 does not serve again: " + attribute(2, "NotServing"));
 

@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -9,8 +9,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Properties;
 
-import fts_samples.HelloObj;
-import fts_samples.HelloObjHelper;
+import fts_goa_test.HelloObj;
+import fts_goa_test.HelloObjHelper;
 import org.fts.testing.Waits;
 import org.junit.jupiter.api.Test;
 import org.omg.CORBA.ORB;

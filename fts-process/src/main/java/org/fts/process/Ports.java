@@ -1,9 +1,9 @@
-package org.fts.testkit;
+package org.fts.process;
 
 import java.io.IOException;
 import java.net.ServerSocket;
 
-/** Free ports for the replicas the test kit and the tests start. */
+/** Free ports for the child processes (replicas, name servers) that tests, the test kit and the demo start. */
 public final class Ports {
     private Ports() {
     }

@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -6,9 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
+import java.util.function.IntSupplier;
 
-import fts_samples.Counter;
-import fts_samples.CounterHelper;
+import fts_goa_test.Counter;
+import fts_goa_test.CounterHelper;
 import org.fts.goa.GroupPOA;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -48,7 +49,7 @@ class BatchingEndToEndTest {
             for (int i = 0; i < 3; i++) {
                 refs.add(CounterHelper.narrow(replicas.at(i, "counter")));
             }
-            CounterLoad.runAndCheck(refs, 40, 25, 0);   // 40 closed-loop clients: casts overlap
+            CounterLoad.runAndCheck(refs.stream().<IntSupplier>map(c -> c::increment).toList(), 40, 25, 0);   // 40 closed-loop clients: casts overlap
             for (int i = 0; i < 3; i++) {
                 assertEquals(1000, refs.get(i).value(), "replica " + i);
             }
@@ -58,7 +59,7 @@ class BatchingEndToEndTest {
                 assertTrue(goa.batchStats().getMessagesSent() > 0);
             }
             javax.management.ObjectName name = new javax.management.ObjectName(
-                    "org.fts:type=Batching,group=\"samples\",member=\"r0\"");
+                    "org.fts:type=Batching,group=\"goa\",member=\"r0\"");
             Object sent = java.lang.management.ManagementFactory.getPlatformMBeanServer().getAttribute(name, "MessagesSent");
             assertEquals(replicas.goas.get(0).batchStats().getMessagesSent(), ((Number) sent).longValue(),
                     "the stats are visible over JMX");

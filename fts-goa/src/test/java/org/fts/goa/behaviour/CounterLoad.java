@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -7,27 +7,29 @@ import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;
 
-import fts_samples.Counter;
+import java.util.function.IntSupplier;
 
 /**
  * The counter check shared by the replica tests: {@code clients} threads, client {@code c} calling
  * {@code increment()} {@code each} times through {@code refs.get(c % refs.size())}; every call succeeds and
- * the returned values are exactly {@code base+1 .. base+clients*each}: no duplicate, no gap.
+ * the returned values are exactly {@code base+1 .. base+clients*each}: no duplicate, no gap. A reference is
+ * its {@code increment} (any counter IDL: {@code counter::increment}).
  */
-final class CounterLoad {
+public final class CounterLoad {
     private CounterLoad() {
     }
 
-    static void runAndCheck(List<Counter> refs, int clients, int each, int base) throws InterruptedException {
+    public static void runAndCheck(List<? extends IntSupplier> refs, int clients, int each, int base)
+            throws InterruptedException {
         List<Integer> seen = Collections.synchronizedList(new ArrayList<>());
         List<Throwable> errors = Collections.synchronizedList(new ArrayList<>());
         List<Thread> threads = new ArrayList<>();
         for (int c = 0; c < clients; c++) {
-            Counter mine = refs.get(c % refs.size());
+            IntSupplier mine = refs.get(c % refs.size());
             Thread t = new Thread(() -> {
                 try {
                     for (int k = 0; k < each; k++) {
-                        seen.add(mine.increment());
+                        seen.add(mine.getAsInt());
                     }
                 } catch (Throwable e) {
                     errors.add(e);

@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -13,8 +13,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import fts_samples.Counter;
-import fts_samples.CounterHelper;
+import fts_goa_test.Counter;
+import fts_goa_test.CounterHelper;
 import org.fts.ft.FtConstants;
 import org.fts.ft.FtRequestContext;
 import org.fts.testing.Waits;

@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -11,8 +11,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
-import fts_samples.Counter;
-import fts_samples.CounterHelper;
+import fts_goa_test.Counter;
+import fts_goa_test.CounterHelper;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupConfig;
 import org.fts.testing.Waits;

@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -13,9 +13,9 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import fts_samples.Counter;
-import fts_samples.CounterHelper;
-import fts_samples.HelloObjPOA;
+import fts_goa_test.Counter;
+import fts_goa_test.CounterHelper;
+import fts_goa_test.HelloObjPOA;
 import org.fts.goa.GroupPOA;
 import org.fts.testing.Waits;
 import org.junit.jupiter.api.Test;
@@ -47,17 +47,18 @@ class MembershipInJvmTest {
     @Test
     void theMinorityRefusesTheMajorityServesAndAfterHealAllConverge() throws Exception {
         try (InJvmReplicas r = new InJvmReplicas(3)) {
-            CounterLoad.runAndCheck(List.of(counter(r, 0), counter(r, 1), counter(r, 2)), 6, 20, 0);
-            r.network().partition("samples", List.of(Set.of(r.member(0), r.member(1)), Set.of(r.member(2))));
+            CounterLoad.runAndCheck(List.of(counter(r, 0)::increment, counter(r, 1)::increment, counter(r, 2)::increment),
+                    6, 20, 0);
+            r.network().partition(InJvmReplicas.GROUP, List.of(Set.of(r.member(0), r.member(1)), Set.of(r.member(2))));
             Waits.await(() -> r.goas.get(2).notServing() != null, Duration.ofSeconds(10),
                     () -> "r2 still serves alone");
             TRANSIENT refused = assertThrows(TRANSIENT.class, () -> counter(r, 2).increment());
             assertTrue(refused.getMessage().contains("holds 1 of the 3 replicas"), refused.getMessage());
             int atSplit = servantValue(r, 2);
-            CounterLoad.runAndCheck(List.of(counter(r, 0), counter(r, 1)), 4, 25, 120);   // the majority serves
+            CounterLoad.runAndCheck(List.of(counter(r, 0)::increment, counter(r, 1)::increment), 4, 25, 120);   // the majority serves
             assertEquals(atSplit, servantValue(r, 2), "the minority executed nothing");
 
-            r.network().heal("samples");
+            r.network().heal(InJvmReplicas.GROUP);
             Waits.await(() -> r.goas.get(2).notServing() == null, Duration.ofSeconds(20),
                     () -> "r2 did not serve again after the heal: it " + r.goas.get(2).notServing());
             awaitSameDigests(r, List.of(0, 1, 2));
@@ -164,7 +165,7 @@ class MembershipInJvmTest {
                 List<Set<org.fts.gc.MemberId>> sides = alone == 3
                         ? List.of(Set.of(r.member(0)), Set.of(r.member(1)), Set.of(r.member(2)))
                         : List.of(Set.of(r.member(alone)));
-                r.network().partition("samples", sides);
+                r.network().partition(InJvmReplicas.GROUP, sides);
                 for (int k = 0; k < 15; k++) {
                     try {
                         assertTrue(values.add(counter(r, k % 3).increment()), "a value returned twice");
@@ -173,10 +174,10 @@ class MembershipInJvmTest {
                     }
                 }
                 if (rnd.nextBoolean()) {
-                    r.network().heal("samples");
+                    r.network().heal(InJvmReplicas.GROUP);
                 }
             }
-            r.network().heal("samples");
+            r.network().heal(InJvmReplicas.GROUP);
             Waits.await(() -> r.goas.stream().allMatch(g -> g.notServing() == null), Duration.ofSeconds(20),
                     () -> "every replica serves again: " + r.goas.stream().map(GroupPOA::notServing).toList());
             int last = counter(r, 0).increment();

@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,13 +10,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import fts_samples.Account;
-import fts_samples.AccountHelper;
-import fts_samples.Counter;
-import fts_samples.CounterHelper;
-import fts_samples.HelloObj;
-import fts_samples.HelloObjHelper;
-import fts_samples.InsufficientFunds;
+import fts_goa_test.Account;
+import fts_goa_test.AccountHelper;
+import fts_goa_test.Counter;
+import fts_goa_test.CounterHelper;
+import fts_goa_test.HelloObj;
+import fts_goa_test.HelloObjHelper;
+import fts_goa_test.InsufficientFunds;
 import org.fts.testing.Waits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -65,7 +65,8 @@ class GoaInJvmTest {
         int clients = 20;
         int each = 50;
         int base = counter(0).value();
-        CounterLoad.runAndCheck(List.of(counter(0), counter(1), counter(2)), clients, each, base);
+        CounterLoad.runAndCheck(List.of(counter(0)::increment, counter(1)::increment, counter(2)::increment), clients,
+                each, base);
         for (int i = 0; i < 3; i++) {
             assertEquals(base + clients * each, counter(i).value(), "replica " + i);
             assertEquals(base + clients * each, ((CounterImpl) replicas.servants.get(i).get(1)).valueNow(),
@@ -137,7 +138,7 @@ class GoaInJvmTest {
             key = body.object_key;
             org.omg.IOP.TaggedComponent ft = java.util.Arrays.stream(body.components)
                     .filter(c -> c.tag == org.fts.ft.FtConstants.TAG_FT_GROUP).findFirst().orElseThrow();
-            assertEquals("samples", org.fts.ft.FtGroupComponent.decode(ft.component_data).ftDomainId());
+            assertEquals(InJvmReplicas.GROUP, org.fts.ft.FtGroupComponent.decode(ft.component_data).ftDomainId());
         }
         assertEquals(hello(1).get(), HelloObjHelper.narrow(replicas.client.string_to_object(
                 replicas.client.object_to_string(ref))).get(), "a client can use the IOGR");
@@ -149,7 +150,7 @@ class GoaInJvmTest {
     @Test
     void aMalformedRequestGetsASystemExceptionAndTheReplicasStayConsistent() throws Exception {
         hello(0).set("before");
-        byte[] key = "fts-test/FTS-samples/hello".getBytes(StandardCharsets.US_ASCII);
+        byte[] key = "fts-test/FTS-goa/hello".getBytes(StandardCharsets.US_ASCII);
         java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(256);
         b.put("GIOP".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 2).put((byte) 0).put((byte) 0);
         b.putInt(0);                                   // message size, filled in below
@@ -263,7 +264,7 @@ class GoaInJvmTest {
         int before = counter(2).value();
         Map<Integer, byte[]> ft = Map.of(org.fts.ft.FtConstants.FT_REQUEST,
                 new org.fts.ft.FtRequestContext("raw-client", 42, Long.MAX_VALUE).encode());
-        String key = "fts-test/FTS-samples/counter";
+        String key = "fts-test/FTS-goa/counter";
         RawReply first = raw(replicas.ports.get(0), key, "increment", ft);
         RawReply retryElsewhere = raw(replicas.ports.get(1), key, "increment", ft);
         RawReply retrySame = raw(replicas.ports.get(0), key, "increment", ft);
@@ -280,7 +281,7 @@ class GoaInJvmTest {
     @Test
     void aGarbageFtRequestContextIsThatClientsErrorOnly() throws Exception {
         int before = counter(0).value();
-        RawReply r = raw(replicas.ports.get(0), "fts-test/FTS-samples/counter", "increment",
+        RawReply r = raw(replicas.ports.get(0), "fts-test/FTS-goa/counter", "increment",
                 Map.of(org.fts.ft.FtConstants.FT_REQUEST, new byte[] {0, 0, 0, 0, 0, 0, 0, 99, 1}));
         assertEquals(2, r.status(), "SYSTEM_EXCEPTION");
         byte[] id = new byte[r.body().getInt() - 1];
@@ -295,7 +296,7 @@ class GoaInJvmTest {
         int before = counter(0).value();
         byte[] context = new org.fts.ft.FtRequestContext("c".repeat(70_000), 1,
                 org.fts.ft.FtRequestContext.timeT(System.currentTimeMillis() + 60_000)).encode();
-        RawReply r = raw(replicas.ports.get(0), "fts-test/FTS-samples/counter", "increment",
+        RawReply r = raw(replicas.ports.get(0), "fts-test/FTS-goa/counter", "increment",
                 Map.of(org.fts.ft.FtConstants.FT_REQUEST, context));
         assertEquals(2, r.status(), "SYSTEM_EXCEPTION");
         byte[] id = new byte[r.body().getInt() - 1];

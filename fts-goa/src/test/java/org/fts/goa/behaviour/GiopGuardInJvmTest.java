@@ -1,4 +1,4 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -17,8 +17,8 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Properties;
 
-import fts_samples.HelloObj;
-import fts_samples.HelloObjHelper;
+import fts_goa_test.HelloObj;
+import fts_goa_test.HelloObjHelper;
 import org.fts.goa.giop.GiopGuard;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  */
 class GiopGuardInJvmTest {
     private static final int LIMIT = 64 * 1024;
-    private static final String KEY = "fts-test/FTS-samples/hello";
+    private static final String KEY = "fts-test/FTS-goa/hello";
 
     private static InJvmReplicas replicas;
 

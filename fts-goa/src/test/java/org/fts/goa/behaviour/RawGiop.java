@@ -1,16 +1,16 @@
-package org.fts.samples;
+package org.fts.goa.behaviour;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /** Hand-made GIOP 1.2 messages, for clients that behave as no ORB would (floods, pipelining, never reading). */
-final class RawGiop {
+public final class RawGiop {
     private RawGiop() {
     }
 
     /** A two-way {@code set(string)} Request to {@code objectKey}, whose argument is {@code chars} times 'x'. */
-    static byte[] setRequest(String objectKey, int requestId, int chars) {
+    public static byte[] setRequest(String objectKey, int requestId, int chars) {
         byte[] key = objectKey.getBytes(StandardCharsets.US_ASCII);
         ByteBuffer b = ByteBuffer.allocate(12 + 64 + key.length + chars + 16);
         b.put("GIOP".getBytes(StandardCharsets.US_ASCII)).put(new byte[] {1, 2, 0, 0}).putInt(0);
