@@ -97,7 +97,7 @@ public final class InJvmReplicas implements AutoCloseable {
         p.setProperty("fts.group", GROUP);
         p.setProperty("fts.replica.id", "r" + i);
         p.setProperty("fts.replicas", String.join(",", endpoints));
-        p.putAll(org.fts.goa.giop.GiopGuard.orbProperties());   // as the sample Replica
+        p.putAll(org.fts.goa.giop.GiopGuard.orbProperties());   // as the shipped runner
         // Tests here address one replica on purpose (raw connections, corbaloc), and the replicas share one JVM, whose
         // CPU no placement can split: connections stay where they are opened (PlacementProcessTest places them).
         p.setProperty("fts.placement", "first");
