@@ -84,6 +84,8 @@ final class StateTransfer {
     private boolean ready;
     private Phase phase = Phase.IDLE;
     private View view;
+    /** Whether the view's epoch is open: a marker is cast only then (see {@link #maybeRequest}). */
+    private boolean open;
     private boolean wanted;
     private long attempt;
     private String nonce;
@@ -123,6 +125,7 @@ final class StateTransfer {
      */
     synchronized void onStanding(View v, boolean open, boolean want, boolean gap, MemberId hint) {
         view = v;
+        this.open = open;
         wanted = want;
         if (hint != null) {
             this.hint = hint;
@@ -156,8 +159,14 @@ final class StateTransfer {
         chunks = null;
     }
 
+    /**
+     * Asks a member for the state if this replica wants it, is ready, has no transfer going, and its view's epoch
+     * is open. Not before the epoch opens: the epoch may come with a gap, which would abandon a transfer asked
+     * for a moment earlier (a restarted replica's activation, on another thread, once raced its first epoch
+     * like that, and its provider took two snapshots for one join). Whoever opens the epoch asks then.
+     */
     private void maybeRequest() {
-        if (!ready || !wanted || phase != Phase.IDLE || view == null) {
+        if (!ready || !wanted || !open || phase != Phase.IDLE || view == null) {
             return;
         }
         MemberId next = null;
