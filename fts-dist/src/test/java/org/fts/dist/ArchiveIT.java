@@ -3,9 +3,7 @@ package org.fts.dist;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.io.OutputStream;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.example.kv.KvServants;
+import org.fts.process.Ports;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import kv.Store;
@@ -49,28 +48,6 @@ class ArchiveIT {
 
     /** Three hosts, as loopback addresses: each replica binds IIOP, JGroups and its probe to its own. */
     private static final List<String> HOSTS = List.of("127.0.0.2", "127.0.0.3", "127.0.0.4");
-
-    /**
-     * A port free on every host (the same port everywhere, as in the shipped configuration), below Linux's
-     * ephemeral range (32768 up), where no outgoing connection can take it before a replica binds it.
-     */
-    private static int freePort() throws IOException {
-        for (int attempt = 0; attempt < 200; attempt++) {
-            int port = 20_000 + java.util.concurrent.ThreadLocalRandom.current().nextInt(12_000);
-            boolean free = true;
-            for (String h : HOSTS) {
-                try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getByName(h))) {
-                    free &= s.getLocalPort() == port;
-                } catch (java.net.BindException taken) {
-                    free = false;
-                }
-            }
-            if (free) {
-                return port;
-            }
-        }
-        throw new IOException("no port free on every one of " + HOSTS);
-    }
 
     /** Runs {@code bin/fts args...} to its end (bounded), returning its exit status and output. */
     private static Map.Entry<Integer, String> run(Path home, Path log, String... args) throws Exception {
@@ -126,9 +103,9 @@ class ArchiveIT {
         Files.copy(kvJar, home.resolve("lib").resolve(kvJar.getFileName()));
 
         String group = "kv-" + UUID.randomUUID().toString().substring(0, 6);
-        int iiop = freePort();
-        int tcp = freePort();
-        int probe = freePort();
+        int iiop = Ports.freeOnEvery(HOSTS);   // the same port on every host, as in the shipped configuration
+        int tcp = Ports.freeOnEvery(HOSTS);
+        int probe = Ports.freeOnEvery(HOSTS);
         StringBuilder replicas = new StringBuilder();
         StringBuilder hosts = new StringBuilder();
         for (int i = 0; i < 3; i++) {

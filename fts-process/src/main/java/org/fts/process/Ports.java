@@ -31,14 +31,30 @@ public final class Ports {
 
     /** A TCP port free now on {@code host}, below the ephemeral range. */
     public static int free(String host) throws IOException {
+        return freeOnEvery(java.util.List.of(host));
+    }
+
+    /**
+     * A TCP port free now on every one of {@code hosts} (the same port everywhere, as on separate machines),
+     * below the ephemeral range.
+     */
+    public static int freeOnEvery(java.util.List<String> hosts) throws IOException {
         for (int attempt = 0; attempt < 200; attempt++) {
             int port = PORT_FLOOR + java.util.concurrent.ThreadLocalRandom.current().nextInt(PORT_SPAN);
-            try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getByName(host))) {
-                return s.getLocalPort();
-            } catch (java.net.BindException taken) {
-                // try another
+            boolean free = true;
+            for (String host : hosts) {
+                try (ServerSocket s = new ServerSocket(port, 1, java.net.InetAddress.getByName(host))) {
+                    free &= s.getLocalPort() == port;
+                } catch (java.net.BindException taken) {
+                    free = false;
+                    break;
+                }
+            }
+            if (free) {
+                return port;
             }
         }
-        throw new IOException("no free port on " + host + " in " + PORT_FLOOR + ".." + (PORT_FLOOR + PORT_SPAN));
+        throw new IOException("no port free on every one of " + hosts + " in " + PORT_FLOOR + ".."
+                + (PORT_FLOOR + PORT_SPAN));
     }
 }
