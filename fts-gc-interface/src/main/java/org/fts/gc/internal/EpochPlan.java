@@ -31,18 +31,68 @@ import org.fts.gc.MemberId;
  *   <li><b>Served</b> (N &gt; 0): some member of the source's epoch holds a synced state, so that members with
  *       a gap can fetch one. Without it the group would be primary yet unable to serve, waiting for ever.</li>
  * </ol>
+ * When rules 2-4 fail because no member of the latest epoch holds a synced state, a second, certified path may still
+ * establish one ({@link Lineage#splice}): the history that epoch continued, which its own recovery certified to hold
+ * everything committed before it, from a synced member of the epoch it continued, then the epoch's own entries.
  */
 public final class EpochPlan {
     /**
+     * One step of an epoch's lineage: the epoch's history is {@code epoch}'s (of ballot {@code ballot}) up to
+     * position {@code upTo}. An epoch continues its source's history up to its start - 1, and that one its own
+     * source's, so a short list of links, nearest first, says which older epochs a member's history agrees with.
+     */
+    public record Link(EpochId epoch, long ballot, long upTo) {
+        /** How many links an epoch keeps: the older ones rarely matter, and the list must stay bounded. */
+        public static final int KEEP = 8;
+
+        /** The lineage of an epoch opening at {@code start} that continues {@code source}'s history. */
+        public static List<Link> of(long start, Report source) {
+            List<Link> out = new ArrayList<>();
+            if (source == null || source.epoch() == null) {
+                return out;
+            }
+            out.add(new Link(source.epoch(), source.ballot(), start - 1));
+            for (Link l : source.lineage()) {
+                if (out.size() == KEEP) {
+                    break;
+                }
+                out.add(new Link(l.epoch(), l.ballot(), Math.min(l.upTo(), start - 1)));
+            }
+            return out;
+        }
+    }
+
+    /** Positions {@code from}..{@code to} (inclusive) of a member's log that exist but fail their checksum. */
+    public record Span(long from, long to) {
+        boolean contains(long p) {
+            return p >= from && p <= to;
+        }
+    }
+
+    /**
      * What one member told the recovery: {@code epoch} (null for a fresh member) is the last epoch it opened,
      * {@code founding} whether that epoch founded the group (the history before it is empty) and
-     * {@code epochMembers} its membership; {@code last} the last entry of the history it holds; {@code base} the
-     * last entry it can no longer give for a repair (0 without a log; with one, compacted behind a checkpoint).
+     * {@code epochMembers} its membership; {@code last} the last entry of the history it holds; {@code commit} the
+     * last it knows a majority holds; {@code base} the last entry it can no longer give for a repair (0 without a
+     * log; with one, compacted behind a checkpoint).
+     *
+     * <p>Its epoch's lineage: {@code start}, the epoch's first position (0 if unknown); {@code lineage}, the older
+     * epochs whose history it continued, nearest first ({@link Link}; empty for a founding, or unknown).
+     * {@code delivered}: the position its application's state is at (-1: unknown). {@code damaged}: with a log, positions up to {@code last} its log holds but cannot verify (a damaged record:
+     * they exist, so they count as held, but cannot be given for a repair).
      */
     public record Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
-                         List<MemberId> epochMembers, long last, long commit, long base) {
+                         List<MemberId> epochMembers, long last, long commit, long base, long start, List<Link> lineage,
+                         long delivered, List<Span> damaged) {
         public Report {
             epochMembers = List.copyOf(epochMembers);
+            lineage = lineage == null ? List.of() : List.copyOf(lineage);
+            damaged = damaged == null ? List.of() : List.copyOf(damaged);
+        }
+
+        public Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
+                      List<MemberId> epochMembers, long last, long commit, long base) {
+            this(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, 0, List.of(), -1, List.of());
         }
 
         public Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
@@ -56,24 +106,54 @@ public final class EpochPlan {
             this(fresh, synced, epoch == null ? 0 : epoch.view(), epoch, founding, epochMembers, last, 0, 0);
         }
 
+        /** This report, saying that its epoch opened at {@code at} with lineage {@code links}. */
+        public Report lineage(long at, List<Link> links) {
+            return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, at, links,
+                    delivered, damaged);
+        }
+
+        /** This report, saying that its application's state is at position {@code at}. */
+        public Report applied(long at) {
+            return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
+                    at, damaged);
+        }
+
+        /** This report, whose log holds {@code spans} damaged. */
+        public Report damaged(List<Span> spans) {
+            return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
+                    delivered, spans);
+        }
+
         boolean holdsHistory() {
             return !fresh && epoch != null;
+        }
+
+        /** Whether its log holds {@code p} verified (not damaged, not compacted). */
+        boolean verifies(long p) {
+            return p > base && p <= last && damaged.stream().noneMatch(s -> s.contains(p));
         }
     }
 
     /**
      * What one member does in the new epoch: skip to it ({@code gap}), or continue; {@code provider} names a
      * member with a synced state for one whose state is not (null if it is, or if there is none but itself).
-     * {@code truncate} (durable members of another epoch than the source's; else -1): the member drops what it
-     * holds after that entry (all of it committed, so in the history) and is repaired from there.
+     * {@code truncate} (members of another epoch than the source's that continue; else -1): the member drops what it
+     * holds after that entry (all of it committed, so in the history) and is repaired from there. {@code witness}
+     * (without a log, a member with a gap; else -1): before it opens, the member holds the entries after that
+     * position up to the start, which may not be committed yet (the new epoch's tail): it counts towards their
+     * commit when it acknowledges its opening, so it must hold them, as a copy a later recovery can be given.
      */
-    public record Assignment(boolean gap, MemberId provider, long truncate) {
+    public record Assignment(boolean gap, MemberId provider, long truncate, long witness) {
         public Assignment(boolean gap, MemberId provider) {
-            this(gap, provider, -1);
+            this(gap, provider, -1, -1);
+        }
+
+        public Assignment(boolean gap, MemberId provider, long truncate) {
+            this(gap, provider, truncate, -1);
         }
     }
 
-    /** A member of the source's epoch that lags: {@code source} sends it entries in ({@code from}, {@code upTo}]. */
+    /** {@code source} sends {@code target} its entries in ({@code from}, {@code upTo}]. */
     public record Repair(MemberId source, MemberId target, long from, long upTo) {
     }
 
@@ -139,17 +219,36 @@ public final class EpochPlan {
             }
             return Decision.founding(members, false, 1);
         }
+        Lineage lineage = new Lineage(members, reports, majority);
+        List<MemberId> kept = new ArrayList<>(holders);
         if (n > 0) {
-            dropHollowEpochs(members, reports, holders, majority);
+            lineage.dropHollowEpochs(kept);
         }
-        if (n > 0 && GroupConfig.replicas(holders) < majority) {
-            if (foundingNeverCommitted(members, reports, holders, majority)) {
+        if (n > 0 && GroupConfig.replicas(kept) < majority) {
+            if (lineage.foundingNeverCommitted(kept)) {
                 long last = members.stream().mapToLong(m -> reports.get(m).last()).max().orElse(0);
                 return Decision.founding(members, true, last + 1);
             }
-            return Decision.notPrimary("only " + GroupConfig.replicas(holders) + " of the " + n + " replicas here hold "
-                    + "the group's history (restarted replicas lost theirs); a primary needs " + majority);
+            Decision spliced = durable ? null : lineage.splice(holders, self);
+            return spliced != null ? spliced : Decision.notPrimary("only " + GroupConfig.replicas(kept) + " of the "
+                    + n + " replicas here hold the group's history (restarted replicas lost theirs); a primary needs "
+                    + majority);
         }
+        Decision d = continueFrom(config, durable, members, reports, kept, self, 0);
+        if (!d.established() && n > 0 && !durable) {
+            Decision spliced = lineage.splice(holders, self);
+            return spliced != null ? spliced : d;
+        }
+        return d;
+    }
+
+    /**
+     * Rules 3 and 4 over {@code holders}: continues the most advanced history among them, which must reach at least
+     * {@code need}; every member not of the source's epoch has a gap (or, durable, is cut back and repaired).
+     */
+    static Decision continueFrom(GroupConfig config, boolean durable, List<MemberId> members,
+                                 Map<MemberId, Report> reports, List<MemberId> holders, MemberId self, long need) {
+        int n = config.groupSize();
         MemberId source = null;
         for (MemberId m : holders) {
             if (source == null || better(reports.get(m), m, reports.get(source), source, self)) {
@@ -170,14 +269,30 @@ public final class EpochPlan {
             return Decision.notPrimary("no member of the latest epoch " + top.epoch() + " here holds a synced state "
                     + "(those here are still fetching it)");
         }
+        if (top.last() < need) {
+            return Decision.notPrimary("the history the group continues reaches " + need + ", but no member here "
+                    + "holds it beyond " + top.last());
+        }
         Map<MemberId, Assignment> assignments = new LinkedHashMap<>();
         List<Repair> repairs = new ArrayList<>();
         Set<MemberId> cont = new HashSet<>(continuing);
+        long witness = witnessFrom(reports, top);
         for (MemberId m : members) {
             boolean gap = !cont.contains(m);
             Report r = reports.get(m);
             // its commit point, but never beyond what it holds: a lagging member may know of a later one
             long from = !gap ? r.last() : r.fresh() ? 0 : Math.min(Math.min(r.commit(), r.last()), top.last());
+            long agree = gap && !durable && n > 0 && r.synced() ? Math.min(Lineage.agreesUpTo(r, top), top.last()) : -1;
+            if (agree >= 0 && agree >= top.base() && r.delivered() >= 0 && agree >= r.delivered()) {
+                // Without a log, a synced member of another epoch whose history is known to be this one's up to some
+                // position its state has not passed keeps that state: it is cut back there (as it opens) and repaired,
+                // rather than given a gap.
+                if (agree < top.last()) {
+                    repairs.add(new Repair(source, m, agree, top.last()));
+                }
+                assignments.put(m, new Assignment(false, null, agree));
+                continue;
+            }
             if (durable && from < top.base()) {
                 gap = true;   // the source's log no longer holds what it misses: it fetches a state
             } else if (gap && durable) {
@@ -193,89 +308,29 @@ public final class EpochPlan {
             if (gap || !reports.get(m).synced()) {   // it needs a state: name a member that has one
                 p = continuing.stream().filter(c -> !c.equals(m) && reports.get(c).synced()).findFirst().orElse(null);
             }
-            assignments.put(m, new Assignment(gap, p));
+            if (gap && !durable && n > 0 && witness >= 0) {
+                repairs.add(new Repair(source, m, witness, top.last()));
+                assignments.put(m, new Assignment(true, p, -1, witness));
+            } else {
+                assignments.put(m, new Assignment(gap, p));
+            }
         }
         return new Decision(null, source, false, false, top.last() + 1, assignments, repairs);
     }
 
     /**
-     * Rule 2's one exception: an interrupted founding. Members that start together found the group, but a view
-     * change can reach some of them before the founding epoch opens there; they stay fresh, and the few that
-     * did open it would be all the history holders, too few for ever. If the latest epoch here is a founding
-     * one and the members that may have opened it (its members, less those here that say they
-     * did not) are fewer than a majority, it committed nothing: the history is empty, and the view founds it
-     * again. A replica restarted since is another incarnation, so it cannot vouch for its predecessor.
+     * Where a new epoch's tail begins for members with a gap: after the last position anyone here knows committed
+     * (committed positions are the same in every history) and what {@code source} can no longer give; -1 if nothing
+     * after it is left up to the source's last.
      */
-    private static boolean foundingNeverCommitted(List<MemberId> members, Map<MemberId, Report> reports,
-                                                  List<MemberId> holders, int majority) {
-        Report latest = null;
-        for (MemberId m : holders) {
-            Report r = reports.get(m);
-            if (latest == null || rank(r, latest) > 0) {
-                latest = r;
+    static long witnessFrom(Map<MemberId, Report> reports, Report source) {
+        long w = source.base();
+        for (Report r : reports.values()) {
+            if (!r.fresh()) {
+                w = Math.max(w, Math.min(r.commit(), r.last()));
             }
         }
-        if (!latest.founding()) {
-            return false;
-        }
-        List<MemberId> mayHaveOpened = new ArrayList<>();
-        for (MemberId m : latest.epochMembers()) {
-            Report here = members.contains(m) ? reports.get(m) : null;
-            boolean didNot = here != null && didNotOpen(here, latest);
-            if (!didNot) {
-                mayHaveOpened.add(m);
-            }
-        }
-        return GroupConfig.replicas(mayHaveOpened) < majority;
-    }
-
-    /**
-     * Rule 3's refinement. A member opens an epoch with a gap at once, while the members of its source's epoch
-     * wait for their repairs; a view change in between can leave an epoch that only members with a gap opened.
-     * They hold nothing of the history before it, and no synced member of it is here to provide it (rule 4), so
-     * taken as the most advanced it would keep the group not primary for good. Such an epoch committed nothing if
-     * the members that may have opened it (its members, less those here that report an older epoch) are fewer
-     * than a majority: neither its tail (committed once a majority opened it) nor what it ordered (once a majority
-     * held it). Its reporters then hold no part of the history and are not counted as holders: they skip to the
-     * new epoch with a gap. Repeated while the latest epoch left is such a one; never empties the holders.
-     */
-    private static void dropHollowEpochs(List<MemberId> members, Map<MemberId, Report> reports, List<MemberId> holders,
-                                         int majority) {
-        while (!holders.isEmpty()) {
-            Report top = null;
-            for (MemberId m : holders) {
-                Report r = reports.get(m);
-                top = top == null || rank(r, top) > 0 ? r : top;
-            }
-            Report latest = top;
-            List<MemberId> inTop = holders.stream().filter(m -> rank(reports.get(m), latest) == 0).toList();
-            Report any = reports.get(inTop.get(0));
-            if (any.founding() || inTop.size() == holders.size()
-                    || inTop.stream().anyMatch(m -> reports.get(m).synced())) {
-                return;
-            }
-            List<MemberId> mayHaveOpened = new ArrayList<>();
-            for (MemberId m : any.epochMembers()) {
-                Report here = members.contains(m) ? reports.get(m) : null;
-                boolean didNot = here != null && didNotOpen(here, any);
-                if (!didNot) {
-                    mayHaveOpened.add(m);
-                }
-            }
-            if (GroupConfig.replicas(mayHaveOpened) >= majority) {
-                return;
-            }
-            holders.removeAll(inTop);
-        }
-    }
-
-    /**
-     * Whether {@code here}'s report shows it did not open {@code latest}'s epoch: it is fresh, or it opened an
-     * older one. A member that is neither fresh nor a holder (a durable member cut back and catching up, which
-     * reports no epoch) may have opened it: it counts as one that may have.
-     */
-    private static boolean didNotOpen(Report here, Report latest) {
-        return here.holdsHistory() ? rank(here, latest) < 0 : here.fresh();
+        return w < source.last() ? w : -1;
     }
 
     /**

@@ -115,6 +115,7 @@ final class Acks {
         long s;
         boolean advanced;
         boolean inTail;
+        boolean repeat = false;
         synchronized (lock) {
             if (!e.equals(epoch)) {
                 return;
@@ -126,6 +127,8 @@ final class Acks {
                 if (before == null || held > before) {
                     acked.put(src, held);
                     progressed.put(src, System.nanoTime());
+                } else if (held > 0 && committed > 0) {
+                    repeat = true;   // a repeated acknowledgement: its sender may have missed the commit point
                 }
             }
             Map<String, Long> perReplica = new LinkedHashMap<>();
@@ -143,8 +146,12 @@ final class Acks {
             if (advanced) {
                 committed = c;
             }
+            c = committed;
             s = Math.max(stable, min == Long.MAX_VALUE ? 0 : min);
             stable = s;
+        }
+        if (repeat && !advanced) {
+            net.toMember(src, new Wire.Commit(e.view(), c, s));   // tell it again what it may have missed
         }
         if (advanced) {
             member.commit(e, c, s);

@@ -31,11 +31,16 @@ import org.slf4j.LoggerFactory;
 final class DurableLog implements AutoCloseable {
     /**
      * What a member persists besides its entries; {@code epochSeq} null when it never opened an epoch; {@code start}
-     * the epoch's first position (its log holds the epoch's prefix only once it reaches {@code start - 1}).
+     * the epoch's first position (its log holds the epoch's prefix only once it reaches {@code start - 1});
+     * {@code lineage} the older epochs whose history it continued, nearest first.
      */
     record EpochMeta(long promised, long epochBallot, long epochView, MemberId epochSeq, boolean founding,
-                     List<MemberId> members, long start) {
-        static final EpochMeta NONE = new EpochMeta(0, 0, 0, null, false, List.of(), 0);
+                     List<MemberId> members, long start, List<org.fts.gc.internal.EpochPlan.Link> lineage) {
+        static final EpochMeta NONE = new EpochMeta(0, 0, 0, null, false, List.of(), 0, List.of());
+
+        EpochMeta promising(long ballot) {
+            return new EpochMeta(ballot, epochBallot, epochView, epochSeq, founding, members, start, lineage);
+        }
     }
 
     /**

@@ -19,13 +19,13 @@ import org.fts.gc.jgroups.DurableLog.EpochMeta;
  * <pre>
  *   meta := "FTSM" version:u16 reserved:u16 length:u32 crc:u32 body{length}
  *   body := promised:u64 epochBallot:u64 epochView:u64 founding:u8 seq:name members:u32 name* start:u64
- *                                                                              (name: u8 + UTF-8)
+ *           links:u8 (view:u64 seq:name ballot:u64 upTo:u64)*                  (name: u8 + UTF-8; none: length 0)
  * </pre>
  * A file that is not such a meta, or of another version, or whose checksum fails, is refused naming it: a member
  * that does not know what it promised must not take part.
  */
 final class EpochMetaFile {
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     private static final byte[] MAGIC = {'F', 'T', 'S', 'M'};
 
     private final Path path;
@@ -75,7 +75,7 @@ final class EpochMetaFile {
                 members.add(name(m));
             }
             long start = m.getLong();
-            return new EpochMeta(promised, ballot, view, seq, founding, members, start);
+            return new EpochMeta(promised, ballot, view, seq, founding, members, start, WireFields.readLinks(m));
         } catch (java.nio.BufferUnderflowException e) {
             throw new IOException(path + ": cut short", e);
         }
@@ -89,6 +89,7 @@ final class EpochMetaFile {
         body.putInt(meta.members().size());
         meta.members().forEach(m -> putName(body, m));
         body.putLong(meta.start());
+        WireFields.putLinks(body, meta.lineage());
         body.flip();
         byte[] bytes = new byte[body.remaining()];
         body.get(bytes);

@@ -98,6 +98,7 @@ final class Member extends MemberState {
         epochFounding = m.founding();
         epochMembers = m.members();
         epochStart = m.start();
+        epochLineage = m.lineage();
         fresh = false;
         synced = rooted;
         // The epoch's meta is written when it opens, its prefix synced after: a crash in between leaves a log short
@@ -171,6 +172,8 @@ final class Member extends MemberState {
         early.clear();
         earlyCommitted = 0;
         ahead.clear();
+        rebase.clear();
+        gapOwn = -1;   // the next epoch says again what its history holds
         Wire.State report = report(viewId);
         LOG.debug("{}: frozen for view {}: {}", self, viewId, report);
         long at = ++step;
@@ -179,11 +182,24 @@ final class Member extends MemberState {
 
     private Wire.State report(long viewId) {
         long ballot = ((Phase.Frozen) phase).ballot();
-        EpochId e = foreign ? null : epoch;
-        return new Wire.State(viewId, ballot, fresh, synced, e == null ? 0 : epochBallot, e == null ? 0 : e.view(),
-                e == null ? null : e.sequencer(), epochFounding, e == null ? List.of() : epochMembers, held,
-                Math.min(commitKnown, held), new HashMap<>(marks),   // a lagging member may know of more
-                disk == null ? 0 : Math.min(held, disk.pinBase()));   // kept by compaction until it opens an epoch
+        Wire.Opened e = foreign || epoch == null ? null : new Wire.Opened(epochBallot, epoch, epochFounding,
+                epochMembers, epochStart, epochLineage);
+        return new Wire.State(viewId, ballot, fresh, synced, e, held,
+                // what it knows committed, never beyond what it holds (a lagging member may know of more)
+                Math.min(config.uniform() ? Math.max(commitKnown, deliveredHere) : commitKnown, held),
+                new HashMap<>(marks),
+                base(), delivered, List.of());
+    }
+
+    /**
+     * The last entry this member can no longer give for a repair: with a log, what compaction left (kept until it
+     * opens an epoch); without one, what its memory trimmed once every member held it.
+     */
+    private long base() {
+        if (disk != null) {
+            return Math.min(held, disk.pinBase());
+        }
+        return log.isEmpty() ? held : Math.min(held, log.firstKey() - 1);
     }
 
     /** Promises {@code ballot}: with a log, durably, before the report that carries the promise leaves. */
@@ -195,9 +211,9 @@ final class Member extends MemberState {
     }
 
     private DurableLog.EpochMeta meta() {
-        return epoch == null ? new DurableLog.EpochMeta(promised, 0, 0, null, false, List.of(), 0)
+        return epoch == null ? DurableLog.EpochMeta.NONE.promising(promised)
                 : new DurableLog.EpochMeta(promised, epochBallot, epoch.view(), epoch.sequencer(), epochFounding,
-                epochMembers, epochStart);
+                epochMembers, epochStart, epochLineage);
     }
 
     /** The highest ballot this member promised. */
@@ -221,12 +237,17 @@ final class Member extends MemberState {
             return List.of();
         }
         phase = new Phase.Catching(m.view(), new EpochId(m.view(), src), f.members(), m.start(), m.gap(),
-                m.refound(), m.provider(), m.marks(), m.ballot(), m.truncate());
-        if (m.truncate() >= 0) {
-            truncate(m.truncate(), m.marks());
-        }
+                m.refound(), m.provider(), m.marks(), m.ballot(), m.truncate(), m.lineage(), m.witness());
         if (disk != null) {
+            if (m.truncate() >= 0) {
+                truncate(m.truncate(), m.marks());
+            }
             holdAhead();   // repairs that came before the epoch
+        } else if (m.truncate() < 0 && m.witness() < 0) {
+            // Without a log a cut back waits for the opening (tryOpen); otherwise the early repairs are held now.
+            rebase.tailMap(held, false).forEach(ahead::put);
+            rebase.clear();
+            holdAhead();
         }
         return tryOpen();
     }
@@ -239,10 +260,17 @@ final class Member extends MemberState {
             return List.of();
         }
         boolean catching = phase instanceof Phase.Catching;
+        boolean deferred = disk == null && (!catching || ((Phase.Catching) phase).truncate() >= 0
+                || ((Phase.Catching) phase).witness() >= 0);
         for (Entry e : entries) {
-            if (e.gseq() > held || (disk != null && !catching)) {
+            if (deferred) {
+                rebase.put(e.gseq(), e);
+            } else if (e.gseq() > held || (disk != null && !catching)) {
                 ahead.put(e.gseq(), e);
             }
+        }
+        if (deferred) {
+            return catching ? tryOpen() : List.of();
         }
         if (disk != null && !catching) {
             return List.of();   // held once the epoch says whether this member's tail is cut back first
@@ -270,6 +298,17 @@ final class Member extends MemberState {
     /** Opens the pending epoch once this member holds everything before it. */
     private List<Runnable> tryOpen() {
         Phase.Catching c = (Phase.Catching) phase;
+        if (disk == null && c.truncate() >= 0) {
+            // A cut back without a log, made as it opens once every repair is here: if the recovery is interrupted
+            // first, this member still holds its own epoch's history, and reports it.
+            long t = c.truncate();
+            if (rebase.subMap(t, false, c.start(), false).size() < c.start() - 1 - t) {
+                return List.of();   // repairs to come
+            }
+            truncate(t, c.marks());
+            rebase.subMap(t, false, c.start(), false).values().forEach(this::hold);
+            rebase.clear();
+        }
         boolean gap = c.gap();
         boolean refound = c.refound();
         if (refound && applied) {
@@ -294,9 +333,18 @@ final class Member extends MemberState {
             LOG.error("{}: holds up to {} but epoch {} opens at {}: treated as a gap", self, held, c.epoch(), c.start());
             gap = true;
         }
+        if (gap && disk == null && c.witness() >= 0) {
+            if (rebase.subMap(c.witness(), false, c.start(), false).size() < c.start() - 1 - c.witness()) {
+                return List.of();   // the tail it witnesses is still to come
+            }
+        }
         if (gap) {
             applied = true;
             log.clear();
+            if (disk == null && c.witness() >= 0) {
+                log.putAll(rebase.subMap(c.witness(), false, c.start(), false));   // a copy, not delivered here
+                rebase.clear();
+            }
             held = c.start() - 1;
             delivered = held;
             marks.clear();
@@ -337,6 +385,7 @@ final class Member extends MemberState {
         foreign = false;
         epochBallot = c.ballot();
         epochStart = c.start();
+        epochLineage = c.lineage();
         if (disk != null) {
             disk.writeMeta(meta());   // before anything of this epoch is acknowledged
             for (Entry e : log.subMap(logged, false, held, true).values()) {
@@ -373,7 +422,11 @@ final class Member extends MemberState {
         }
         List<Runnable> after = new ArrayList<>();
         if (gap) {
-            after.add(() -> origin.delivered(mine));   // those are in the history, delivered or not here
+            // Those are in the history this epoch continues: the origin is told once that history is committed
+            // (deliverCommitted), or at once if it already is.
+            gapOwn = mine;
+            gapTailEnd = start - 1;
+            deliverCommitted();
         }
         if (self.equals(opened.sequencer())) {
             after.add(() -> net.sequencerOpen(opened, start));

@@ -38,6 +38,8 @@ abstract class MemberState {
     long epochStart;
     /** The ballot that established {@code epoch}. */
     long epochBallot;
+    /** The older epochs whose history {@code epoch} continued, nearest first (empty: a founding, or unknown). */
+    List<org.fts.gc.internal.EpochPlan.Link> epochLineage = List.of();
     /** With a log: the last entry handed to it (entries held while catching up go to it once the epoch opens). */
     long logged;
 
@@ -51,6 +53,11 @@ abstract class MemberState {
     boolean shortcut;
     long held;
     long delivered;
+    /**
+     * The last position this member delivered itself (not skipped by a gap): under uniform delivery a delivered entry
+     * was committed, so every later history holds it there.
+     */
+    long deliveredHere;
     long commitKnown;
     /** A durable member cut back for repairs from another epoch's history, not open yet: it reports no epoch. */
     boolean foreign;
@@ -59,12 +66,26 @@ abstract class MemberState {
     /** The last entry of the history the open epoch continues: delivered only once committed in this epoch. */
     long tailEnd;
     long lastAcked;
+    /** The standing (held and commit point) this member last repeated its acknowledgement for ({@link #ackDue}). */
+    long repeatedAt = -1;
     final TreeMap<Long, Entry> log = new TreeMap<>();
     /** Entries beyond {@code held + 1}: repairs arriving out of order. */
     final TreeMap<Long, Entry> ahead = new TreeMap<>();
+    /**
+     * Without a log: repairs that came before the epoch said whether this member is cut back first, and those of a
+     * cut back, which it makes only as it opens (until then it still holds, and reports, its own epoch's history).
+     */
+    final TreeMap<Long, Entry> rebase = new TreeMap<>();
     /** ORDs of the epoch this member is about to open, overtaking its EPOCH. */
     final TreeMap<Long, Entry> early = new TreeMap<>();
     long earlyCommitted;
+    /**
+     * After a gap: this member's own broadcasts up to this oseq are in the history the epoch continues, up to
+     * {@code gapTailEnd}. The origin is told so only once that tail is committed: until then a later recovery may
+     * still drop it, and the origin must keep them to send again (-1: nothing pending).
+     */
+    long gapOwn = -1;
+    long gapTailEnd;
     /** Per origin, the highest oseq in the history up to {@code held}. */
     final Map<MemberId, Long> marks = new HashMap<>();
     long stashedRequest = -1;
@@ -247,6 +268,7 @@ abstract class MemberState {
                 return;
             }
             delivered = e.gseq();
+            deliveredHere = delivered;
             applied = true;
             if (e.origin().equals(self)) {
                 origin.delivered(e.oseq());
@@ -263,6 +285,10 @@ abstract class MemberState {
                 deliveredMarks.merge(e.origin(), e.oseq(), Math::max);
                 sinceCheckpoint += e.payload().length;
             }
+        }
+        if (gapOwn >= 0 && phase instanceof Phase.Open && commitKnown >= gapTailEnd) {
+            origin.delivered(gapOwn);   // its broadcasts the skipped, now committed, history holds
+            gapOwn = -1;
         }
         offerCheckpoint();
     }
@@ -335,11 +361,26 @@ abstract class MemberState {
     record AckDue(long view, long held) {
     }
 
-    /** The ACK this member owes its sequencer, or null: every batch under uniform delivery, else every 512. */
+    /**
+     * The ACK this member owes its sequencer, or null: every batch under uniform delivery, else every 512. With
+     * {@code always} (the timer) also a repeat while it holds entries it does not know committed: an acknowledgement
+     * can be lost (one sent before the sequencer opened the epoch, or dropped with a connection), and with no further
+     * traffic the commit point would never move past it. Once per standing (what it holds, and what it knows
+     * committed), so that a commit stuck for another reason costs one message, not one per tick.
+     */
     synchronized AckDue ackDue(boolean always) {
         long ackable = ackable();
-        if (!(phase instanceof Phase.Open) || ackable <= lastAcked
-                || !(always || config.uniform() || ackable - lastAcked >= ACK_EVERY)) {
+        if (!(phase instanceof Phase.Open)) {
+            return null;
+        }
+        if (ackable <= lastAcked) {
+            if (!always || !config.uniform() || commitKnown >= ackable || repeatedAt == ackable + commitKnown * 31) {
+                return null;
+            }
+            repeatedAt = ackable + commitKnown * 31;   // once per standing: a repeat that is lost too waits for traffic
+            return new AckDue(epoch.view(), ackable);
+        }
+        if (!(always || config.uniform() || ackable - lastAcked >= ACK_EVERY)) {
             return null;
         }
         lastAcked = ackable;
@@ -349,6 +390,11 @@ abstract class MemberState {
     /** What this member acknowledged or may acknowledge at once (the sequencer's own count at an opening). */
     synchronized long acknowledgeable() {
         return ackable();
+    }
+
+    /** Whether this member's state holds a broadcast (it is not the initial state). */
+    synchronized boolean holdsBroadcasts() {
+        return applied;
     }
 
     /** The last entry this member knows a majority holds (the new sequencer's floor at an opening). */
@@ -400,6 +446,13 @@ abstract class MemberState {
 
     synchronized int logSize() {
         return log.size();
+    }
+
+    /** The payloads this member holds in memory, by position (diagnostics; the protocol simulator's accounting). */
+    synchronized Map<Long, byte[]> heldPayloads() {
+        Map<Long, byte[]> out = new java.util.TreeMap<>();
+        log.forEach((p, e) -> out.put(p, e.payload()));
+        return out;
     }
 
     /** One line for diagnostics: where this member stands. */

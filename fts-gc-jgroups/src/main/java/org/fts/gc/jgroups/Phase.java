@@ -31,10 +31,12 @@ sealed interface Phase {
      * The recovery of {@code view} established {@code epoch}, opening at {@code start}: the member waits for the
      * repairs that bring it up to {@code start - 1} (none with {@code gap} or {@code refound}: it skips), then
      * opens. {@code ballot} is the ballot that established the epoch; {@code truncate}, if not -1, where a durable
-     * member's log was cut back before its repairs.
+     * member's log was cut back before its repairs; {@code lineage} the older epochs whose history it continues;
+     * {@code witness}, if not -1, where the tail a member with a gap holds before it opens begins.
      */
     record Catching(long view, EpochId epoch, List<MemberId> members, long start, boolean gap, boolean refound,
-                    MemberId provider, Map<MemberId, Long> marks, long ballot, long truncate) implements Phase {
+                    MemberId provider, Map<MemberId, Long> marks, long ballot, long truncate,
+                    List<org.fts.gc.internal.EpochPlan.Link> lineage, long witness) implements Phase {
     }
 
     /** The recovery of {@code view} found the view not primary: nothing is delivered until the next view. */

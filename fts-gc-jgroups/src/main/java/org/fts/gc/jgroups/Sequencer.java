@@ -218,10 +218,8 @@ final class Sequencer {
             return;
         }
         List<MemberId> recoveryMembers = rec.members();
-        EpochId reported = s.epochSeq() == null ? null : new EpochId(s.epochView(), s.epochSeq());
-        knownBallot = Math.max(knownBallot, s.epochBallot());
-        reports.put(src, new EpochPlan.Report(s.fresh(), s.synced(), s.epochBallot(), reported, s.founding(),
-                s.epochMembers(), s.last(), s.commit(), s.base()));
+        knownBallot = Math.max(knownBallot, s.epoch() == null ? 0 : s.epoch().ballot());
+        reports.put(src, report(s));
         reportedMarks.put(src, s.marks());
         publishWaiting();
         if (reports.size() < recoveryMembers.size()) {
@@ -241,6 +239,7 @@ final class Sequencer {
             return;
         }
         Map<MemberId, Long> marks = d.founding() ? Map.of() : reportedMarks.get(d.source());
+        List<EpochPlan.Link> lineage = EpochPlan.Link.of(d.start(), d.founding() ? null : reports.get(d.source()));
         for (EpochPlan.Repair r : d.repairs()) {
             out.add(() -> net.repair(r.source(), view, r.target(), r.from(), r.upTo()));
         }
@@ -249,12 +248,25 @@ final class Sequencer {
         LOG.info("{}: view {} establishes epoch {} at {} ({})", self, view, pending, d.start(), d.refounding()
                 ? "founding the group again: its interrupted founding committed nothing"
                 : d.founding() ? "founding the group" : "continuing the history of " + d.source());
+        // Founding again, a member whose state holds a broadcast turns its opening into a gap: this member, if its own
+        // state is the initial one, provides the initial state to it.
+        MemberId initial = d.refounding() && !member.holdsBroadcasts() ? self : null;
         for (Map.Entry<MemberId, EpochPlan.Assignment> a : d.assignments().entrySet()) {
             EpochPlan.Assignment as = a.getValue();
             Wire.EpochMsg e = new Wire.EpochMsg(view, ballot, d.start(), as.gap(), d.refounding(), as.truncate(),
-                    as.provider(), as.gap() || as.truncate() >= 0 ? marks : Map.of());
+                    d.refounding() ? initial : as.provider(), as.gap() || as.truncate() >= 0 ? marks : Map.of(),
+                    lineage, as.witness());
             out.add(() -> net.toMember(a.getKey(), e));
         }
+    }
+
+    /** A member's report as the recovery's rules read it. */
+    private static EpochPlan.Report report(Wire.State s) {
+        Wire.Opened e = s.epoch();
+        EpochPlan.Report r = new EpochPlan.Report(s.fresh(), s.synced(), e == null ? 0 : e.ballot(),
+                e == null ? null : e.id(), e != null && e.founding(), e == null ? List.of() : e.members(), s.last(),
+                s.commit(), s.base());
+        return (e == null ? r : r.lineage(e.start(), e.lineage())).applied(s.delivered()).damaged(s.damaged());
     }
 
     /**

@@ -376,6 +376,11 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         return member.logSize();
     }
 
+    /** What this member holds in memory, by position (diagnostics; the protocol simulator's accounting). */
+    java.util.Map<Long, byte[]> heldPayloads() {
+        return member.heldPayloads();
+    }
+
     /** One line for diagnostics: the member's standing, the sequencer's marks, this origin's backlog. */
     String describe() {
         return member.describe() + " seqCommitted=" + sequencer.acks().committed() + " seqStable="

@@ -6,16 +6,24 @@ import java.util.List;
 import java.util.Map;
 
 import org.fts.gc.MemberId;
+import org.fts.gc.internal.EpochId;
+import org.fts.gc.internal.EpochPlan;
 
+import static org.fts.gc.jgroups.WireFields.linksSize;
 import static org.fts.gc.jgroups.WireFields.marksSize;
+import static org.fts.gc.jgroups.WireFields.openedSize;
+import static org.fts.gc.jgroups.WireFields.putLinks;
+import static org.fts.gc.jgroups.WireFields.putOpened;
+import static org.fts.gc.jgroups.WireFields.putSpans;
+import static org.fts.gc.jgroups.WireFields.readLinks;
+import static org.fts.gc.jgroups.WireFields.readOpened;
+import static org.fts.gc.jgroups.WireFields.readSpans;
+import static org.fts.gc.jgroups.WireFields.spansSize;
 import static org.fts.gc.jgroups.WireFields.name;
-import static org.fts.gc.jgroups.WireFields.namesSize;
 import static org.fts.gc.jgroups.WireFields.putMarks;
-import static org.fts.gc.jgroups.WireFields.putNames;
 import static org.fts.gc.jgroups.WireFields.readMarks;
 import static org.fts.gc.jgroups.WireFields.readName;
 import static org.fts.gc.jgroups.WireFields.readNameOrNull;
-import static org.fts.gc.jgroups.WireFields.readNames;
 import static org.fts.gc.jgroups.WireFields.readRepair;
 import static org.fts.gc.jgroups.WireFields.repair;
 import static org.fts.gc.jgroups.WireFields.rest;
@@ -85,14 +93,23 @@ final class Wire {
     }
 
     /**
-     * Member to coordinator: what it holds, promising {@code ballot}. {@code epochView}/{@code epochSeq} name the
-     * last epoch it opened (absent when fresh), established with ballot {@code epochBallot}; {@code marks} is, per
-     * origin, the highest oseq in its history up to {@code last}; every entry up to {@code commit} is committed;
-     * it can repair the entries after {@code base} (0 without a log; with one, what compaction left).
+     * An epoch a member opened, as it reports it: the ballot that established it, its id, whether it founded the
+     * group, its members, its first position, and the older epochs whose history it continued ({@code lineage}).
      */
-    record State(long view, long ballot, boolean fresh, boolean synced, long epochBallot, long epochView,
-                 MemberId epochSeq, boolean founding, List<MemberId> epochMembers, long last, long commit,
-                 Map<MemberId, Long> marks, long base) implements Msg {
+    record Opened(long ballot, EpochId id, boolean founding, List<MemberId> members, long start,
+                  List<EpochPlan.Link> lineage) {
+    }
+
+    /**
+     * Member to coordinator: what it holds, promising {@code ballot}. {@code epoch} is the last epoch it opened
+     * (null when fresh, or while a durable member is cut back and catching up); {@code marks} is, per origin, the
+     * highest oseq in its history up to {@code last}; every entry up to {@code commit} is committed; it can repair
+     * the entries after {@code base} (what its log or memory still holds); its application's state is at
+     * {@code delivered}; {@code damaged}: positions its log holds
+     * but cannot verify.
+     */
+    record State(long view, long ballot, boolean fresh, boolean synced, Opened epoch, long last, long commit,
+                 Map<MemberId, Long> marks, long base, long delivered, List<EpochPlan.Span> damaged) implements Msg {
     }
 
     /** Member to coordinator: it promised {@code promised}, not below the recovery's {@code ballot}: ask again. */
@@ -108,14 +125,18 @@ final class Wire {
     }
 
     /**
-     * Coordinator to member: the epoch of view {@code view} opens at {@code start}. With {@code gap} the member
+     * Coordinator to member: the epoch of view {@code view} opens at {@code start}, with lineage {@code lineage} (the
+     * older epochs whose history it continues, nearest first; empty for a founding). With {@code gap} the member
      * skips to it (its state must be replaced; {@code provider} holds one) and takes {@code marks} as its
      * per-origin marks; with {@code refound} it drops what it holds (a founding that committed nothing);
      * otherwise it first holds everything before {@code start}, after dropping what it holds beyond
-     * {@code truncate} (-1: nothing; a durable member's tail of another epoch) and taking {@code marks} then.
+     * {@code truncate} (-1: nothing; a tail of another epoch) and taking {@code marks} then. With {@code witness}
+     * (-1: none) a member with a gap first holds the entries after that position up to the start: the tail it counts
+     * towards when it acknowledges its opening.
      */
     record EpochMsg(long view, long ballot, long start, boolean gap, boolean refound, long truncate,
-                    MemberId provider, Map<MemberId, Long> marks) implements Msg {
+                    MemberId provider, Map<MemberId, Long> marks, List<EpochPlan.Link> lineage, long witness)
+            implements Msg {
     }
 
     /** Coordinator to member: view {@code view} is not primary, and why. */
@@ -240,13 +261,12 @@ final class Wire {
             return ByteBuffer.allocate(25).put(Tag.REFUSED.code).putLong(r.view()).putLong(r.ballot()).putLong(r.promised())
                     .array();
         } else if (m instanceof State s) {
-            byte[] seq = s.epochSeq() == null ? new byte[0] : name(s.epochSeq());
-            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 3 + 8 + 8 + 1 + seq.length + namesSize(s.epochMembers())
-                            + 24 + marksSize(s.marks()))
+            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 2 + openedSize(s.epoch()) + 32 + spansSize(s.damaged())
+                            + marksSize(s.marks()))
                     .put(Tag.STATE.code).putLong(s.view()).putLong(s.ballot()).put((byte) (s.fresh() ? 1 : 0))
-                    .put((byte) (s.synced() ? 1 : 0)).put((byte) (s.founding() ? 1 : 0)).putLong(s.epochBallot())
-                    .putLong(s.epochView()).put((byte) seq.length).put(seq);
-            putNames(b, s.epochMembers()).putLong(s.last()).putLong(s.commit()).putLong(s.base());
+                    .put((byte) (s.synced() ? 1 : 0));
+            putOpened(b, s.epoch()).putLong(s.last()).putLong(s.commit()).putLong(s.base()).putLong(s.delivered());
+            putSpans(b, s.damaged());
             return putMarks(b, s.marks()).array();
         } else if (m instanceof SendRepair r) {
             byte[] t = name(r.target());
@@ -256,9 +276,11 @@ final class Wire {
             return repair(Tag.REPAIR.code, r);
         } else if (m instanceof EpochMsg e) {
             byte[] p = e.provider() == null ? new byte[0] : name(e.provider());
-            ByteBuffer b = ByteBuffer.allocate(1 + 8 * 4 + 1 + 1 + p.length + marksSize(e.marks())).put(Tag.EPOCH.code)
-                    .putLong(e.view()).putLong(e.ballot()).putLong(e.start()).putLong(e.truncate())
+            ByteBuffer b = ByteBuffer.allocate(1 + 8 * 5 + 1 + 1 + p.length + linksSize(e.lineage())
+                            + marksSize(e.marks())).put(Tag.EPOCH.code)
+                    .putLong(e.view()).putLong(e.ballot()).putLong(e.start()).putLong(e.truncate()).putLong(e.witness())
                     .put((byte) ((e.gap() ? 1 : 0) | (e.refound() ? 2 : 0))).put((byte) p.length).put(p);
+            putLinks(b, e.lineage());
             return putMarks(b, e.marks()).array();
         } else if (m instanceof NotPrimary n) {
             byte[] r = n.reason().getBytes(StandardCharsets.UTF_8);
@@ -318,16 +340,14 @@ final class Wire {
                 long ballot = b.getLong();
                 boolean fresh = b.get() == 1;
                 boolean synced = b.get() == 1;
-                boolean founding = b.get() == 1;
-                long epochBallot = b.getLong();
-                long epochView = b.getLong();
-                MemberId seq = readNameOrNull(b);
-                List<MemberId> epochMembers = readNames(b);
+                Opened epoch = readOpened(b);
                 long last = b.getLong();
                 long commit = b.getLong();
                 long base = b.getLong();
-                return new State(view, ballot, fresh, synced, epochBallot, epochView, seq, founding, epochMembers, last,
-                        commit, readMarks(b), base);
+                long delivered = b.getLong();
+                List<EpochPlan.Span> damaged = readSpans(b);
+                return new State(view, ballot, fresh, synced, epoch, last, commit, readMarks(b), base, delivered,
+                        damaged);
             }
             case SEND_REPAIR:
                 return new SendRepair(b.getLong(), readName(b), b.getLong(), b.getLong());
@@ -338,10 +358,12 @@ final class Wire {
                 long ballot = b.getLong();
                 long start = b.getLong();
                 long truncate = b.getLong();
+                long witness = b.getLong();
                 byte flags = b.get();
                 MemberId provider = readNameOrNull(b);
+                List<EpochPlan.Link> lineage = readLinks(b);
                 return new EpochMsg(view, ballot, start, (flags & 1) != 0, (flags & 2) != 0, truncate, provider,
-                        readMarks(b));
+                        readMarks(b), lineage, witness);
             }
             case NOT_PRIMARY: {
                 long view = b.getLong();

@@ -9,6 +9,8 @@ import java.util.Map;
 
 import org.fts.gc.GroupException;
 import org.fts.gc.MemberId;
+import org.fts.gc.internal.EpochId;
+import org.fts.gc.internal.EpochPlan;
 import org.fts.gc.jgroups.Wire.Entry;
 import org.fts.gc.jgroups.Wire.Repair;
 
@@ -139,5 +141,96 @@ final class WireFields {
             throw new GroupException("member name longer than 255 bytes: " + m);
         }
         return n;
+    }
+    static int epochIdSize(EpochId e) {
+        return 8 + 1 + (e == null ? 0 : name(e.sequencer()).length);
+    }
+
+    /** An epoch id, or none: view id 0 and an empty name. */
+    static ByteBuffer putEpochId(ByteBuffer b, EpochId e) {
+        byte[] n = e == null ? new byte[0] : name(e.sequencer());
+        return b.putLong(e == null ? 0 : e.view()).put((byte) n.length).put(n);
+    }
+
+    static EpochId readEpochId(ByteBuffer b) {
+        long view = b.getLong();
+        MemberId seq = readNameOrNull(b);
+        return seq == null ? null : new EpochId(view, seq);
+    }
+
+    static int openedSize(Wire.Opened o) {
+        return 1 + (o == null ? 0 : 8 + epochIdSize(o.id()) + 1 + namesSize(o.members()) + 8 + linksSize(o.lineage()));
+    }
+
+    static int linksSize(List<EpochPlan.Link> links) {
+        int size = 1;
+        for (EpochPlan.Link l : links) {
+            size += epochIdSize(l.epoch()) + 16;
+        }
+        return size;
+    }
+
+    static ByteBuffer putLinks(ByteBuffer b, List<EpochPlan.Link> links) {
+        b.put((byte) links.size());
+        links.forEach(l -> putEpochId(b, l.epoch()).putLong(l.ballot()).putLong(l.upTo()));
+        return b;
+    }
+
+    static List<EpochPlan.Link> readLinks(ByteBuffer b) {
+        int n = b.get() & 0xff;
+        if (n > EpochPlan.Link.KEEP) {
+            throw new IllegalArgumentException(n + " lineage links, at most " + EpochPlan.Link.KEEP);
+        }
+        List<EpochPlan.Link> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            EpochId e = readEpochId(b);
+            out.add(new EpochPlan.Link(e, b.getLong(), b.getLong()));
+        }
+        return out;
+    }
+
+    /** A reported epoch: a presence byte, then its fields. */
+    static ByteBuffer putOpened(ByteBuffer b, Wire.Opened o) {
+        if (o == null) {
+            return b.put((byte) 0);
+        }
+        b.put((byte) 1).putLong(o.ballot());
+        putEpochId(b, o.id()).put((byte) (o.founding() ? 1 : 0));
+        putNames(b, o.members()).putLong(o.start());
+        return putLinks(b, o.lineage());
+    }
+
+    static Wire.Opened readOpened(ByteBuffer b) {
+        if (b.get() == 0) {
+            return null;
+        }
+        long ballot = b.getLong();
+        EpochId id = readEpochId(b);
+        boolean founding = b.get() == 1;
+        List<MemberId> members = readNames(b);
+        long start = b.getLong();
+        return new Wire.Opened(ballot, id, founding, members, start, readLinks(b));
+    }
+
+    static int spansSize(List<EpochPlan.Span> spans) {
+        return 4 + 16 * spans.size();
+    }
+
+    static ByteBuffer putSpans(ByteBuffer b, List<EpochPlan.Span> spans) {
+        b.putInt(spans.size());
+        spans.forEach(s -> b.putLong(s.from()).putLong(s.to()));
+        return b;
+    }
+
+    static List<EpochPlan.Span> readSpans(ByteBuffer b) {
+        int n = b.getInt();
+        if (n < 0 || n > b.remaining() / 16) {
+            throw new IllegalArgumentException(n + " spans in " + b.remaining() + " bytes");
+        }
+        List<EpochPlan.Span> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            out.add(new EpochPlan.Span(b.getLong(), b.getLong()));
+        }
+        return out;
     }
 }

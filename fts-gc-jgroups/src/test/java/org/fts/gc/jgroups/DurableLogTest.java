@@ -76,10 +76,12 @@ class DurableLogTest {
     @Test
     void theEpochMetaIsReplacedAtomicallyAndReadBack() {
         DurableLog.EpochMeta meta = new DurableLog.EpochMeta(58, 57, 3, new MemberId("b#2"), true,
-                List.of(A, new MemberId("b#2"), new MemberId("c#3")), 4321);
+                List.of(A, new MemberId("b#2"), new MemberId("c#3")), 4321,
+                List.of(new org.fts.gc.internal.EpochPlan.Link(new org.fts.gc.internal.EpochId(2, new MemberId("c#3")),
+                        41, 4320)));
         try (DurableLog log = DurableLog.open(dir)) {
             assertEquals(DurableLog.EpochMeta.NONE, log.loaded().meta());
-            log.writeMeta(new DurableLog.EpochMeta(1, 0, 0, null, false, List.of(), 0));
+            log.writeMeta(new DurableLog.EpochMeta(1, 0, 0, null, false, List.of(), 0, List.of()));
             log.writeMeta(meta);
         }
         try (DurableLog again = DurableLog.open(dir)) {
@@ -90,7 +92,7 @@ class DurableLogTest {
     @Test
     void aDamagedMetaIsRefusedNamingTheFile() throws Exception {
         try (DurableLog log = DurableLog.open(dir)) {
-            log.writeMeta(new DurableLog.EpochMeta(7, 7, 7, A, false, List.of(A), 1));
+            log.writeMeta(new DurableLog.EpochMeta(7, 7, 7, A, false, List.of(A), 1, List.of()));
         }
         Path meta = dir.resolve("epoch.meta");
         byte[] bytes = Files.readAllBytes(meta);
@@ -151,7 +153,7 @@ class DurableLogTest {
                 log.append(entry(g), g - 1);
             }
             Waits.await(() -> log.durable() == 90, Duration.ofSeconds(10), () -> "durable " + log.durable());
-            log.writeMeta(new DurableLog.EpochMeta(7, 7, 7, A, false, List.of(A, new MemberId("b#1")), 101));
+            log.writeMeta(new DurableLog.EpochMeta(7, 7, 7, A, false, List.of(A, new MemberId("b#1")), 101, List.of()));
         }
         org.fts.gc.internal.DeliveryPump pump = new org.fts.gc.internal.DeliveryPump("y", new org.fts.testing.Recorder());
         java.util.List<Wire.State> reports = new java.util.ArrayList<>();
@@ -170,7 +172,7 @@ class DurableLogTest {
             order.receive(b, Wire.encode(new Wire.StateReq(1, 20)));
             assertEquals(1, reports.size());
             Wire.State s = reports.get(0);
-            assertEquals(null, s.epochSeq(), "a log short of epoch 7's start (100) must not claim it");
+            assertEquals(null, s.epoch(), "a log short of epoch 7's start (100) must not claim it");
             assertEquals(false, s.fresh());
             assertEquals(90, s.last());
         }

@@ -261,7 +261,7 @@ final class ProtocolSimulator {
     int damaged() {
         int d = 0;
         for (SimNode n : nodes) {
-            if (!n.alive || !n.everSynced) {
+            if (!n.alive || !n.everSynced || history.superseded(n)) {
                 d++;
             }
         }
@@ -274,6 +274,14 @@ final class ProtocolSimulator {
     void send(SimNode from, MemberId to, SimNetwork.Kind kind, byte[] msg) {
         if (!from.alive || from.view == null || !from.view.contains(to) || to.equals(from.id)) {
             return;
+        }
+        if (msg[0] == Wire.Tag.EPOCH.code && Wire.decode(msg) instanceof Wire.EpochMsg e && e.gap()) {
+            // The fault model's accounting: a replica is without the group's state from the moment a recovery decides
+            // that its history is superseded (it has a gap), until it installs a state.
+            SimNode target = all.get(to);
+            if (target != null) {
+                target.everSynced = false;
+            }
         }
         net.send(from.replica, replica(to), new SimNetwork.Msg(from.id, to, kind, msg));
     }

@@ -60,6 +60,20 @@ final class SimHistory {
         return minDelivered;
     }
 
+    /**
+     * Whether {@code n}'s history was superseded: it holds, at a position, another broadcast than the one delivered
+     * there (the fault model counts such a replica as without the group's state: it must get a gap).
+     */
+    boolean superseded(SimNode n) {
+        for (Map.Entry<Long, byte[]> e : n.order.heldPayloads().entrySet()) {
+            String d = byPos.get(e.getKey());
+            if (d != null && !d.equals(new String(e.getValue(), java.nio.charset.StandardCharsets.UTF_8))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     boolean contains(String payload) {
         return posOf.containsKey(payload);
     }
@@ -170,6 +184,7 @@ final class SimHistory {
             n.buffered = new ArrayList<>();
             n.last = start - 1;
             n.gapsTapped++;
+            n.everSynced = false;   // without the state until it installs one
             return;
         }
         if (refound) {

@@ -221,16 +221,20 @@ final class SimNetwork {
         } else if (m instanceof Wire.StateReq r) {
             return "STATE_REQ v=" + r.view();
         } else if (m instanceof Wire.State s) {
+            Wire.Opened e = s.epoch();
             return "STATE v=" + s.view() + (s.fresh() ? " fresh" : "") + (s.synced() ? " synced" : " unsynced")
-                    + " epoch=" + s.epochView() + "@" + s.epochSeq() + (s.founding() ? " founding" : "") + " last="
-                    + s.last();
+                    + (e == null ? " epoch=none" : " epoch=" + e.id() + (e.founding() ? " founding" : "") + " start="
+                    + e.start() + (e.lineage().isEmpty() ? "" : " of " + e.lineage().get(0).epoch()))
+                    + " last=" + s.last() + " commit=" + s.commit() + " base=" + s.base() + (s.damaged().isEmpty() ? "" : " damaged=" + s.damaged());
         } else if (m instanceof Wire.SendRepair r) {
             return "SEND_REPAIR v=" + r.view() + " to " + r.target() + " (" + r.from() + "," + r.upTo() + "]";
         } else if (m instanceof Wire.Repair r) {
             return "REPAIR v=" + r.view() + " " + r.entries().size() + " entries"
                     + (r.entries().isEmpty() ? "" : " from " + r.entries().get(0).gseq());
         } else if (m instanceof Wire.EpochMsg e) {
-            return "EPOCH v=" + e.view() + " start=" + e.start() + (e.gap() ? " gap" : "")
+            return "EPOCH v=" + e.view() + " start=" + e.start()
+                    + (e.lineage().isEmpty() ? "" : " of " + e.lineage().get(0).epoch())
+                    + (e.gap() ? " gap" : "")
                     + (e.refound() ? " refound" : "") + (e.provider() == null ? "" : " provider=" + e.provider());
         } else if (m instanceof Wire.NotPrimary np) {
             return "NOT_PRIMARY v=" + np.view();

@@ -182,7 +182,8 @@ final class SimSteps {
             if (sim.options().beyondFaultModel()) {
                 allowed = live.stream().anyMatch(o -> o != y && o.standing == SimNode.Standing.SYNCED);
             } else {
-                allowed = live.size() > 1 && sim.damaged() + (y.everSynced ? 1 : 0) <= n - (n / 2 + 1);
+                allowed = live.size() > 1 && sim.damaged() + (y.everSynced && !sim.history.superseded(y) ? 1 : 0)
+                        <= n - (n / 2 + 1);
             }
             if (allowed) {
                 c.add(y);

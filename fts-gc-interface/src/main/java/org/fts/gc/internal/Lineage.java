@@ -1,0 +1,234 @@
+package org.fts.gc.internal;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fts.gc.GroupConfig;
+import org.fts.gc.MemberId;
+import org.fts.gc.internal.EpochPlan.Assignment;
+import org.fts.gc.internal.EpochPlan.Decision;
+import org.fts.gc.internal.EpochPlan.Repair;
+import org.fts.gc.internal.EpochPlan.Report;
+
+/**
+ * What a recovery's reports say about epochs that no longer matter: which ones committed nothing, and what an
+ * epoch that committed nothing of its own hands back to (docs/group-communication.md, "Epochs"). Used by
+ * {@link EpochPlan}; pure.
+ */
+final class Lineage {
+    private final List<MemberId> members;
+    private final Map<MemberId, Report> reports;
+    private final int majority;
+
+    Lineage(List<MemberId> members, Map<MemberId, Report> reports, int majority) {
+        this.members = members;
+        this.reports = reports;
+        this.majority = majority;
+    }
+
+    /**
+     * Rule 2's one exception: an interrupted founding. Members that start together found the group, but a view
+     * change can reach some of them before the founding epoch opens there; they stay fresh, and the few that
+     * did open it would be all the history holders, too few for ever. If the latest epoch here is a founding
+     * one and the members that may have opened it (its members, less those here that say they
+     * did not) are fewer than a majority, it committed nothing: the history is empty, and the view founds it
+     * again. A replica restarted since is another incarnation, so it cannot vouch for its predecessor.
+     */
+    boolean foundingNeverCommitted(List<MemberId> holders) {
+        Report latest = top(holders);
+        return latest.founding() && GroupConfig.replicas(mayHaveOpened(latest)) < majority;
+    }
+
+    /**
+     * Rule 3's refinement. A member opens an epoch with a gap at once, while the members of its source's epoch
+     * wait for their repairs; a view change in between can leave an epoch that only members with a gap opened.
+     * They hold nothing of the history before it, and no synced member of it is here to provide it (rule 4), so
+     * taken as the most advanced it would keep the group not primary for good. Such an epoch committed nothing if
+     * the members that may have opened it (its members, less those here that report an older epoch) are fewer
+     * than a majority: neither its tail (committed once a majority opened it) nor what it ordered (once a majority
+     * held it). Its reporters then hold no part of the history and are not counted as holders: they skip to the
+     * new epoch with a gap. Repeated while the latest epoch left is such a one; never empties the holders.
+     */
+    void dropHollowEpochs(List<MemberId> holders) {
+        while (!holders.isEmpty()) {
+            Report latest = top(holders);
+            List<MemberId> inTop = holders.stream().filter(m -> EpochPlan.rank(reports.get(m), latest) == 0).toList();
+            if (latest.founding() || inTop.size() == holders.size()
+                    || inTop.stream().anyMatch(m -> reports.get(m).synced())) {
+                return;
+            }
+            if (GroupConfig.replicas(mayHaveOpened(latest)) >= majority) {
+                return;
+            }
+            holders.removeAll(inTop);
+        }
+    }
+
+    /**
+     * The certified path, tried when rules 2-4 fail on the latest epoch E because no member of E here holds a synced
+     * state (docs/group-communication.md, "Splicing"). Everything ever committed is in E's history: commits before
+     * E's recovery are in the history it continued, and after it they are E's own (held by a majority of E's members,
+     * so by one of E's members here unless a majority of replicas lost their memory) or of epochs established after
+     * E, which need a majority of replicas that opened them, while every member here that holds a history reports E or
+     * an older epoch (the guard: those members are a majority). E's history is assembled from two members: a synced
+     * member x whose history is known to be E's up to some t (what x knows committed, or, if x's epoch is in E's
+     * lineage, up to where E's history continued it), which gives the state up to t; and the most advanced member of
+     * E here, whose log must reach back to t, which gives the entries after it. x's own entries after t were never
+     * committed in E's history (E's recovery froze a majority, one of which held every one that was). x is cut back
+     * to t and repaired from there; E's members keep their entries and fetch the state from x. Without a log only: a durable member's log must be one epoch's.
+     *
+     * @param holders the members that hold a history (before any hollow epoch was dropped)
+     * @return the decision, or null if the path does not apply
+     */
+    Decision splice(List<MemberId> holders, MemberId self) {
+        if (GroupConfig.replicas(holders) < majority) {
+            return null;   // an epoch established after the latest one reported here could have committed
+        }
+        Report latest = top(holders);
+        List<MemberId> inTop = holders.stream().filter(m -> EpochPlan.rank(reports.get(m), latest) == 0).toList();
+        if (latest.founding() || inTop.stream().anyMatch(m -> reports.get(m).synced())) {
+            return null;
+        }
+        MemberId src = null;
+        for (MemberId m : inTop) {
+            if (src == null || reports.get(m).last() > reports.get(src).last()
+                    || reports.get(m).last() == reports.get(src).last() && m.equals(self)) {
+                src = m;
+            }
+        }
+        Report top = reports.get(src);
+        MemberId x = null;
+        long t = -1;   // x's history is E's up to t; the logs of E's members give the rest
+        for (MemberId m : holders) {
+            Report r = reports.get(m);
+            long upTo = agreesUpTo(r, latest);
+            if (r.synced() && upTo >= 0 && (upTo > t || upTo == t && m.equals(self))) {
+                x = m;
+                t = upTo;
+            }
+        }
+        Map<MemberId, Long> agree = new LinkedHashMap<>();   // who can give E's entries, up to where
+        for (MemberId m : holders) {
+            long upTo = inTop.contains(m) ? reports.get(m).last() : agreesUpTo(reports.get(m), latest);
+            if (upTo > reports.get(m).base()) {
+                agree.put(m, upTo);
+            }
+        }
+        long witness = EpochPlan.witnessFrom(reports, top);
+        if (witness >= 0 && witness < top.base()) {
+            witness = top.base();
+        }
+        if (x == null || supply(agree, src, t, top.last(), x) == null
+                || witness >= 0 && supply(agree, src, witness, top.last(), x) == null) {
+            return null;   // nobody here holds a state of E's history, or no log here reaches back to it
+        }
+        Map<MemberId, Assignment> assignments = new LinkedHashMap<>();
+        List<Repair> repairs = new ArrayList<>();
+        for (MemberId m : members) {
+            Report r = reports.get(m);
+            if (inTop.contains(m)) {
+                repairs.addAll(supply(agree, src, r.last(), top.last(), m));
+                assignments.put(m, new Assignment(false, x));
+            } else if (m.equals(x)) {
+                repairs.addAll(supply(agree, src, t, top.last(), m));
+                assignments.put(m, new Assignment(false, null, t));
+            } else if (witness >= 0) {
+                repairs.addAll(supply(agree, src, witness, top.last(), m));
+                assignments.put(m, new Assignment(true, x, -1, witness));
+            } else {
+                assignments.put(m, new Assignment(true, x));
+            }
+        }
+        return new Decision(null, src, false, false, top.last() + 1, assignments, repairs);
+    }
+
+    /**
+     * The repairs that bring {@code target} from {@code from} up to {@code to}: ranges, each from one of {@code
+     * suppliers} (each with the last position up to which its history is the one continued) whose memory or log
+     * still holds it, preferring {@code preferred}; null if some position is held by none of them.
+     */
+    private List<Repair> supply(Map<MemberId, Long> suppliers, MemberId preferred, long from, long to,
+                                MemberId target) {
+        List<Repair> out = new ArrayList<>();
+        long p = from;
+        while (p < to) {
+            long next = p + 1;
+            MemberId best = null;
+            long reach = p;
+            for (Map.Entry<MemberId, Long> e : suppliers.entrySet()) {
+                MemberId s = e.getKey();
+                long upTo = e.getValue();
+                if (!s.equals(target) && reports.get(s).base() < next && upTo >= next
+                        && (upTo > reach || upTo == reach && s.equals(preferred))) {
+                    best = s;
+                    reach = upTo;
+                }
+            }
+            if (best == null) {
+                return null;
+            }
+            long upTo = Math.min(reach, to);
+            out.add(new Repair(best, target, p, upTo));
+            p = upTo;
+        }
+        return out;
+    }
+
+    /**
+     * Up to where {@code r}'s history is {@code e}'s: what it knows committed (every later history holds that), or, if
+     * its epoch is in {@code e}'s lineage, up to where {@code e} continued it; -1 if neither says anything.
+     */
+    static long agreesUpTo(Report r, Report e) {
+        long upTo = r.holdsHistory() ? Math.min(r.commit(), r.last()) : -1;
+        for (EpochPlan.Link l : e.lineage()) {
+            if (r.holdsHistory() && r.epoch().equals(l.epoch()) && r.ballot() == l.ballot()) {
+                upTo = Math.max(upTo, Math.min(r.last(), l.upTo()));
+            }
+        }
+        return upTo;
+    }
+
+    /**
+     * The members of {@code latest}'s epoch that may have opened it: less those here that say they did not. None if
+     * its sequencer is here and did not open it: only the sequencer counts an epoch's commits (the tail, and what it
+     * orders; a follower's shortcut delivers only what the sequencer ordered, so held, in it), so that epoch committed
+     * nothing whoever else opened it.
+     */
+    private List<MemberId> mayHaveOpened(Report latest) {
+        MemberId seq = latest.epoch().sequencer();
+        if (members.contains(seq) && didNotOpen(reports.get(seq), latest)) {
+            return List.of();
+        }
+        List<MemberId> out = new ArrayList<>();
+        for (MemberId m : latest.epochMembers()) {
+            Report here = members.contains(m) ? reports.get(m) : null;
+            if (here == null || !didNotOpen(here, latest)) {
+                out.add(m);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Whether {@code here}'s report shows it did not open {@code latest}'s epoch: it is fresh, or it opened an
+     * older one. A member that is neither fresh nor a holder (a durable member cut back and catching up, which
+     * reports no epoch) may have opened it: it counts as one that may have.
+     */
+    private static boolean didNotOpen(Report here, Report latest) {
+        return here.holdsHistory() ? EpochPlan.rank(here, latest) < 0 : here.fresh();
+    }
+
+    /** The report of the latest epoch among {@code holders}. */
+    private Report top(List<MemberId> holders) {
+        Report latest = null;
+        for (MemberId m : holders) {
+            Report r = reports.get(m);
+            if (latest == null || EpochPlan.rank(r, latest) > 0) {
+                latest = r;
+            }
+        }
+        return latest;
+    }
+}
