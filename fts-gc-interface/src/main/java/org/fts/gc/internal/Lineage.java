@@ -88,7 +88,7 @@ final class Lineage {
         }
         Report latest = top(holders);
         List<MemberId> inTop = holders.stream().filter(m -> EpochPlan.rank(reports.get(m), latest) == 0).toList();
-        if (latest.founding() || inTop.stream().anyMatch(m -> reports.get(m).synced())) {
+        if (latest.founding() || latest.start() <= 0 || inTop.stream().anyMatch(m -> reports.get(m).synced())) {
             return null;
         }
         MemberId src = null;

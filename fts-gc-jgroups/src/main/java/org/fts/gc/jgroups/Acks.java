@@ -29,6 +29,12 @@ final class Acks {
     private List<MemberId> members = List.of();
     private int majority;
     private final Map<MemberId, Long> acked = new HashMap<>();
+    /**
+     * Acknowledgements of a later epoch than the book's: members open an epoch, and acknowledge the opening, before its
+     * sequencer may (it waits for repairs); counted once the book opens that epoch, else they would be lost.
+     */
+    private final Map<MemberId, Long> early = new HashMap<>();
+    private long earlyView = -1;
     /** Per member, the System.nanoTime() of its last acknowledgement that advanced (or of the opening). */
     private final Map<MemberId, Long> progressed = new HashMap<>();
     private long emitted;
@@ -68,6 +74,15 @@ final class Acks {
             progressed.clear();
             long now = System.nanoTime();
             m.forEach(x -> progressed.put(x, now));
+            if (earlyView == e.view()) {
+                early.forEach((x, h) -> {
+                    if (m.contains(x)) {
+                        acked.put(x, h);
+                    }
+                });
+            }
+            early.clear();
+            earlyView = -1;
             emitted = Math.min(held, ownCount);
             tailEnd = held;
             stable = 0;
@@ -83,6 +98,16 @@ final class Acks {
         EpochId e;
         synchronized (lock) {
             e = epoch;
+            if (!src.equals(self) && (e == null || epochView > e.view())) {
+                if (epochView > earlyView) {
+                    early.clear();
+                    earlyView = epochView;
+                }
+                if (epochView == earlyView) {
+                    early.merge(src, held, Math::max);
+                }
+                return;
+            }
         }
         if (e != null && e.view() == epochView) {
             update(e, src, held);

@@ -381,6 +381,7 @@ final class Member extends MemberState {
         // sequencer says a majority opened the epoch (docs/group-communication.md, "An epoch's tail").
         tailEnd = held;
         lastAcked = held;
+        repeatedAt = -1;
         phase = new Phase.Open(c.epoch(), c.members());
         foreign = false;
         epochBallot = c.ballot();

@@ -42,6 +42,38 @@ class ProtocolSimulationTest {
         range(5, Long.getLong("fts.sim.seeds", 500), Ordering.OFFLOAD);
     }
 
+    /**
+     * Seeds that found a mechanism, run whatever the range above: each broke an invariant on an earlier version of the
+     * protocol (docs/simulator.md, "Findings").
+     */
+    @Test
+    void seedsThatFoundAMechanism() {
+        ProtocolSimulator.Options n3 = ProtocolSimulator.Options.of(3);
+        ProtocolSimulator.Options n5 = ProtocolSimulator.Options.of(5);
+        ProtocolSimulator.Options n5long = new ProtocolSimulator.Options(5, 1000, true, false, Ordering.SEQUENCER);
+        Object[][] found = {
+            {26347L, n3, "the sequencer opened after the others acknowledged its epoch: their opening ACKs were lost"},
+            {1080L, n5long, "an origin told at a gap that its broadcasts were in a history later dropped lost them"},
+            {1599L, n5, "a refounding gave a member whose state held a broadcast a gap with no provider"},
+            {2186L, n3, "a member cut back below what its application had delivered"},
+            {928L, n3, "a sequencer's own commit count is no bound under the followers' shortcut"},
+            {46L, n3, "the latest epoch opened only by members with a gap (splice)"},
+            {8L, n3, "a hollow epoch left one replica holding the history (splice)"},
+            {3240L, n3, "an epoch whose sequencer never opened it"},
+            {9243L, n3, "a sequencer whose opening acknowledgements were lost committed nothing without traffic"},
+        };
+        List<String> broken = new ArrayList<>();
+        for (Object[] f : found) {
+            ProtocolSimulator.Result r = ProtocolSimulator.run((Long) f[0], (ProtocolSimulator.Options) f[1]);
+            if (!r.ok()) {
+                broken.add(f[2] + ":\n" + r.report());
+            }
+        }
+        if (!broken.isEmpty()) {
+            fail(String.join("\n\n", broken));
+        }
+    }
+
     private static void range(int replicas, long count, Ordering ordering) {
         ProtocolSimulator.Options options = ProtocolSimulator.Options.of(replicas).with(ordering);
         List<ProtocolSimulator.Result> failed = new ArrayList<>();

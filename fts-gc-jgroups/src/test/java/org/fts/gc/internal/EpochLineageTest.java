@@ -1,0 +1,156 @@
+package org.fts.gc.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fts.gc.GroupConfig;
+import org.fts.gc.MemberId;
+import org.fts.gc.internal.EpochPlan.Assignment;
+import org.fts.gc.internal.EpochPlan.Link;
+import org.fts.gc.internal.EpochPlan.Repair;
+import org.fts.gc.internal.EpochPlan.Report;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The recovery's rules that use what reports carry since issue 39: each epoch's start and lineage, what a member knows
+ * committed and where its application stands (docs/group-communication.md, "Epochs"). Each case is the shape of
+ * protocol-simulator seeds that ended with the group not primary for good before (docs/simulator.md, finding B).
+ */
+class EpochLineageTest {
+    private static final GroupConfig N3 = new GroupConfig(3, true);
+    private final MemberId a = new MemberId("a");
+    private final MemberId b = new MemberId("b");
+    private final MemberId c = new MemberId("c");
+    private final MemberId d = new MemberId("c#0");   // an earlier incarnation of replica c
+
+    private static Report report(boolean synced, EpochId e, List<MemberId> members, long last, long commit,
+                                 long base) {
+        return new Report(false, synced, e.view(), e, false, members, last, commit, base);
+    }
+
+    private static Report fresh() {
+        return new Report(true, false, 0, null, false, List.of(), 0, 0, 0);
+    }
+
+    @Test
+    void anEpochOnlyMembersWithAGapOpenedIsSplicedFromASyncedMemberOfTheHistoryItContinued() {
+        // Seed 46: epoch 8 continued c's epoch 4 up to 6; only a and b, both with a gap, opened it; a ordered 7..22.
+        EpochId older = new EpochId(4, c);
+        EpochId latest = new EpochId(8, a);
+        List<Link> lineage = List.of(new Link(older, 4, 6));
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, report(false, latest, List.of(a, b, c), 22, 0, 6).lineage(7, lineage));
+        reports.put(b, report(false, latest, List.of(a, b, c), 6, 0, 6).lineage(7, lineage));
+        reports.put(c, report(true, older, List.of(a, b, c), 6, 3, 0).applied(3));
+        EpochPlan.Decision d0 = EpochPlan.decide(N3, List.of(a, b, c), reports, a);
+        assertTrue(d0.established(), d0::reason);
+        assertEquals(a, d0.source());
+        assertEquals(23, d0.start(), "epoch 8's own entries are kept: they may be committed");
+        assertEquals(new Assignment(false, null, 6), d0.assignments().get(c), "c gives the state up to 6");
+        assertEquals(c, d0.assignments().get(a).provider());
+        assertEquals(c, d0.assignments().get(b).provider());
+        assertTrue(d0.repairs().contains(new Repair(a, c, 6, 22)), d0.repairs()::toString);
+        assertTrue(d0.repairs().contains(new Repair(a, b, 6, 22)), d0.repairs()::toString);
+    }
+
+    @Test
+    void theSpliceTakesEachRangeFromAMemberWhoseLogStillHoldsIt() {
+        // Seed 414: the latest epoch's most advanced member holds only its own entries; another member of it holds the
+        // continued history between the synced member's state and them.
+        EpochId older = new EpochId(14, a);
+        EpochId latest = new EpochId(18, b);
+        List<Link> lineage = List.of(new Link(older, 14, 21));
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, report(false, latest, List.of(a, b, c), 21, 0, 10).lineage(22, lineage));
+        reports.put(b, report(false, latest, List.of(a, b, c), 23, 0, 21).lineage(22, lineage));
+        reports.put(c, report(true, older, List.of(a, c), 17, 0, 6).applied(6));
+        EpochPlan.Decision d0 = EpochPlan.decide(N3, List.of(a, b, c), reports, c);
+        assertTrue(d0.established(), d0::reason);
+        assertEquals(24, d0.start());
+        assertTrue(d0.repairs().contains(new Repair(a, c, 17, 21)), "a's log gives 18..21: " + d0.repairs());
+        assertTrue(d0.repairs().contains(new Repair(b, c, 21, 23)), "b's gives 22..23: " + d0.repairs());
+    }
+
+    @Test
+    void aSpliceThatNoLogHereCanCompleteWaits() {
+        // Seed 3240's shape: positions 4..6 of the continued history were held only by a replica that crashed.
+        EpochId older = new EpochId(7, c);
+        EpochId latest = new EpochId(9, a);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, report(true, older, List.of(a, c), 3, 2, 2).applied(2));
+        reports.put(b, report(false, latest, List.of(a, b, c), 6, 0, 6).lineage(7, List.of(new Link(older, 7, 6))));
+        reports.put(c, fresh());
+        EpochPlan.Decision d0 = EpochPlan.decide(N3, List.of(a, b, c), reports, a);
+        assertFalse(d0.established(), "4..6 may be committed and nobody here holds them: " + d0);
+    }
+
+    @Test
+    void theSpliceNeedsAMajorityOfReplicasThatHoldAHistory() {
+        // With three of five replicas fresh, an epoch later than any reported here may have committed: no guess, although
+        // the history and the state to splice are both here.
+        MemberId e4 = new MemberId("e");
+        MemberId f5 = new MemberId("f");
+        EpochId older = new EpochId(4, c);
+        EpochId latest = new EpochId(8, a);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, report(false, latest, List.of(a, b, c), 22, 0, 6).lineage(7, List.of(new Link(older, 4, 6))));
+        reports.put(c, report(true, older, List.of(a, b, c), 6, 3, 0).applied(3));
+        reports.put(b, fresh());
+        reports.put(e4, fresh());
+        reports.put(f5, fresh());
+        List<MemberId> view = List.of(a, b, c, e4, f5);
+        assertFalse(EpochPlan.decide(new GroupConfig(5, true), view, reports, a).established());
+        reports.put(b, report(true, older, List.of(a, b, c), 6, 3, 0).applied(3));
+        assertTrue(EpochPlan.decide(new GroupConfig(5, true), view, reports, a).established(),
+                "with three holders of a history the same reports are spliced");
+    }
+
+    @Test
+    void anEpochWhoseSequencerIsHereAndNeverOpenedItCommittedNothing() {
+        // b opened epoch 9 (a gap); its other member d (c's predecessor) may have too, but its sequencer a did not:
+        // only the sequencer counts an epoch's commits.
+        EpochId older = new EpochId(7, c);
+        EpochId latest = new EpochId(9, a);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, report(true, older, List.of(a, b, c), 10, 10, 0));
+        reports.put(b, report(false, latest, List.of(a, b, d), 10, 0, 10));
+        reports.put(c, report(true, older, List.of(a, b, c), 10, 10, 0));
+        EpochPlan.Decision d0 = EpochPlan.decide(N3, List.of(a, b, c), reports, a);
+        assertTrue(d0.established(), d0::reason);
+        assertEquals(11, d0.start());
+        assertTrue(d0.assignments().get(b).gap());
+    }
+
+    @Test
+    void aSyncedMemberOfAnotherEpochWhoseHistoryAgreesKeepsItsStateAndIsRepaired() {
+        EpochId older = new EpochId(4, c);
+        EpochId latest = new EpochId(6, a);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, report(true, latest, List.of(a, b), 12, 12, 0).applied(12));
+        reports.put(b, report(true, latest, List.of(a, b), 12, 12, 0).applied(12));
+        reports.put(c, report(true, older, List.of(a, b, c), 10, 8, 0).applied(8));
+        EpochPlan.Decision d0 = EpochPlan.decide(N3, List.of(a, b, c), reports, a);
+        assertEquals(new Assignment(false, null, 8), d0.assignments().get(c), "cut back to what it knows committed");
+        assertTrue(d0.repairs().contains(new Repair(a, c, 8, 12)), d0.repairs()::toString);
+        reports.put(c, report(true, older, List.of(a, b, c), 10, 8, 0).applied(9));
+        assertTrue(EpochPlan.decide(N3, List.of(a, b, c), reports, a).assignments().get(c).gap(),
+                "its state passed the point its history is known to agree to: it fetches a state");
+    }
+
+    @Test
+    void aMemberWithAGapHoldsTheTailItAcknowledges() {
+        EpochId e = new EpochId(6, a);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, report(true, e, List.of(a, b), 12, 9, 0).applied(9));
+        reports.put(b, report(true, e, List.of(a, b), 12, 9, 0).applied(9));
+        reports.put(c, fresh());
+        EpochPlan.Decision d0 = EpochPlan.decide(N3, List.of(a, b, c), reports, a);
+        assertEquals(new Assignment(true, a, -1, 9), d0.assignments().get(c), "10..12 may not be committed yet");
+        assertTrue(d0.repairs().contains(new Repair(a, c, 9, 12)), d0.repairs()::toString);
+    }
+}
