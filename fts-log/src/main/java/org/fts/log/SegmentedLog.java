@@ -1,6 +1,7 @@
 package org.fts.log;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -8,6 +9,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,27 +21,34 @@ import org.slf4j.LoggerFactory;
  * the records appended since the last one: group commit is the caller's batching), read back by index, cut off
  * after an index (a divergent tail) and compacted before one (behind a snapshot). Format: {@link Segment}.
  *
- * <p>Guarantees:
+ * <p>Guarantees (docs/durability.md, "Storage faults"):
  * <ul>
- *   <li>Every record {@link #sync}ed before a crash is there after {@link #open}, with its index and bytes
- *       (CRC-32C checked), unless the disk lost it: then the log refuses to open, naming the file.</li>
- *   <li>A torn tail (a crash in the middle of a write: a short or unchecksummed last record of the last
- *       segment) is cut off at the last valid record, and a warning names the file, the offset and why. The same
- *       in any earlier segment is not a torn write but a damaged disk: {@link #open} fails naming the file.</li>
- *   <li>A file whose header is not an FTS log segment of this format version is refused, naming it.</li>
- *   <li>Indexes are consecutive across segments; a gap between segments is refused, naming the files.</li>
+ *   <li>Every record {@link #sync}ed before a crash is there after {@link #open}, with its index and bytes (CRC-32C
+ *       checked), unless the disk damaged it: then it is reported, never dropped ({@link #damage}).</li>
+ *   <li><b>A torn write is told from a damaged disk.</b> A torn tail is damage in the last records, with no record
+ *       that verifies after it and none the log had synced ({@link SyncMark}, and the {@code synced} field of every
+ *       record): it is cut off at the last valid record, and a warning names the file, the offset and why. Any other
+ *       damage is corruption: the records stay, {@link #read} refuses them, {@link #damage} lists them (with their
+ *       meta when their header still verifies), and {@link #repair} rewrites them from a copy that verifies.</li>
+ *   <li>A file whose header is an FTS log segment of another format version is refused, naming it.</li>
+ *   <li>Indexes are consecutive across segments; records missing between two segments are reported as damage.</li>
  * </ul>
  * Any {@link IOException} from a write or a sync leaves the log in an unknown state: the caller must stop using
  * it (a replica fail-stops, naming the path). Not thread-safe: one writer, and reads under the same lock.
  */
 public final class SegmentedLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SegmentedLog.class);
+    static final String MARK = "synced.mark";
 
     private final Path dir;
     private final long segmentBytes;
     private final List<Segment> segments = new ArrayList<>();
     private final SyncStats stats = new SyncStats();
+    private final TreeMap<Long, Damage> damage = new TreeMap<>();
+    private SyncMark mark;
     private long unsynced;
+    /** The last index made durable by a sync (every record written carries it). */
+    private long syncedIndex;
 
     private SegmentedLog(Path dir, long segmentBytes) {
         this.dir = dir;
@@ -53,33 +63,9 @@ public final class SegmentedLog implements AutoCloseable {
     public static SegmentedLog open(Path dir, long segmentBytes) throws IOException {
         Files.createDirectories(dir);
         SegmentedLog log = new SegmentedLog(dir, segmentBytes);
-        List<Path> files = new ArrayList<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.log")) {
-            ds.forEach(files::add);
-        }
-        files.sort(null);
         try {
-            for (int i = 0; i < files.size(); i++) {
-                Segment.Tail[] tail = new Segment.Tail[1];
-                Segment s = Segment.open(files.get(i), tail);
-                log.segments.add(s);
-                if (log.segments.size() > 1) {
-                    Segment before = log.segments.get(log.segments.size() - 2);
-                    if (s.firstIndex != before.lastIndex() + 1) {
-                        throw new IOException(s.path + ": starts at index " + s.firstIndex + ", but " + before.path
-                                + " ends at " + before.lastIndex() + " (records missing)");
-                    }
-                }
-                if (tail[0] != null) {
-                    if (i < files.size() - 1) {
-                        throw new IOException(s.path + ": damaged at offset " + tail[0].offset() + " (" + tail[0].why()
-                                + ") although later segments follow: not a torn write; the disk lost data");
-                    }
-                    LOG.warn("{}: cut off a torn tail at offset {}: {} bytes ({}); the log ends at index {}", s.path,
-                            tail[0].offset(), tail[0].bytes(), tail[0].why(), s.lastIndex());
-                    s.dropTail();
-                }
-            }
+            LogRecovery.recover(log, dir);
+            log.mark = new SyncMark(dir.resolve(MARK));
         } catch (IOException | RuntimeException e) {
             log.closeQuietly();
             throw e;
@@ -87,12 +73,24 @@ public final class SegmentedLog implements AutoCloseable {
         return log;
     }
 
+    List<Segment> segments() {
+        return segments;
+    }
+
+    void damaged(Damage d) {
+        damage.put(d.from(), d);
+    }
+
+    void syncedAtOpen(long index) {
+        syncedIndex = index;
+    }
+
     /** The index of the first record held, or {@code lastIndex() + 1} if none is. */
     public long firstIndex() {
         return segments.isEmpty() ? 1 : segments.get(0).firstIndex;
     }
 
-    /** The index of the last record held, or 0 if the log never held one. */
+    /** The index of the last record held (damaged ones included), or 0 if the log never held one. */
     public long lastIndex() {
         return segments.isEmpty() ? 0 : segments.get(segments.size() - 1).lastIndex();
     }
@@ -101,11 +99,26 @@ public final class SegmentedLog implements AutoCloseable {
         return segments.isEmpty() || lastIndex() < firstIndex();
     }
 
+    /** The records that exist but do not verify, in index order (empty when the disk damaged nothing). */
+    public List<Damage> damage() {
+        return List.copyOf(damage.values());
+    }
+
+    /** The last index that the log knows it synced (the mark, and the records' own {@code synced} fields). */
+    public long syncedIndex() {
+        return syncedIndex;
+    }
+
+    /** {@link #append(long, byte[], byte[])} with no meta. */
+    public void append(long index, byte[] payload) throws IOException {
+        append(index, new byte[0], payload);
+    }
+
     /**
      * Appends a record. The first record of an empty log may have any index of at least 1 (a log that starts
      * behind a snapshot); every other must be {@code lastIndex() + 1}. Durable only after {@link #sync}.
      */
-    public void append(long index, byte[] payload) throws IOException {
+    public void append(long index, byte[] meta, byte[] payload) throws IOException {
         if (index < 1) {
             throw new IllegalArgumentException("index " + index + ": indexes start at 1");
         }
@@ -126,11 +139,15 @@ public final class SegmentedLog implements AutoCloseable {
             syncDir();
             last = segments.get(segments.size() - 1);
         }
-        last.append(index, payload);
+        last.append(index, meta, payload, syncedIndex);
         unsynced++;
     }
 
-    /** Makes every record appended so far durable: one {@code fdatasync} of the segment written to. */
+    /**
+     * Makes every record appended so far durable: one {@code fdatasync} of the segment written to; then records the
+     * synced index in the mark (not synced itself: it needs to survive a process crash, and lags by a sync at most
+     * after a power loss).
+     */
     public void sync() throws IOException {
         if (unsynced == 0 || segments.isEmpty()) {
             return;
@@ -139,17 +156,99 @@ public final class SegmentedLog implements AutoCloseable {
         segments.get(segments.size() - 1).sync();
         stats.synced(unsynced, System.nanoTime() - t0);
         unsynced = 0;
+        syncedIndex = lastIndex();
+        mark.write(syncedIndex, false);
     }
 
-    /** The record at {@code index}, which must be held. */
-    public byte[] read(long index) throws IOException {
+    /** {@link #read(long)}'s payload. */
+    public byte[] readPayload(long index) throws IOException {
+        return read(index).payload();
+    }
+
+    /** The record at {@code index}, which must be held; {@link DamagedRecordException} if it does not verify. */
+    public Record read(long index) throws IOException {
+        Damage d = damageAt(index);
+        if (d != null && d.meta() == null && !located(index)) {
+            throw new DamagedRecordException(dir, index, null);   // between two segments: missing
+        }
+        return segmentOf(index).read(index);
+    }
+
+    private boolean located(long index) {
+        for (Segment s : segments) {
+            if (index >= s.firstIndex && index <= s.lastIndex()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Segment segmentOf(long index) {
         for (int i = segments.size() - 1; i >= 0; i--) {
             Segment s = segments.get(i);
             if (index >= s.firstIndex) {
-                return s.read(index);
+                if (index > s.lastIndex()) {
+                    break;
+                }
+                return s;
             }
         }
-        throw new IllegalArgumentException("index " + index + " is before the log's first, " + firstIndex());
+        throw new IllegalArgumentException("index " + index + " is not held (" + firstIndex() + ".." + lastIndex() + ")");
+    }
+
+    /**
+     * Rewrites damaged records from copies that verify elsewhere: each segment that holds one is written anew (to a
+     * temporary file, synced, renamed into place, the directory synced), keeping every other record's bytes. A stretch
+     * whose header is unreadable is replaced only if every record in it is given. Returns the records still damaged.
+     */
+    public List<Damage> repair(List<Record> copies) throws IOException {
+        Map<Long, Record> byIndex = new TreeMap<>();
+        for (Record r : copies) {
+            if (damageAt(r.index()) != null) {
+                byIndex.put(r.index(), r);
+            }
+        }
+        for (Damage gap : damage()) {
+            if (!located(gap.from()) && byIndex.keySet().containsAll(
+                    java.util.stream.LongStream.rangeClosed(gap.from(), gap.to()).boxed().toList())) {
+                fillGap(gap, byIndex);
+            }
+        }
+        for (int i = 0; i < segments.size() && !byIndex.isEmpty(); i++) {
+            Segment s = segments.get(i);
+            Map<Long, Record> mine = new TreeMap<>(((TreeMap<Long, Record>) byIndex).subMap(s.firstIndex, true,
+                    s.lastIndex(), true));
+            if (!mine.isEmpty()) {
+                segments.set(i, Rewrite.segment(s, mine, damage, Math.max(syncedIndex, lastIndex())));
+                mine.keySet().forEach(byIndex::remove);
+            }
+        }
+        return damage();
+    }
+
+    /** A segment of its own for records that were missing between two segments, written atomically. */
+    private void fillGap(Damage gap, Map<Long, Record> byIndex) throws IOException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        out.write(Segment.header(gap.from()).array());
+        for (long i = gap.from(); i <= gap.to(); i++) {
+            Record r = byIndex.remove(i);
+            out.write(Segment.encode(i, r.meta(), r.payload(), Math.max(syncedIndex, lastIndex())).array());
+        }
+        Path p = dir.resolve(Segment.fileName(gap.from()));
+        AtomicFiles.replace(p, ByteBuffer.wrap(out.toByteArray()));
+        Segment s = Segment.open(p, gap.from(), new ArrayList<>());
+        int at = 0;
+        while (at < segments.size() && segments.get(at).firstIndex < gap.from()) {
+            at++;
+        }
+        segments.add(at, s);
+        damage.remove(gap.from());
+    }
+
+    /** The damage entry covering {@code index}, or null. */
+    Damage damageAt(long index) {
+        Map.Entry<Long, Damage> e = damage.floorEntry(index);
+        return e != null && e.getValue().to() >= index ? e.getValue() : null;
     }
 
     /** Drops every record after {@code index}, durably (a tail the group's history does not continue). */
@@ -164,6 +263,15 @@ public final class SegmentedLog implements AutoCloseable {
         }
         syncDir();
         unsynced = 0;
+        long kept = lastIndex();
+        damage.tailMap(kept, false).clear();
+        Damage straddling = damageAt(kept);
+        if (straddling != null && straddling.to() > kept) {
+            damage.put(straddling.from(), new Damage(straddling.from(), kept, straddling.meta()));
+        }
+        syncedIndex = Math.min(syncedIndex, kept);
+        // Forced: a stale mark above the records appended next would make a torn one of them look like damage.
+        mark.write(syncedIndex, true);
     }
 
     /**
@@ -179,6 +287,7 @@ public final class SegmentedLog implements AutoCloseable {
             deleted = true;
         }
         if (deleted) {
+            damage.headMap(firstIndex()).clear();
             syncDir();
         }
     }
@@ -202,7 +311,7 @@ public final class SegmentedLog implements AutoCloseable {
         closeQuietly();
     }
 
-    private void closeQuietly() {
+    void closeQuietly() {
         for (Segment s : segments) {
             try {
                 s.close();
@@ -210,12 +319,33 @@ public final class SegmentedLog implements AutoCloseable {
                 LOG.debug("{}: close failed: {}", s.path, e.toString());
             }
         }
+        if (mark != null) {
+            try {
+                mark.close();
+            } catch (IOException e) {
+                LOG.debug("{}: closing the mark failed: {}", dir, e.toString());
+            }
+        }
     }
 
     /** A file created or deleted is durable only once its directory is synced. */
-    private void syncDir() throws IOException {
+    void syncDir() throws IOException {
         try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
             d.force(true);
         }
+    }
+
+    /** Lists the segment files in {@code dir}, oldest first. */
+    static List<Path> segmentFiles(Path dir) throws IOException {
+        List<Path> files = new ArrayList<>();
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "*.log")) {
+            ds.forEach(files::add);
+        }
+        files.sort(null);
+        return files;
+    }
+
+    static ByteBuffer segmentHeader(long firstIndex) {
+        return Segment.header(firstIndex);
     }
 }

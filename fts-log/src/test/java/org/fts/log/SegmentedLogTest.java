@@ -2,6 +2,8 @@ package org.fts.log;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,12 +12,16 @@ import java.io.RandomAccessFile;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The log on real files: what survives a reopen, and what a torn write, a damaged disk or another format do. */
+/**
+ * The log on real files: what survives a reopen, and what a torn write, a damaged disk or another format do
+ * (docs/durability.md, "Storage faults").
+ */
 class SegmentedLogTest {
     @TempDir
     Path dir;
@@ -24,20 +30,64 @@ class SegmentedLogTest {
         return ("record " + i + " " + "x".repeat((int) (i % 50))).getBytes(StandardCharsets.UTF_8);
     }
 
+    private static byte[] meta(long i) {
+        return ("m" + i).getBytes(StandardCharsets.UTF_8);
+    }
+
     private SegmentedLog filled(long from, long to, long segmentBytes) throws IOException {
         SegmentedLog log = SegmentedLog.open(dir, segmentBytes);
         for (long i = from; i <= to; i++) {
-            log.append(i, rec(i));
+            log.append(i, meta(i), rec(i));
         }
         log.sync();
         return log;
+    }
+
+    /** A process crash: whatever was written stays in the files, nothing more is synced or closed in order. */
+    private static void crash(SegmentedLog log) {
+        log.closeQuietly();
     }
 
     private static void assertHolds(SegmentedLog log, long from, long to) throws IOException {
         assertEquals(from, log.firstIndex());
         assertEquals(to, log.lastIndex());
         for (long i = from; i <= to; i++) {
-            assertArrayEquals(rec(i), log.read(i), "record " + i);
+            assertArrayEquals(rec(i), log.readPayload(i), "record " + i);
+        }
+    }
+
+    private Path segment(int k) throws IOException {
+        try (var files = Files.list(dir)) {
+            return files.filter(p -> p.toString().endsWith(".log")).sorted().toList().get(k);
+        }
+    }
+
+    /** Flips a byte at {@code offset} of {@code file} (from its end if negative). */
+    private static void flip(Path file, long offset) throws IOException {
+        try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
+            long at = offset < 0 ? f.length() + offset : offset;
+            f.seek(at);
+            int b = f.read();
+            f.seek(at);
+            f.write(b ^ 0x40);
+        }
+    }
+
+    /** The file offset of record {@code index}'s payload byte {@code k}, by walking the segment's records. */
+    private static long payloadOffset(Path seg, long index, int k) throws IOException {
+        try (RandomAccessFile f = new RandomAccessFile(seg.toFile(), "r")) {
+            long pos = Segment.HEADER;
+            while (true) {
+                f.seek(pos + 4);
+                int length = f.readInt();
+                int metaLength = f.readShort() & 0xffff;
+                f.readShort();
+                long i = f.readLong();
+                if (i == index) {
+                    return pos + Segment.RECORD_HEADER + metaLength + k;
+                }
+                pos += Segment.RECORD_HEADER + metaLength + length;
+            }
         }
     }
 
@@ -49,11 +99,13 @@ class SegmentedLogTest {
         }
         try (SegmentedLog log = SegmentedLog.open(dir, 2048)) {
             assertHolds(log, 1, 500);
-            log.append(501, rec(501));
+            assertArrayEquals(meta(77), log.read(77).meta());
+            log.append(501, meta(501), rec(501));
             log.sync();
         }
         try (SegmentedLog log = SegmentedLog.open(dir, 2048)) {
             assertHolds(log, 1, 501);
+            assertTrue(log.damage().isEmpty());
         }
     }
 
@@ -72,75 +124,155 @@ class SegmentedLogTest {
     }
 
     @Test
-    void aTornTailIsCutOffAtTheLastValidRecord() throws IOException {
-        filled(1, 100, 1 << 20).close();
-        Path seg = Files.list(dir).filter(p -> p.toString().endsWith(".log")).findFirst().orElseThrow();
-        long size = Files.size(seg);
+    void aTornTailOfRecordsWrittenButNotSyncedIsCutOffAtTheLastValidRecord() throws IOException {
+        SegmentedLog log = filled(1, 100, 1 << 20);
+        for (long i = 101; i <= 103; i++) {
+            log.append(i, meta(i), rec(i));   // written, never synced: a crash mid-write may tear them
+        }
+        crash(log);
+        Path seg = segment(0);
         try (RandomAccessFile f = new RandomAccessFile(seg.toFile(), "rw")) {
-            f.setLength(size - 3);   // the last record's payload cut short, as a crash mid-write leaves it
+            f.setLength(f.length() - 3);   // the last record's payload cut short, as a crash mid-write leaves it
         }
-        try (SegmentedLog log = SegmentedLog.open(dir, 1 << 20)) {
-            assertHolds(log, 1, 99);
-            log.append(100, rec(100));   // the log goes on where the valid records end
-            log.sync();
+        try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
+            assertHolds(again, 1, 102);
+            assertTrue(again.damage().isEmpty(), "a torn write is not damage: " + again.damage());
+            again.append(103, meta(103), rec(103));   // the log goes on where the valid records end
+            again.sync();
         }
-        try (SegmentedLog log = SegmentedLog.open(dir, 1 << 20)) {
-            assertHolds(log, 1, 100);
+        try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
+            assertHolds(again, 1, 103);
         }
     }
 
     @Test
-    void aFlippedByteInTheLastRecordIsCaughtByItsChecksum() throws IOException {
-        filled(1, 10, 1 << 20).close();
-        Path seg = Files.list(dir).filter(p -> p.toString().endsWith(".log")).findFirst().orElseThrow();
-        try (RandomAccessFile f = new RandomAccessFile(seg.toFile(), "rw")) {
-            f.seek(Files.size(seg) - 2);
-            int b = f.read();
-            f.seek(Files.size(seg) - 2);
-            f.write(b ^ 0x40);
-        }
-        try (SegmentedLog log = SegmentedLog.open(dir, 1 << 20)) {
-            assertHolds(log, 1, 9);
+    void aFlippedByteInARecordNotSyncedYetIsATornTail() throws IOException {
+        SegmentedLog log = filled(1, 10, 1 << 20);
+        log.append(11, meta(11), rec(11));
+        crash(log);
+        flip(segment(0), -2);
+        try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
+            assertHolds(again, 1, 10);
+            assertTrue(again.damage().isEmpty());
         }
     }
 
     @Test
-    void damageBeforeTheLastSegmentIsADamagedDiskAndRefused() throws IOException {
+    void aFlippedByteInASyncedRecordIsDamageNotATornTailEvenAtTheEnd() throws IOException {
+        crash(filled(1, 10, 1 << 20));
+        flip(segment(0), -2);
+        try (SegmentedLog log = SegmentedLog.open(dir, 1 << 20)) {
+            assertEquals(10, log.lastIndex(), "the log had synced 10: it is kept");
+            assertEquals(List.of(10L), log.damage().stream().map(Damage::from).toList());
+            assertArrayEquals(meta(10), log.damage().get(0).meta(), "its header still verifies: its meta is known");
+            DamagedRecordException e = assertThrows(DamagedRecordException.class, () -> log.read(10));
+            assertEquals(10, e.index());
+            assertArrayEquals(rec(9), log.readPayload(9));
+        }
+    }
+
+    @Test
+    void aDamagedRecordFollowedByValidRecordsIsReportedNotCutInAnySegment() throws IOException {
+        // The case: one byte flipped inside a suffix; before, everything after it was cut as a "torn tail".
         List<Path> files;
-        try (SegmentedLog log = filled(1, 200, 2048)) {
+        try (SegmentedLog log = filled(1, 300, 2048)) {
             files = log.files();
         }
-        Path first = files.get(0);
-        try (RandomAccessFile f = new RandomAccessFile(first.toFile(), "rw")) {
-            f.seek(Segment.HEADER + Segment.RECORD_HEADER + 2);
-            f.write('#');
+        Path last = files.get(files.size() - 1);
+        long lastFirst = Long.parseLong(last.getFileName().toString().replace(".log", ""));
+        flip(last, payloadOffset(last, lastFirst + 1, 3));
+        flip(files.get(0), payloadOffset(files.get(0), 5, 0));
+        try (SegmentedLog log = SegmentedLog.open(dir, 2048)) {
+            assertEquals(300, log.lastIndex());
+            assertEquals(List.of(5L, lastFirst + 1), log.damage().stream().map(Damage::from).toList());
+            for (long i = 1; i <= 300; i++) {
+                if (i != 5 && i != lastFirst + 1) {
+                    assertArrayEquals(rec(i), log.readPayload(i), "record " + i);
+                }
+            }
         }
-        IOException e = assertThrows(IOException.class, () -> SegmentedLog.open(dir, 2048));
-        assertTrue(e.getMessage().contains(first.toString()) && e.getMessage().contains("disk"), e.getMessage());
     }
 
     @Test
-    void aMissingSegmentIsRefused() throws IOException {
+    void aRecordWhoseHeaderIsDamagedIsLocatedByItsNeighbours() throws IOException {
+        try (SegmentedLog log = filled(1, 40, 1 << 20)) {
+            assertEquals(40, log.lastIndex());
+        }
+        Path seg = segment(0);
+        flip(seg, payloadOffset(seg, 20, 0) - Segment.RECORD_HEADER - meta(20).length + 14);   // inside its index
+        try (SegmentedLog log = SegmentedLog.open(dir, 1 << 20)) {
+            assertEquals(40, log.lastIndex());
+            assertEquals(1, log.damage().size());
+            Damage d = log.damage().get(0);
+            assertEquals(20, d.from());
+            assertEquals(20, d.to());
+            assertNull(d.meta(), "its identity is not readable");
+            assertArrayEquals(rec(21), log.readPayload(21));
+            assertThrows(DamagedRecordException.class, () -> log.read(20));
+        }
+    }
+
+    @Test
+    void aRepairRewritesTheDamagedRecordsAndKeepsEveryOther() throws IOException {
+        try (SegmentedLog log = filled(1, 300, 2048)) {
+            assertEquals(300, log.lastIndex());
+        }
+        Path seg = segment(2);
+        long first = Long.parseLong(seg.getFileName().toString().replace(".log", ""));
+        flip(seg, payloadOffset(seg, first + 2, 1));
+        flip(seg, payloadOffset(seg, first + 4, 1) - Segment.RECORD_HEADER - 2);   // a header: unreadable
+        try (SegmentedLog log = SegmentedLog.open(dir, 2048)) {
+            assertEquals(2, log.damage().size(), log.damage()::toString);
+            List<Record> copies = new ArrayList<>();
+            for (long i = first; i <= first + 6; i++) {
+                copies.add(new Record(i, meta(i), rec(i)));   // a copy of every record, damaged or not: only damaged taken
+            }
+            assertTrue(log.repair(copies).isEmpty());
+            assertHolds(log, 1, 300);
+            log.append(301, meta(301), rec(301));
+            log.sync();
+        }
+        try (SegmentedLog log = SegmentedLog.open(dir, 2048)) {
+            assertTrue(log.damage().isEmpty());
+            assertHolds(log, 1, 301);
+        }
+    }
+
+    @Test
+    void aMissingSegmentIsReportedAsDamageAndCanBeRepaired() throws IOException {
         List<Path> files;
         try (SegmentedLog log = filled(1, 200, 2048)) {
             files = log.files();
         }
         Files.delete(files.get(2));
-        IOException e = assertThrows(IOException.class, () -> SegmentedLog.open(dir, 2048));
-        assertTrue(e.getMessage().contains("records missing"), e.getMessage());
+        long from = Long.parseLong(files.get(2).getFileName().toString().replace(".log", ""));
+        long to = Long.parseLong(files.get(3).getFileName().toString().replace(".log", "")) - 1;
+        try (SegmentedLog log = SegmentedLog.open(dir, 2048)) {
+            assertEquals(List.of(new Damage(from, to, null)).toString(), log.damage().toString());
+            assertThrows(DamagedRecordException.class, () -> log.read(from));
+            List<Record> copies = new ArrayList<>();
+            for (long i = from; i <= to; i++) {
+                copies.add(new Record(i, meta(i), rec(i)));
+            }
+            assertTrue(log.repair(copies).isEmpty());
+            assertHolds(log, 1, 200);
+        }
+        try (SegmentedLog log = SegmentedLog.open(dir, 2048)) {
+            assertHolds(log, 1, 200);
+        }
     }
 
     @Test
     void aSegmentOfAnotherFormatVersionIsRefusedByName() throws IOException {
         filled(1, 5, 1 << 20).close();
-        Path seg = Files.list(dir).filter(p -> p.toString().endsWith(".log")).findFirst().orElseThrow();
+        Path seg = segment(0);
         try (RandomAccessFile f = new RandomAccessFile(seg.toFile(), "rw")) {
             f.seek(4);
-            f.writeShort(2);
+            f.writeShort(1);
         }
         IOException e = assertThrows(IOException.class, () -> SegmentedLog.open(dir, 1 << 20));
-        assertTrue(e.getMessage().contains(seg.toString()) && e.getMessage().contains("version 2"), e.getMessage());
-        Files.writeString(seg, "not a log at all");
+        assertTrue(e.getMessage().contains(seg.toString()) && e.getMessage().contains("version 1"), e.getMessage());
+        Files.writeString(seg, "not a log at all, and long enough not to look like a header of one");
         e = assertThrows(IOException.class, () -> SegmentedLog.open(dir, 1 << 20));
         assertTrue(e.getMessage().contains(seg.toString()), e.getMessage());
     }
@@ -166,6 +298,19 @@ class SegmentedLogTest {
     }
 
     @Test
+    void aTruncationLowersTheSyncedMarkSoThatRecordsWrittenAfterItCanStillBeTorn() throws IOException {
+        SegmentedLog log = filled(1, 300, 1 << 20);
+        log.truncateAfter(120);
+        log.append(121, meta(121), rec(121));   // not synced: the mark must not still say 300
+        crash(log);
+        flip(segment(0), -1);
+        try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
+            assertHolds(again, 1, 120);
+            assertTrue(again.damage().isEmpty(), again.damage()::toString);
+        }
+    }
+
+    @Test
     void compactionDeletesWholeSegmentsBehindTheSnapshotOnly() throws IOException {
         try (SegmentedLog log = filled(1, 300, 2048)) {
             int before = log.files().size();
@@ -177,6 +322,7 @@ class SegmentedLogTest {
         try (SegmentedLog log = SegmentedLog.open(dir, 2048)) {
             assertTrue(log.firstIndex() <= 150);
             assertEquals(300, log.lastIndex());
+            assertNotNull(log.read(300));
         }
     }
 

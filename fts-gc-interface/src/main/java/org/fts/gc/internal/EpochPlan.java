@@ -45,6 +45,30 @@ public final class EpochPlan {
         /** How many links an epoch keeps: the older ones rarely matter, and the list must stay bounded. */
         public static final int KEEP = 8;
 
+        /**
+         * How far the histories of two reports are known to be the same through their lineages: up to the nearer of
+         * where each continued an epoch both continued (or the other's own epoch), and no further than either holds;
+         * 0 if they share none.
+         */
+        public static long common(Report a, Report b) {
+            long upTo = 0;
+            for (Link x : withOwn(a)) {
+                for (Link y : withOwn(b)) {
+                    if (x.epoch().equals(y.epoch()) && x.ballot() == y.ballot()) {
+                        upTo = Math.max(upTo, Math.min(Math.min(x.upTo(), y.upTo()), Math.min(a.last(), b.last())));
+                    }
+                }
+            }
+            return upTo;
+        }
+
+        private static List<Link> withOwn(Report r) {
+            List<Link> out = new ArrayList<>();
+            out.add(new Link(r.epoch(), r.ballot(), Long.MAX_VALUE));
+            out.addAll(r.lineage());
+            return out;
+        }
+
         /** The lineage of an epoch opening at {@code start} that continues {@code source}'s history. */
         public static List<Link> of(long start, Report source) {
             List<Link> out = new ArrayList<>();
@@ -78,12 +102,13 @@ public final class EpochPlan {
      *
      * <p>Its epoch's lineage: {@code start}, the epoch's first position (0 if unknown); {@code lineage}, the older
      * epochs whose history it continued, nearest first ({@link Link}; empty for a founding, or unknown).
-     * {@code delivered}: the position its application's state is at (-1: unknown). {@code damaged}: with a log, positions up to {@code last} its log holds but cannot verify (a damaged record:
+     * {@code delivered}: the position its application's state is at (-1: unknown). {@code shortLog}: see
+     * {@link #shortOf}. {@code damaged}: with a log, positions up to {@code last} its log holds but cannot verify (a damaged record:
      * they exist, so they count as held, but cannot be given for a repair).
      */
     public record Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
                          List<MemberId> epochMembers, long last, long commit, long base, long start, List<Link> lineage,
-                         long delivered, List<Span> damaged) {
+                         long delivered, List<Span> damaged, boolean shortLog) {
         public Report {
             epochMembers = List.copyOf(epochMembers);
             lineage = lineage == null ? List.of() : List.copyOf(lineage);
@@ -92,7 +117,8 @@ public final class EpochPlan {
 
         public Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
                       List<MemberId> epochMembers, long last, long commit, long base) {
-            this(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, 0, List.of(), -1, List.of());
+            this(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, 0, List.of(), -1, List.of(),
+                    false);
         }
 
         public Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
@@ -109,22 +135,37 @@ public final class EpochPlan {
         /** This report, saying that its epoch opened at {@code at} with lineage {@code links}. */
         public Report lineage(long at, List<Link> links) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, at, links,
-                    delivered, damaged);
+                    delivered, damaged, shortLog);
         }
 
         /** This report, saying that its application's state is at position {@code at}. */
         public Report applied(long at) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
-                    at, damaged);
+                    at, damaged, shortLog);
         }
 
         /** This report, whose log holds {@code spans} damaged. */
         public Report damaged(List<Span> spans) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
-                    delivered, spans);
+                    delivered, spans, shortLog);
+        }
+
+        /**
+         * This report, with {@code shortLog}: the member's log holds its epoch's history only up to {@code last}, short
+         * of the epoch's start. It is no source, but it opened that epoch and nothing later, and anything it
+         * acknowledged is in its log: a source that covers it counts it towards rule 2.
+         */
+        public Report shortOf(boolean isShort) {
+            return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
+                    delivered, damaged, isShort);
         }
 
         boolean holdsHistory() {
+            return !fresh && epoch != null && !shortLog;
+        }
+
+        /** Whether it reports the epoch it last opened (its log may be short of it). */
+        boolean knowsEpoch() {
             return !fresh && epoch != null;
         }
 
@@ -168,7 +209,7 @@ public final class EpochPlan {
             return reason == null;
         }
 
-        static Decision notPrimary(String reason) {
+        public static Decision notPrimary(String reason) {
             return new Decision(reason, null, false, false, 0, Map.of(), List.of());
         }
 
@@ -224,7 +265,8 @@ public final class EpochPlan {
         if (n > 0) {
             lineage.dropHollowEpochs(kept);
         }
-        if (n > 0 && GroupConfig.replicas(kept) < majority) {
+        if (n > 0 && GroupConfig.replicas(kept) < majority && GroupConfig.replicas(covered(members, reports, kept, self))
+                < majority) {
             if (lineage.foundingNeverCommitted(kept)) {
                 long last = members.stream().mapToLong(m -> reports.get(m).last()).max().orElse(0);
                 return Decision.founding(members, true, last + 1);
@@ -240,6 +282,33 @@ public final class EpochPlan {
             return spliced != null ? spliced : d;
         }
         return d;
+    }
+
+    /**
+     * {@code holders}, and the members whose logs are short of their epoch ({@link Report#shortOf}) that the best
+     * source among them covers: its epoch is theirs or later, and it holds at least what they do. Such a member opened
+     * nothing after its epoch, and everything it acknowledged is in its log, so it counts towards rule 2.
+     */
+    private static List<MemberId> covered(List<MemberId> members, Map<MemberId, Report> reports, List<MemberId> holders,
+                                          MemberId self) {
+        List<MemberId> out = new ArrayList<>(holders);
+        MemberId best = null;
+        for (MemberId m : holders) {
+            if (best == null || better(reports.get(m), m, reports.get(best), best, self)) {
+                best = m;
+            }
+        }
+        if (best == null) {
+            return out;
+        }
+        Report top = reports.get(best);
+        for (MemberId m : members) {
+            Report r = reports.get(m);
+            if (r.shortLog() && r.knowsEpoch() && rank(top, r) >= 0 && top.last() >= r.last()) {
+                out.add(m);
+            }
+        }
+        return out;
     }
 
     /**
@@ -295,7 +364,10 @@ public final class EpochPlan {
             }
             if (durable && from < top.base()) {
                 gap = true;   // the source's log no longer holds what it misses: it fetches a state
-            } else if (gap && durable) {
+            } else if (gap && durable && (r.synced() || r.fresh()) && (r.delivered() < 0 || from >= r.delivered())) {
+                // Its log rebuilds its state: cut back and repaired. (One that has no state of its own, a gap it had not
+                // checkpointed, or whose state is already past the cut, gets a gap: its log restarts here and it fetches
+                // the state.)
                 if (from < top.last()) {
                     repairs.add(new Repair(source, m, from, top.last()));
                 }

@@ -181,13 +181,10 @@ final class Lineage {
      * its epoch is in {@code e}'s lineage, up to where {@code e} continued it; -1 if neither says anything.
      */
     static long agreesUpTo(Report r, Report e) {
-        long upTo = r.holdsHistory() ? Math.min(r.commit(), r.last()) : -1;
-        for (EpochPlan.Link l : e.lineage()) {
-            if (r.holdsHistory() && r.epoch().equals(l.epoch()) && r.ballot() == l.ballot()) {
-                upTo = Math.max(upTo, Math.min(r.last(), l.upTo()));
-            }
+        if (!r.holdsHistory()) {
+            return -1;
         }
-        return upTo;
+        return Math.max(Math.min(r.commit(), r.last()), EpochPlan.Link.common(r, e));
     }
 
     /**
@@ -213,11 +210,11 @@ final class Lineage {
 
     /**
      * Whether {@code here}'s report shows it did not open {@code latest}'s epoch: it is fresh, or it opened an
-     * older one. A member that is neither fresh nor a holder (a durable member cut back and catching up, which
-     * reports no epoch) may have opened it: it counts as one that may have.
+     * older one (a member whose log is short of its epoch still says which epoch it opened). A member that reports no
+     * epoch and is not fresh may have opened it: it counts as one that may have.
      */
     private static boolean didNotOpen(Report here, Report latest) {
-        return here.holdsHistory() ? EpochPlan.rank(here, latest) < 0 : here.fresh();
+        return here.knowsEpoch() ? EpochPlan.rank(here, latest) < 0 : here.fresh();
     }
 
     /** The report of the latest epoch among {@code holders}. */

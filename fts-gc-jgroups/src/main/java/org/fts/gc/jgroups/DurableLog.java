@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * <p>An {@link IOException} (a full disk, an I/O error) stops the process ({@link FailStop}) with an error naming
  * the directory: a member that cannot tell what its disk holds must not acknowledge, nor serve.
  */
-final class DurableLog implements AutoCloseable {
+final class DurableLog implements MemberLog {
     /**
      * What a member persists besides its entries; {@code epochSeq} null when it never opened an epoch; {@code start}
      * the epoch's first position (its log holds the epoch's prefix only once it reaches {@code start - 1});
@@ -44,12 +44,19 @@ final class DurableLog implements AutoCloseable {
     }
 
     /**
-     * What {@link #open} found: the meta; the entries after {@code from} (in order); the highest commit point they
-     * record; the checkpoint at {@code from} that the entries continue, or null; and whether the application's
-     * state at {@code from} is known ({@code rooted}: a checkpoint with a state, or the initial state at 0).
+     * What {@link #open} found: the meta; the entries after {@code from} that verify (in order); the highest commit
+     * point they record; the checkpoint at {@code from} that the entries continue, or null; whether the application's
+     * state at {@code from} is known ({@code rooted}: a checkpoint with a state, or the initial state at 0); the
+     * entries after {@code from} that exist but do not verify ({@code damaged}, a damaged disk); {@code last}, the last
+     * entry the log holds, damaged or not; and {@code damagedBase}, the last damaged entry at or before {@code from}
+     * (the log cannot give it for a repair; 0 if none).
      */
     record Loaded(EpochMeta meta, List<Entry> entries, long from, long commitHint, Checkpoints.Root root,
-                  boolean rooted) {
+                  boolean rooted, List<MemberLog.Damaged> damaged, long last, long damagedBase) {
+        Loaded(EpochMeta meta, List<Entry> entries, long from, long commitHint, Checkpoints.Root root, boolean rooted) {
+            this(meta, entries, from, commitHint, root, rooted, List.of(),
+                    entries.isEmpty() ? from : entries.get(entries.size() - 1).gseq(), 0);
+        }
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(DurableLog.class);
@@ -108,7 +115,8 @@ final class DurableLog implements AutoCloseable {
      * {@code GroupChannel.logFigures}: syncs, records per sync, p50 and p99 sync time, and the bytes of the log's
      * directory on disk (segments, snapshots, epoch files; -1 if a compaction removed a file while it was counted).
      */
-    String figures() {
+    @Override
+    public String figures() {
         SyncStats s = log.stats();
         return String.format(java.util.Locale.ROOT, "syncs=%d records_per_sync=%.1f p50_us=%d p99_us=%d disk_bytes=%d",
                 s.syncs(), s.recordsPerSync(), s.percentileNanos(50) / 1000, s.percentileNanos(99) / 1000, diskBytes());
@@ -123,7 +131,8 @@ final class DurableLog implements AutoCloseable {
     }
 
     /** Starts the writer; {@code onDurable} runs on it after each sync that made more entries durable. */
-    void start(Runnable onDurableCallback) {
+    @Override
+    public void start(Runnable onDurableCallback) {
         this.onDurable = onDurableCallback;
         writer = FailStop.threads("fts-log-" + dir.getFileName()).newThread(this::write);
         writer.start();
@@ -134,7 +143,8 @@ final class DurableLog implements AutoCloseable {
         return "FTS durable log in " + dir;
     }
 
-    long checkpointEvery() {
+    @Override
+    public long checkpointEvery() {
         return checkpointEvery;
     }
 
@@ -143,18 +153,21 @@ final class DurableLog implements AutoCloseable {
         checkpointEvery = bytes;
     }
 
-    Loaded loaded() {
+    @Override
+    public Loaded loaded() {
         return loaded;
     }
 
     /** Queues {@code e} (the next gseq), recorded with {@code commitHint}, a commit point known when it was held. */
-    synchronized void append(Entry e, long commitHint) {
+    @Override
+    public synchronized void append(Entry e, long commitHint) {
         pending.add(new Object[] {e, commitHint});
         notifyAll();
     }
 
     /** The last gseq the disk holds. */
-    long durable() {
+    @Override
+    public long durable() {
         return durable;
     }
 
@@ -163,7 +176,8 @@ final class DurableLog implements AutoCloseable {
     }
 
     /** Durably drops every entry after {@code gseq} (a tail the group's history does not continue). */
-    void truncateAfter(long gseq) {
+    @Override
+    public void truncateAfter(long gseq) {
         synchronized (io) {
             if (closed) {
                 return;   // the channel is closing: nothing more is acknowledged
@@ -180,7 +194,8 @@ final class DurableLog implements AutoCloseable {
     }
 
     /** The entries in ({@code from}, {@code upTo}] the log holds (a repair the member no longer holds in memory). */
-    List<Entry> read(long from, long upTo) {
+    @Override
+    public List<Entry> read(long from, long upTo) {
         synchronized (io) {
             List<Entry> out = new ArrayList<>();
             if (closed) {
@@ -188,7 +203,11 @@ final class DurableLog implements AutoCloseable {
             }
             try {   // only what is on disk: anything trimmed from memory is stable, so synced (no drain here)
                 for (long i = Math.max(from + 1, log.firstIndex()); i <= Math.min(upTo, log.lastIndex()); i++) {
-                    out.add((Entry) LogFiles.decode(i, log.read(i))[0]);
+                    try {
+                        out.add((Entry) LogFiles.decode(log.read(i))[0]);
+                    } catch (org.fts.log.DamagedRecordException d) {
+                        LOG.warn("{}: entry {} does not verify: not given for a repair ({})", dir, i, d.getMessage());
+                    }
                 }
             } catch (IOException e) {
                 fail("reading " + from + ".." + upTo, e);
@@ -201,7 +220,8 @@ final class DurableLog implements AutoCloseable {
      * The last entry this log cannot give for a repair (compacted, or before its start), and a promise that
      * compaction keeps every entry after it until {@link #unpin}: a recovery's repairs are planned on it.
      */
-    long pinBase() {
+    @Override
+    public long pinBase() {
         synchronized (io) {
             long base = log.isEmpty() ? appended : log.firstIndex() - 1;
             pin = Math.min(pin, base);
@@ -210,7 +230,8 @@ final class DurableLog implements AutoCloseable {
     }
 
     /** The recovery this member reported to is over: compaction may go on. */
-    void unpin() {
+    @Override
+    public void unpin() {
         pin = Long.MAX_VALUE;
     }
 
@@ -220,7 +241,8 @@ final class DurableLog implements AutoCloseable {
      * ({@code initial}), or none, and until the application installs the group's state and checkpoints it, a
      * restart has no state of its own.
      */
-    void restartAt(long position, Map<MemberId, Long> marks, boolean initial) {
+    @Override
+    public void restartAt(long position, Map<MemberId, Long> marks, boolean initial) {
         synchronized (io) {
             if (closed) {
                 return;
@@ -243,7 +265,9 @@ final class DurableLog implements AutoCloseable {
      * checkpoint thread, once the log holds {@code position}; then compacts the log behind the previous checkpoint,
      * and calls {@code done} with whether it was written.
      */
-    void checkpoint(long position, Map<MemberId, Long> marks, byte[] state, java.util.function.Consumer<Boolean> done) {
+    @Override
+    public void checkpoint(long position, Map<MemberId, Long> marks, byte[] state,
+                           java.util.function.Consumer<Boolean> done) {
         checkpoints.later(() -> {
             boolean written = false;
             try {
@@ -299,7 +323,8 @@ final class DurableLog implements AutoCloseable {
     }
 
     /** Writes {@code m} durably (before the member reports its promise, or acknowledges an opened epoch). */
-    void writeMeta(EpochMeta m) {
+    @Override
+    public void writeMeta(EpochMeta m) {
         try {
             meta.write(m);
         } catch (IOException e) {
@@ -358,8 +383,31 @@ final class DurableLog implements AutoCloseable {
         }
         for (Object[] p : batch) {
             Entry e = (Entry) p[0];
-            log.append(e.gseq(), LogFiles.encode(e, (Long) p[1]));
+            log.append(e.gseq(), LogFiles.meta(e, (Long) p[1]), e.payload());
             appended = e.gseq();
+        }
+    }
+
+    @Override
+    public List<MemberLog.Damaged> repair(List<Entry> copies) {
+        synchronized (io) {
+            if (closed) {
+                return List.of();
+            }
+            try {
+                drainPending();
+                List<org.fts.log.Record> records = new ArrayList<>();
+                for (Entry e : copies) {
+                    records.add(new org.fts.log.Record(e.gseq(), LogFiles.meta(e, 0), e.payload()));
+                }
+                List<org.fts.log.Damage> left = log.repair(records);
+                LOG.info("{}: repaired {} damaged entries from copies that verify; {} left", dir, copies.size(),
+                        left.size());
+                return left.stream().map(LogFiles::damaged).toList();
+            } catch (IOException e) {
+                fail("repairing damaged entries", e);
+                return List.of();
+            }
         }
     }
 

@@ -24,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * (docs/durability.md, "Checkpoints"), and the log's records.
  *
  * <pre>
- *   record := originLength:u8 origin oseq:u64 commitHint:u64 payload     (the record's index is the entry's gseq)
+ *   record meta := originLength:u8 origin oseq:u64 commitHint:u64     (checksummed with the record's header)
+ *   payload     := the entry's payload                                 (the record's index is the entry's gseq)
  * </pre>
  */
 final class LogFiles {
@@ -116,34 +117,59 @@ final class LogFiles {
         long from = root != null ? root.position() : first - 1;
         boolean rooted = root != null ? root.state() != null || root.initial() : from == 0;
         List<Entry> entries = new ArrayList<>();
+        List<MemberLog.Damaged> damaged = new ArrayList<>();
+        long damagedBase = 0;
+        for (org.fts.log.Damage d : log.damage()) {
+            if (d.to() <= from) {
+                damagedBase = Math.max(damagedBase, d.to());   // behind the checkpoint: never replayed, never given
+            } else {
+                MemberLog.Damaged x = damaged(d);
+                damaged.add(new MemberLog.Damaged(Math.max(x.from(), from + 1), x.to(), x.origin(), x.oseq()));
+            }
+        }
         long hint = 0;
         for (long i = from + 1; i <= log.lastIndex(); i++) {
-            Object[] e = decode(i, log.read(i));
-            entries.add((Entry) e[0]);
-            hint = Math.max(hint, (Long) e[1]);
+            try {
+                Object[] e = decode(log.read(i));
+                entries.add((Entry) e[0]);
+                hint = Math.max(hint, (Long) e[1]);
+            } catch (org.fts.log.DamagedRecordException d) {
+                // listed in damaged
+            }
         }
-        DurableLog.Loaded loaded = new DurableLog.Loaded(m, entries, from, Math.min(hint, log.lastIndex()), root, rooted);
-        LOG.info("{}: log holds entries {} to {}, replayed from {} (commit point at least {}; {}); {}", dir, first,
+        DurableLog.Loaded loaded = new DurableLog.Loaded(m, entries, from, Math.min(hint, log.lastIndex()), root, rooted,
+                damaged, Math.max(from, log.lastIndex()), damagedBase);
+        LOG.info("{}: log holds entries {} to {}, replayed from {} (commit point at least {}; {}){}; {}", dir, first,
                 log.lastIndex(), from, loaded.commitHint(), rooted ? (root == null ? "from the initial state"
-                        : "from a checkpoint") : "no state of its own: to be fetched", m);
+                        : "from a checkpoint") : "no state of its own: to be fetched",
+                damaged.isEmpty() ? "" : "; damaged, to be repaired from another replica: " + damaged, m);
         return loaded;
     }
 
-    static byte[] encode(Entry e, long commitHint) {
+    /** A record's meta: the entry's origin and oseq, and a commit point known when it was held. */
+    static byte[] meta(Entry e, long commitHint) {
         byte[] o = e.origin().name().getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(1 + o.length + 16 + e.payload().length).put((byte) o.length).put(o)
-                .putLong(e.oseq()).putLong(commitHint).put(e.payload()).array();
+        return ByteBuffer.allocate(1 + o.length + 16).put((byte) o.length).put(o).putLong(e.oseq()).putLong(commitHint)
+                .array();
     }
 
     /** {entry, commit hint}. */
-    static Object[] decode(long gseq, byte[] record) {
-        ByteBuffer b = ByteBuffer.wrap(record);
+    static Object[] decode(org.fts.log.Record r) {
+        ByteBuffer b = ByteBuffer.wrap(r.meta());
         byte[] o = new byte[b.get() & 0xff];
         b.get(o);
         long oseq = b.getLong();
         long hint = b.getLong();
-        byte[] payload = new byte[b.remaining()];
-        b.get(payload);
-        return new Object[] {new Entry(gseq, new MemberId(new String(o, StandardCharsets.UTF_8)), oseq, payload), hint};
+        return new Object[] {new Entry(r.index(), new MemberId(new String(o, StandardCharsets.UTF_8)), oseq,
+                r.payload()), hint};
+    }
+
+    /** A damaged stretch of the log, with the entry's identity when its record still says it. */
+    static MemberLog.Damaged damaged(org.fts.log.Damage d) {
+        if (d.meta() == null || d.from() != d.to()) {
+            return new MemberLog.Damaged(d.from(), d.to(), null, 0);
+        }
+        Entry e = (Entry) decode(new org.fts.log.Record(d.from(), d.meta(), new byte[0]))[0];
+        return new MemberLog.Damaged(d.from(), d.to(), e.origin(), e.oseq());
     }
 }

@@ -39,7 +39,7 @@ final class Member extends MemberState {
     }
 
     /** @param disk the member's log, or null: with one, the member starts from what it holds */
-    Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net, DurableLog disk,
+    Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net, MemberLog disk,
            Ordering ordering) {
         super(self, config, pump, origin, net, disk, ordering == Ordering.OFFLOAD);
         if (disk != null) {
@@ -70,15 +70,28 @@ final class Member extends MemberState {
         delivered = l.from();
         if (l.root() != null) {
             marks.putAll(l.root().marks());
+            rootMarks = Map.copyOf(l.root().marks());
         }
+        l.damaged().forEach(d -> damaged.put(d.from(), d));
+        long firstDamaged = damaged.isEmpty() ? Long.MAX_VALUE : damaged.firstKey();
         for (Entry e : l.entries()) {
-            log.put(e.gseq(), e);
+            if (e.gseq() < firstDamaged) {
+                log.put(e.gseq(), e);
+                held = e.gseq();
+            } else {
+                beyond.put(e.gseq(), e);   // after a damaged entry: held once that is repaired
+            }
             marks.merge(e.origin(), e.oseq(), Math::max);
-            held = e.gseq();
         }
-        logged = held;
-        replayTo = held;
-        commitKnown = Math.max(l.from(), l.commitHint());
+        damaged.values().stream().filter(d -> d.origin() != null).forEach(d -> marks.merge(d.origin(), d.oseq(),
+                Math::max));
+        extent = Math.max(held, l.last());
+        damagedBase = l.damagedBase();
+        logged = extent;
+        replayTo = extent;
+        // A checkpoint's position was delivered, so committed; a founding again's is not (its history starts after it).
+        boolean refoundRoot = l.root() != null && l.root().initial() && l.from() > 0;
+        commitKnown = Math.max(refoundRoot ? 0 : l.from(), l.commitHint());
         rooted = l.rooted();
         rootFloor = l.from();
         applied = !rooted || l.from() > 0;
@@ -104,7 +117,8 @@ final class Member extends MemberState {
         // The epoch's meta is written when it opens, its prefix synced after: a crash in between leaves a log short
         // of the epoch it names. Such a member reports no epoch (it is cut back and repaired like one catching up),
         // never a short prefix of a later epoch that would outrank the longer logs of an earlier one.
-        foreign = held < epochStart - 1;
+        foreign = extent < epochStart - 1;
+        foreignUpTo = extent;
         if (foreign) {
             LOG.warn("{}: its log ends at {}, before epoch {}'s start {}: it reports no epoch until repaired", self,
                     held, epoch, epochStart);
@@ -182,13 +196,14 @@ final class Member extends MemberState {
 
     private Wire.State report(long viewId) {
         long ballot = ((Phase.Frozen) phase).ballot();
-        Wire.Opened e = foreign || epoch == null ? null : new Wire.Opened(epochBallot, epoch, epochFounding,
+        Wire.Opened e = epoch == null ? null : new Wire.Opened(epochBallot, epoch, epochFounding,
                 epochMembers, epochStart, epochLineage);
-        return new Wire.State(viewId, ballot, fresh, synced, e, held,
+        long last = foreign ? foreignUpTo : damaged.isEmpty() ? held : Math.max(held, extent);
+        return new Wire.State(viewId, ballot, fresh, synced, e, foreign, last,
                 // what it knows committed, never beyond what it holds (a lagging member may know of more)
-                Math.min(config.uniform() ? Math.max(commitKnown, deliveredHere) : commitKnown, held),
+                Math.min(config.uniform() ? Math.max(commitKnown, deliveredHere) : commitKnown, last),
                 new HashMap<>(marks),
-                base(), delivered, List.of());
+                base(), delivered, damagedSpans());
     }
 
     /**
@@ -196,10 +211,12 @@ final class Member extends MemberState {
      * opens an epoch); without one, what its memory trimmed once every member held it.
      */
     private long base() {
+        long inMemory = log.isEmpty() ? held : Math.min(held, log.firstKey() - 1);
         if (disk != null) {
-            return Math.min(held, disk.pinBase());
+            // what the disk or the memory still holds (and compaction keeps what the disk holds of that)
+            return Math.max(damagedBase, Math.min(inMemory, Math.min(held, disk.pinBase())));
         }
-        return log.isEmpty() ? held : Math.min(held, log.firstKey() - 1);
+        return inMemory;
     }
 
     /** Promises {@code ballot}: with a log, durably, before the report that carries the promise leaves. */
@@ -260,6 +277,12 @@ final class Member extends MemberState {
             return List.of();
         }
         boolean catching = phase instanceof Phase.Catching;
+        if (!catching && disk != null && !damaged.isEmpty()) {
+            List<Runnable> mended = mend(entries);
+            if (!mended.isEmpty()) {
+                return mended;
+            }
+        }
         boolean deferred = disk == null && (!catching || ((Phase.Catching) phase).truncate() >= 0
                 || ((Phase.Catching) phase).witness() >= 0);
         for (Entry e : entries) {
@@ -277,6 +300,94 @@ final class Member extends MemberState {
         }
         holdAhead();
         return catching ? tryOpen() : List.of();
+    }
+
+    /** Its damaged positions, as spans for its report. */
+    private List<org.fts.gc.internal.EpochPlan.Span> damagedSpans() {
+        return damaged.values().stream().map(d -> new org.fts.gc.internal.EpochPlan.Span(d.from(), d.to())).toList();
+    }
+
+    /**
+     * The mend step: copies of damaged entries, from a member whose copy verifies. They are written to the log in
+     * place of the damaged records (durably), the entries after them are held again, and the member reports anew.
+     * Returns the report to send, or nothing if none of {@code entries} was for a damaged position.
+     */
+    private List<Runnable> mend(List<Entry> entries) {
+        List<Entry> fix = new ArrayList<>();
+        for (Entry e : entries) {
+            Map.Entry<Long, MemberLog.Damaged> d = damaged.floorEntry(e.gseq());
+            if (d != null && d.getValue().to() >= e.gseq() && (d.getValue().origin() == null
+                    || d.getValue().origin().equals(e.origin()) && d.getValue().oseq() == e.oseq())) {
+                fix.add(e);
+            } else if (d != null && d.getValue().to() >= e.gseq()) {
+                LOG.error("{}: a copy of damaged entry {} is {}:{}, but the record says {}:{}: not taken", self,
+                        e.gseq(), e.origin(), e.oseq(), d.getValue().origin(), d.getValue().oseq());
+            }
+        }
+        if (fix.isEmpty()) {
+            return List.of();
+        }
+        List<MemberLog.Damaged> left = disk.repair(fix);
+        damaged.clear();
+        left.stream().filter(d -> d.to() > rootPosition()).forEach(d -> damaged.put(d.from(), d));
+        for (Entry e : fix) {
+            if (damaged.floorEntry(e.gseq()) == null || damaged.floorEntry(e.gseq()).getValue().to() < e.gseq()) {
+                beyond.put(e.gseq(), e);
+                marks.merge(e.origin(), e.oseq(), Math::max);
+            }
+        }
+        holdBeyond();
+        LOG.info("{}: mended {} damaged entries of its log from another replica's copies; {} damaged left", self,
+                fix.size(), damaged.size());
+        return reportAgain();
+    }
+
+    /** The position its history goes on from (its checkpoint's, or where its log starts). */
+    private long rootPosition() {
+        return disk.loaded().from();
+    }
+
+    /** Holds the entries after a repaired damage, up to the next damaged one. */
+    private void holdBeyond() {
+        long firstDamaged = damaged.isEmpty() ? Long.MAX_VALUE : damaged.firstKey();
+        for (Entry next = beyond.get(held + 1); next != null && next.gseq() < firstDamaged;
+             next = beyond.get(held + 1)) {
+            beyond.remove(next.gseq());
+            log.put(next.gseq(), next);
+            held = next.gseq();
+        }
+    }
+
+    /** The mend step's cut: its damaged entry there, and everything after it, was never committed. */
+    synchronized List<Runnable> onMendCut(MemberId src, long viewId, long after) {
+        if (!(phase instanceof Phase.Frozen f) || f.view() != viewId || !src.equals(f.coordinator()) || disk == null
+                || extent <= after) {
+            return List.of();
+        }
+        LOG.warn("{}: cuts its log after {} (was {}): its damaged entry {} has no copy that verifies at any replica "
+                + "here, and cannot have been committed", self, after, extent, after + 1);
+        disk.truncateAfter(after);
+        log.tailMap(after, false).clear();
+        beyond.tailMap(after, false).clear();
+        damaged.tailMap(after, false).clear();
+        held = Math.min(held, after);
+        extent = after;
+        logged = Math.min(logged, after);
+        replayTo = Math.min(replayTo, after);
+        marks.clear();
+        marks.putAll(rootMarks);
+        log.values().forEach(e -> marks.merge(e.origin(), e.oseq(), Math::max));
+        beyond.values().forEach(e -> marks.merge(e.origin(), e.oseq(), Math::max));
+        damaged.values().stream().filter(d -> d.origin() != null).forEach(d -> marks.merge(d.origin(), d.oseq(),
+                Math::max));
+        return reportAgain();
+    }
+
+    /** Sends this member's report again to the recovery it is frozen for (its log changed). */
+    private List<Runnable> reportAgain() {
+        Phase.Frozen f = (Phase.Frozen) phase;
+        Wire.State again = report(f.view());
+        return List.of(() -> net.state(f.coordinator(), again));
     }
 
     /** As the recovery's source: the entries in ({@code from}, {@code upTo}] of this member's log. */
@@ -401,7 +512,7 @@ final class Member extends MemberState {
                 gap ? " with a gap (its state must be fetched)" : "", c.members().size());
         pump.epoch(new Epoch(epoch.view(), epoch.sequencer(), c.members(), gap, synced, synced ? null : c.provider()));
         if (tap != null) {
-            tap.opened(epoch, c.start(), gap, c.refound(), synced ? null : c.provider());
+            tap.opened(epoch, c.ballot(), c.start(), gap, c.refound(), synced ? null : c.provider());
         }
         Long own = marks.get(self);
         long mine = own == null ? 0 : own;

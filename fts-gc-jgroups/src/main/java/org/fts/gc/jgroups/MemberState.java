@@ -29,7 +29,7 @@ abstract class MemberState {
     final Origin origin;
     final Member.Net net;
     /** This member's write-ahead log ({@code fts.durability=log}), or null. */
-    final DurableLog disk;
+    final MemberLog disk;
     /** {@link Ordering#OFFLOAD}: entries arrive from their origins, so out of position order. */
     final boolean offload;
     /** The highest ballot this member promised a recovery (persisted with a log). */
@@ -61,6 +61,8 @@ abstract class MemberState {
     long commitKnown;
     /** A durable member cut back for repairs from another epoch's history, not open yet: it reports no epoch. */
     boolean foreign;
+    /** While {@code foreign}: how far its log is still its last epoch's history (it reports only that much). */
+    long foreignUpTo;
     /** Whether its state holds a broadcast (delivered, or a gap's); not delivered > 0, which a refounding sets. */
     boolean applied;
     /** The last entry of the history the open epoch continues: delivered only once committed in this epoch. */
@@ -110,11 +112,25 @@ abstract class MemberState {
      * are in memory already, and after a whole-group restart no other member may be able to provide a state).
      */
     long replayTo;
+    /**
+     * With a log: the positions its log holds but cannot verify (a damaged disk), with each one's identity when its
+     * record still says it; repaired from other members' copies, or cut, before this member opens an epoch (the
+     * recovery's mend step, docs/durability.md, "Storage faults").
+     */
+    final TreeMap<Long, MemberLog.Damaged> damaged = new TreeMap<>();
+    /** With a log: the entries that verify after the first damaged one, held once the damage before them is gone. */
+    final TreeMap<Long, Entry> beyond = new TreeMap<>();
+    /** With a log: the last entry its log holds, damaged or not (it reports this much of a history as its). */
+    long extent;
+    /** With a log: the marks of the checkpoint its history goes on from (a cut recomputes its marks from them). */
+    Map<MemberId, Long> rootMarks = Map.of();
+    /** With a log: the last damaged entry at or behind that checkpoint: never given for a repair. */
+    long damagedBase;
     /** Null (the default) outside the protocol simulator: one field test per delivery. */
     MemberTap tap;
 
     MemberState(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Member.Net net,
-                DurableLog disk, boolean offload) {
+                MemberLog disk, boolean offload) {
         this.offload = offload;
         this.self = self;
         this.config = config;
@@ -249,6 +265,9 @@ abstract class MemberState {
         }
         marks.clear();
         marks.putAll(sourceMarks);
+        if (!foreign) {
+            foreignUpTo = Math.min(t, held);
+        }
         foreign = true;
     }
 

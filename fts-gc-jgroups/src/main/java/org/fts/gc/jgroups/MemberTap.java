@@ -11,6 +11,9 @@ import org.fts.gc.internal.EpochId;
 interface MemberTap {
     void delivered(long gseq, MemberId origin, byte[] payload);
 
-    /** {@code refound} as the recovery said it, before a member that delivered turns it into a gap. */
-    void opened(EpochId epoch, long start, boolean gap, boolean refound, MemberId provider);
+    /**
+     * {@code refound} as the recovery said it, before a member that delivered turns it into a gap; {@code ballot} the
+     * ballot that established the epoch (view ids repeat after a whole-group restart, ballots do not).
+     */
+    void opened(EpochId epoch, long ballot, long start, boolean gap, boolean refound, MemberId provider);
 }

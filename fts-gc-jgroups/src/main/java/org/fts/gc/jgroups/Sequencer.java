@@ -226,9 +226,15 @@ final class Sequencer {
             return;
         }
         long view = rec.view();
+        org.fts.gc.internal.Mend.Plan mend = org.fts.gc.internal.Mend.plan(config, recoveryMembers, reports);
+        if (mend != null && (!mend.repairs().isEmpty() || !mend.cuts().isEmpty())) {
+            mend(view, mend, out);   // decided once the damaged members report again, mended
+            return;
+        }
         state = new SequencerState.Idle();
         publishWaiting();
-        EpochPlan.Decision d = EpochPlan.decide(config, durable, recoveryMembers, reports, self);
+        EpochPlan.Decision d = mend != null ? EpochPlan.Decision.notPrimary(mend.waiting())
+                : EpochPlan.decide(config, durable, recoveryMembers, reports, self);
         LOG.debug("{}: recovery of view {}: {} from reports {}", self, view, d, reports);
         if (!d.established()) {
             LOG.info("{}: view {} is not primary: {}", self, view, d.reason());
@@ -260,13 +266,34 @@ final class Sequencer {
         }
     }
 
+    /**
+     * The mend step (docs/durability.md, "Storage faults"): suppliers send damaged members copies that verify, and
+     * members whose damaged entries nobody has and that cannot have been committed cut their logs; the recovery waits
+     * for the report each of them sends once mended (asked again every second, like any missing report).
+     */
+    private void mend(long view, org.fts.gc.internal.Mend.Plan plan, List<Runnable> out) {
+        LOG.info("{}: recovery of view {} mends damaged logs first: repairs {}, cuts {}{}", self, view, plan.repairs(),
+                plan.cuts(), plan.waiting() == null ? "" : "; then " + plan.waiting());
+        for (EpochPlan.Repair r : plan.repairs()) {
+            reports.remove(r.target());
+            out.add(() -> net.repair(r.source(), view, r.target(), r.from(), r.upTo()));
+        }
+        for (Map.Entry<MemberId, Long> c : plan.cuts().entrySet()) {
+            reports.remove(c.getKey());
+            Wire.MendCut cut = new Wire.MendCut(view, c.getValue());
+            out.add(() -> net.toMember(c.getKey(), cut));
+        }
+        publishWaiting();
+    }
+
     /** A member's report as the recovery's rules read it. */
     private static EpochPlan.Report report(Wire.State s) {
         Wire.Opened e = s.epoch();
         EpochPlan.Report r = new EpochPlan.Report(s.fresh(), s.synced(), e == null ? 0 : e.ballot(),
                 e == null ? null : e.id(), e != null && e.founding(), e == null ? List.of() : e.members(), s.last(),
                 s.commit(), s.base());
-        return (e == null ? r : r.lineage(e.start(), e.lineage())).applied(s.delivered()).damaged(s.damaged());
+        return (e == null ? r : r.lineage(e.start(), e.lineage())).applied(s.delivered()).damaged(s.damaged())
+                .shortOf(s.shortLog());
     }
 
     /**

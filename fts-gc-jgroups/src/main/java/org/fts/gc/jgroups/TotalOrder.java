@@ -110,7 +110,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
      * @param sender   offload: where this member's DATA multicasts run (never a thread that delivers messages, when
      *                 the transport has flow control)
      */
-    TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump, DurableLog disk,
+    TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump, MemberLog disk,
                Ordering ordering, java.util.concurrent.Executor sender) {
         this.self = self;
         this.net = net;
@@ -213,6 +213,8 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
             Recovery.runAll(member.onEpoch(src, e));
         } else if (m instanceof Wire.NotPrimary n) {
             member.onNotPrimary(src, n.view(), n.reason());
+        } else if (m instanceof Wire.MendCut c) {
+            Recovery.runAll(member.onMendCut(src, c.view(), c.after()));
         } else if (m instanceof Wire.Probe p) {
             View v = view;
             net.probe(src, Wire.encode(new Wire.ProbeReply(p.nonce(), v != null && v.contains(src))));
@@ -352,6 +354,8 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
             Recovery.runAll(member.onEpoch(self, e));
         } else if (m instanceof Wire.NotPrimary n) {
             member.onNotPrimary(self, n.view(), n.reason());
+        } else if (m instanceof Wire.MendCut c) {
+            Recovery.runAll(member.onMendCut(self, c.view(), c.after()));
         }
     }
 

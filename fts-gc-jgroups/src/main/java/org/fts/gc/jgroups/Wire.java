@@ -42,7 +42,7 @@ final class Wire {
 
     /** A message of the protocol. */
     sealed interface Msg permits Fwd, Ord, Ack, Commit, StateReq, State, SendRepair, Repair, EpochMsg, NotPrimary,
-            Direct, Probe, ProbeReply, ProbeFor, Vouch, Unreachable, Refused, Req, Grant, Data {
+            Direct, Probe, ProbeReply, ProbeFor, Vouch, Unreachable, Refused, Req, Grant, Data, MendCut {
     }
 
     /** Origin to sequencer: broadcast {@code oseq}; every oseq below {@code firstUnacked} was delivered. */
@@ -102,14 +102,17 @@ final class Wire {
 
     /**
      * Member to coordinator: what it holds, promising {@code ballot}. {@code epoch} is the last epoch it opened
-     * (null when fresh, or while a durable member is cut back and catching up); {@code marks} is, per origin, the
+     * (null when fresh); with {@code shortLog} its log holds that epoch's history only up to {@code last}, short of
+     * the epoch's start (a durable member cut back and catching up, or restarted with a log that lost the end of the
+     * prefix the epoch began with); {@code marks} is, per origin, the
      * highest oseq in its history up to {@code last}; every entry up to {@code commit} is committed; it can repair
      * the entries after {@code base} (what its log or memory still holds); its application's state is at
      * {@code delivered}; {@code damaged}: positions its log holds
      * but cannot verify.
      */
-    record State(long view, long ballot, boolean fresh, boolean synced, Opened epoch, long last, long commit,
-                 Map<MemberId, Long> marks, long base, long delivered, List<EpochPlan.Span> damaged) implements Msg {
+    record State(long view, long ballot, boolean fresh, boolean synced, Opened epoch, boolean shortLog, long last,
+                 long commit, Map<MemberId, Long> marks, long base, long delivered, List<EpochPlan.Span> damaged)
+            implements Msg {
     }
 
     /** Member to coordinator: it promised {@code promised}, not below the recovery's {@code ballot}: ask again. */
@@ -137,6 +140,13 @@ final class Wire {
     record EpochMsg(long view, long ballot, long start, boolean gap, boolean refound, long truncate,
                     MemberId provider, Map<MemberId, Long> marks, List<EpochPlan.Link> lineage, long witness)
             implements Msg {
+    }
+
+    /**
+     * Coordinator to a member whose log holds damaged entries that no member here can give and that cannot have been
+     * committed (docs/durability.md, "Storage faults"): drop your log after {@code after}, then report again.
+     */
+    record MendCut(long view, long after) implements Msg {
     }
 
     /** Coordinator to member: view {@code view} is not primary, and why. */
@@ -201,7 +211,8 @@ final class Wire {
         REFUSED(17),
         REQ(18),
         GRANT(19),
-        DATA(20);
+        DATA(20),
+        MEND_CUT(21);
 
         private static final Tag[] BY_CODE = new Tag[32];
 
@@ -264,7 +275,7 @@ final class Wire {
             ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 2 + openedSize(s.epoch()) + 32 + spansSize(s.damaged())
                             + marksSize(s.marks()))
                     .put(Tag.STATE.code).putLong(s.view()).putLong(s.ballot()).put((byte) (s.fresh() ? 1 : 0))
-                    .put((byte) (s.synced() ? 1 : 0));
+                    .put((byte) ((s.synced() ? 1 : 0) | (s.shortLog() ? 2 : 0)));
             putOpened(b, s.epoch()).putLong(s.last()).putLong(s.commit()).putLong(s.base()).putLong(s.delivered());
             putSpans(b, s.damaged());
             return putMarks(b, s.marks()).array();
@@ -286,6 +297,8 @@ final class Wire {
             byte[] r = n.reason().getBytes(StandardCharsets.UTF_8);
             return ByteBuffer.allocate(1 + 8 + 4 + r.length).put(Tag.NOT_PRIMARY.code).putLong(n.view()).putInt(r.length)
                     .put(r).array();
+        } else if (m instanceof MendCut c) {
+            return ByteBuffer.allocate(17).put(Tag.MEND_CUT.code).putLong(c.view()).putLong(c.after()).array();
         } else if (m instanceof Probe p) {
             return ByteBuffer.allocate(9).put(Tag.PROBE.code).putLong(p.nonce()).array();
         } else if (m instanceof ProbeReply p) {
@@ -339,15 +352,17 @@ final class Wire {
                 long view = b.getLong();
                 long ballot = b.getLong();
                 boolean fresh = b.get() == 1;
-                boolean synced = b.get() == 1;
+                byte flags = b.get();
+                boolean synced = (flags & 1) != 0;
+                boolean shortLog = (flags & 2) != 0;
                 Opened epoch = readOpened(b);
                 long last = b.getLong();
                 long commit = b.getLong();
                 long base = b.getLong();
                 long delivered = b.getLong();
                 List<EpochPlan.Span> damaged = readSpans(b);
-                return new State(view, ballot, fresh, synced, epoch, last, commit, readMarks(b), base, delivered,
-                        damaged);
+                return new State(view, ballot, fresh, synced, epoch, shortLog, last, commit, readMarks(b), base,
+                        delivered, damaged);
             }
             case SEND_REPAIR:
                 return new SendRepair(b.getLong(), readName(b), b.getLong(), b.getLong());
@@ -373,6 +388,8 @@ final class Wire {
             }
             case DIRECT:
                 return new Direct(rest(b));
+            case MEND_CUT:
+                return new MendCut(b.getLong(), b.getLong());
             case PROBE:
                 return new Probe(b.getLong());
             case PROBE_REPLY:

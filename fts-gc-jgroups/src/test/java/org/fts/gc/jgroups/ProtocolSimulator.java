@@ -28,26 +28,38 @@ final class ProtocolSimulator {
      * N, the number of random steps before the heal, the delivery guarantee, and whether crashes may go beyond
      * the fault model (a majority without the state: then liveness is not checked, safety still is).
      */
-    record Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering) {
+    record Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering,
+                   boolean durable) {
+        Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering) {
+            this(replicas, steps, uniform, beyondFaultModel, ordering, false);
+        }
+
         static Options of(int replicas) {
             return new Options(replicas, DEFAULT_STEPS, true, false, Ordering.SEQUENCER);
         }
 
         Options with(Ordering o) {
-            return new Options(replicas, steps, uniform, beyondFaultModel, o);
+            return new Options(replicas, steps, uniform, beyondFaultModel, o, durable);
+        }
+
+        /** These options with each replica's log modelled ({@code fts.durability=log}), storage faults included. */
+        Options withLogs() {
+            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, true);
         }
 
         String describe() {
             return "N=" + replicas + ", " + steps + " steps, " + (uniform ? "uniform" : "agreed")
                     + (beyondFaultModel ? ", beyond the fault model" : "")
-                    + (ordering == Ordering.SEQUENCER ? "" : ", " + ordering.alias + " ordering");
+                    + (ordering == Ordering.SEQUENCER ? "" : ", " + ordering.alias + " ordering")
+                    + (durable ? ", with logs and storage faults" : "");
         }
 
         /** The arguments of bin/fts simulate that run these options. */
         String args() {
             return "--replicas " + replicas + " --steps " + steps + (uniform ? "" : " --delivery agreed")
                     + (beyondFaultModel ? " --faults beyond" : "")
-                    + (ordering == Ordering.SEQUENCER ? "" : " --ordering " + ordering.alias);
+                    + (ordering == Ordering.SEQUENCER ? "" : " --ordering " + ordering.alias)
+                    + (durable ? " --durability log" : "");
         }
     }
 
@@ -83,6 +95,8 @@ final class ProtocolSimulator {
     private final GroupConfig config;
     private final SimNetwork net;
     private final SimNode[] nodes;
+    /** With logs: each replica's disk, which outlives its incarnations. */
+    private final SimLog.Disk[] disks;
     private final int[] incarnations;
     private final Map<MemberId, SimNode> all = new HashMap<>();
     final SimHistory history = new SimHistory(this);
@@ -101,6 +115,12 @@ final class ProtocolSimulator {
         this.config = new GroupConfig(options.replicas(), options.uniform());
         this.net = new SimNetwork(options.replicas());
         this.nodes = new SimNode[options.replicas()];
+        this.disks = new SimLog.Disk[options.replicas()];
+        if (options.durable()) {
+            for (int i = 0; i < disks.length; i++) {
+                disks[i] = new SimLog.Disk();
+            }
+        }
         this.incarnations = new int[options.replicas()];
         this.schedule = record || verbose != null ? new ArrayList<>() : null;
         this.verbose = verbose;
@@ -239,9 +259,10 @@ final class ProtocolSimulator {
         return from.get(rnd.nextInt(from.size()));
     }
 
-    /** A new incarnation of replica {@code i}: fresh, in no view. */
+    /** A new incarnation of replica {@code i}: fresh, in no view (with a log: it goes on from what its disk holds). */
     SimNode start(int i) {
-        SimNode n = new SimNode(this, i, incarnations[i]++, config, options.ordering());
+        SimNode n = new SimNode(this, i, incarnations[i]++, config, options.ordering(),
+                disks[i] == null ? null : new SimLog(disks[i]));
         nodes[i] = n;
         all.put(n.id, n);
         return n;
@@ -251,6 +272,14 @@ final class ProtocolSimulator {
         n.alive = false;
         net.clear(n.replica);
         n.late.clear();
+        if (n.log != null) {
+            n.log.crash(rnd);
+            new SimFaults(this).maybeDamage(n.replica);
+        }
+    }
+
+    SimLog.Disk disk(int replica) {
+        return disks[replica];
     }
 
     /**
@@ -379,6 +408,11 @@ final class ProtocolSimulator {
         for (int i = 0; i < QUIESCENCE_BOUND && ok(); i++) {
             List<SimNetwork.Queue> q = net.deliverable(liveMask());
             if (q.isEmpty()) {
+                live().forEach(n -> {
+                    if (n.log != null) {
+                        n.log.sync();
+                    }
+                });
                 live().forEach(n -> n.order.ackIfMoved());
                 if (net.deliverable(liveMask()).isEmpty()) {
                     live().forEach(n -> n.pump.drain());
@@ -421,11 +455,11 @@ final class ProtocolSimulator {
         history.delivered(n, gseq, origin, payload);
     }
 
-    void onOpened(SimNode n, EpochId epoch, long start, boolean gap, boolean refound, MemberId provider) {
+    void onOpened(SimNode n, EpochId epoch, long ballot, long start, boolean gap, boolean refound, MemberId provider) {
         if (recording()) {
             log("  " + n + " opens " + epoch + " at " + start + (gap ? " with a gap, provider " + provider : "")
                     + (refound ? " (founded again)" : ""));
         }
-        history.opened(n, epoch, start, gap, refound, provider);
+        history.opened(n, epoch, ballot, start, gap, refound, provider);
     }
 }

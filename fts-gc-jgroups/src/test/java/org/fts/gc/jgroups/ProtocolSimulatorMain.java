@@ -9,7 +9,7 @@ import java.util.List;
  * {@code --replay SEED} runs one seed logging every step and each member's state after it.
  *
  * <pre>
- * bin/fts simulate [--seeds 1000] [--start 1] [--replicas 3|5] [--steps K] [--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--replay SEED]
+ * bin/fts simulate [--seeds 1000] [--start 1] [--replicas 3|5] [--steps K] [--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--replay SEED]
  * </pre>
  */
 public final class ProtocolSimulatorMain {
@@ -24,6 +24,7 @@ public final class ProtocolSimulatorMain {
         boolean uniform = true;
         boolean beyond = false;
         Ordering ordering = Ordering.SEQUENCER;
+        boolean durable = false;
         Long replay = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -39,6 +40,7 @@ public final class ProtocolSimulatorMain {
                 case "--delivery" -> uniform = !"agreed".equals(v);
                 case "--faults" -> beyond = "beyond".equals(v);
                 case "--ordering" -> ordering = Ordering.of(v);
+                case "--durability" -> durable = "log".equals(v);
                 case "--replay" -> replay = Long.parseLong(v);
                 case "--help" -> usage(null);
                 default -> usage("unknown option " + a);
@@ -48,7 +50,8 @@ public final class ProtocolSimulatorMain {
         if (replicas < 2 || steps < 0 || seeds < 1) {
             usage("need --replicas >= 2, --steps >= 0, --seeds >= 1");
         }
-        ProtocolSimulator.Options options = new ProtocolSimulator.Options(replicas, steps, uniform, beyond, ordering);
+        ProtocolSimulator.Options options = new ProtocolSimulator.Options(replicas, steps, uniform, beyond, ordering,
+                durable);
         if (replay != null) {
             ProtocolSimulator.Result r = ProtocolSimulator.replay(replay, options, System.out);
             System.out.println(r.ok() ? r.report() : "seed " + replay + ": VIOLATION of " + r.invariant() + " at step "
@@ -84,7 +87,7 @@ public final class ProtocolSimulatorMain {
             System.err.println("simulate: " + error);
         }
         System.err.println("usage: bin/fts simulate [--seeds N] [--start S] [--replicas 3|5] [--steps K] "
-                + "[--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--replay SEED]");
+                + "[--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--replay SEED]");
         System.exit(error == null ? 0 : 2);
     }
 }

@@ -26,7 +26,7 @@ final class SimEnd {
         int majority = sim.size() / 2 + 1;
         int alive = sim.live().size();
         for (int i = 0; i < sim.size(); i++) {
-            if (!sim.node(i).alive && (alive < majority || sim.rnd().nextBoolean())) {
+            if (!sim.node(i).alive && (alive < majority || sim.options().durable() || sim.rnd().nextBoolean())) {
                 sim.log("restart " + sim.start(i));
                 alive++;
             }

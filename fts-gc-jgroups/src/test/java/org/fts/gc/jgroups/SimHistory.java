@@ -26,8 +26,8 @@ final class SimHistory {
     private final Map<Long, String> firstBy = new HashMap<>();
     /** Per origin incarnation, its broadcast number to position. */
     private final Map<String, TreeMap<Integer, Long>> perOrigin = new HashMap<>();
-    /** View id to the epoch opened in it. */
-    private final Map<Long, EpochId> epochs = new HashMap<>();
+    /** View id (and ballot: view ids repeat after a whole-group restart) to the epoch opened in it. */
+    private final Map<List<Long>, EpochId> epochs = new HashMap<>();
     private final Set<String> sent = new HashSet<>();
     private long max;
     private long minDelivered = Long.MAX_VALUE;
@@ -162,9 +162,9 @@ final class SimHistory {
                 : "in epoch " + n.epoch;
     }
 
-    void opened(SimNode n, EpochId epoch, long start, boolean gap, boolean refound, MemberId provider) {
+    void opened(SimNode n, EpochId epoch, long ballot, long start, boolean gap, boolean refound, MemberId provider) {
         n.epoch = epoch;
-        EpochId other = epochs.putIfAbsent(epoch.view(), epoch);
+        EpochId other = epochs.putIfAbsent(List.of(epoch.view(), ballot), epoch);
         if (other != null && !other.equals(epoch)) {
             sim.violate("one epoch per view", n + " opened " + epoch + "; " + other + " was opened too");
         }
@@ -197,6 +197,14 @@ final class SimHistory {
         }
         switch (n.standing) {
             case FRESH -> {
+                if (sim.options().durable()) {
+                    // With a log a new member is repaired from the start of the history and delivers all of it.
+                    n.standing = SimNode.Standing.SYNCED;
+                    n.everSynced = true;
+                    n.base = 0;
+                    n.last = 0;
+                    return;
+                }
                 if (start != 1) {
                     sim.violate("no holes", n + " never held a history yet opened " + epoch + " at " + start
                             + " without a gap");

@@ -61,13 +61,52 @@ final class SimNode implements TotalOrder.Transport, MemberTap, GroupListener {
     /** Delivered by the protocol, not yet handed over by the pump: the pump must hand exactly these, in order. */
     final ArrayDeque<String> toHand = new ArrayDeque<>();
 
-    SimNode(ProtocolSimulator sim, int replica, int incarnation, GroupConfig config, Ordering ordering) {
+    /** With {@code --durability log}: this incarnation's log, over its replica's disk; else null. */
+    final SimLog log;
+
+    SimNode(ProtocolSimulator sim, int replica, int incarnation, GroupConfig config, Ordering ordering, SimLog log) {
         this.sim = sim;
         this.replica = replica;
         this.id = new MemberId("r" + replica + "#" + incarnation);
+        this.log = log;
+        if (log != null && log.loaded().meta().epochSeq() != null) {
+            restored(log.loaded());
+        }
         this.pump = new DeliveryPump(id.name(), this);
-        this.order = new TotalOrder(id, config, this, pump, null, ordering, Runnable::run);
+        this.order = new TotalOrder(id, config, this, pump, log, ordering, Runnable::run);
         order.tap(this);
+    }
+
+    /**
+     * A restarted replica's application, from its log: its checkpoint's state (or the initial one), which the log
+     * after it replays; without one it fetches the group's state, from the position after its log.
+     */
+    private void restored(DurableLog.Loaded l) {
+        if (l.rooted()) {
+            standing = Standing.SYNCED;
+            everSynced = true;
+            base = l.from();
+            app = new ArrayList<>();
+            if (l.root() != null && l.root().state() != null) {
+                List<String> state = decode(l.root().state());
+                base = Long.parseLong(state.get(0));
+                app = new ArrayList<>(state.subList(1, state.size()));
+            }
+            last = l.from();
+        } else {
+            standing = Standing.UNSYNCED;   // it fetches a state up to where its log's verified entries end
+            last = l.damaged().isEmpty() ? l.last() : l.damaged().get(0).from() - 1;
+            gapStart = last + 1;
+            buffered = new ArrayList<>();
+        }
+    }
+
+    static byte[] encode(long base, List<String> app) {
+        return (base + (app.isEmpty() ? "" : "\n" + String.join("\n", app))).getBytes(StandardCharsets.UTF_8);
+    }
+
+    static List<String> decode(byte[] state) {
+        return List.of(new String(state, StandardCharsets.UTF_8).split("\n", -1));
     }
 
     /** Whether this member installed {@code v}'s id or a later one. */
@@ -126,8 +165,8 @@ final class SimNode implements TotalOrder.Transport, MemberTap, GroupListener {
     }
 
     @Override
-    public void opened(EpochId epoch, long start, boolean gap, boolean refound, MemberId provider) {
-        sim.onOpened(this, epoch, start, gap, refound, provider);
+    public void opened(EpochId epoch, long ballot, long start, boolean gap, boolean refound, MemberId provider) {
+        sim.onOpened(this, epoch, ballot, start, gap, refound, provider);
     }
 
     // ================================ GroupListener (the pump) ================================
@@ -150,5 +189,21 @@ final class SimNode implements TotalOrder.Transport, MemberTap, GroupListener {
         if (epoch.gap()) {
             gapsHanded++;
         }
+    }
+
+    /** The application's state at the checkpoint's position: what it applied up to there, if it holds that. */
+    @Override
+    public void checkpointDue(org.fts.gc.Checkpoint c) {
+        long p = c.position();
+        if (standing != Standing.SYNCED || p < base || p > base + app.size()) {
+            c.skip("the simulated application does not hold its state at " + p);
+            return;
+        }
+        c.save(encode(base, app.subList(0, (int) (p - base))));
+    }
+
+    @Override
+    public void restore(long position, byte[] state) {
+        // set from the log when this incarnation was made (restored)
     }
 }

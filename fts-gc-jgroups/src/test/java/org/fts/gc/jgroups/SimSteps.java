@@ -29,12 +29,31 @@ final class SimSteps {
 
     /** One random step (drawn again until one applies). */
     void random() {
+        if (sim.options().durable() && rnd.nextInt(4) == 0 && syncOne()) {
+            return;   // with logs: a writer's sync (drawn apart, so that runs without logs keep their schedules)
+        }
         while (!take(rnd.nextInt(100))) {
             // that step did not apply here: draw another
         }
     }
 
+    /** A live member's log writer syncs what it was handed: those entries become durable, and it acknowledges them. */
+    private boolean syncOne() {
+        List<SimNode> c = sim.live().stream().filter(n -> n.log != null).toList();
+        if (c.isEmpty()) {
+            return false;
+        }
+        SimNode n = sim.pick(c);
+        if (n.log.sync()) {
+            sim.log("sync " + n + "'s log (durable up to " + n.log.durable() + ")");
+        }
+        return true;
+    }
+
     private boolean take(int w) {
+        if (sim.live().isEmpty()) {
+            return restart();   // with logs every replica may be down at once
+        }
         if (w < 45) {
             List<SimNetwork.Queue> q = sim.net().deliverable(sim.liveMask());
             if (q.isEmpty()) {
@@ -179,7 +198,13 @@ final class SimSteps {
         List<SimNode> c = new ArrayList<>();
         for (SimNode y : live) {
             boolean allowed;
-            if (sim.options().beyondFaultModel()) {
+            if (sim.options().durable()) {
+                // With a log a crash loses only what was not synced: any replica whose disk rebuilds its state may
+                // crash, whatever the others do (all of them at once included); one that cannot (it fetched a state
+                // and has not checkpointed it) only while another replica holds the state in memory.
+                allowed = rebuilds(sim.disk(y.replica))
+                        || live.stream().anyMatch(o -> o != y && o.standing == SimNode.Standing.SYNCED);
+            } else if (sim.options().beyondFaultModel()) {
                 allowed = live.stream().anyMatch(o -> o != y && o.standing == SimNode.Standing.SYNCED);
             } else {
                 allowed = live.size() > 1 && sim.damaged() + (y.everSynced && !sim.history.superseded(y) ? 1 : 0)
@@ -196,6 +221,11 @@ final class SimSteps {
         sim.log("crash " + y);
         sim.crash(y);
         return true;
+    }
+
+    /** Whether a disk holds what a restart rebuilds the application's state from. */
+    static boolean rebuilds(SimLog.Disk d) {
+        return d.root != null ? d.root.state() != null || d.root.initial() : d.start == 0;
     }
 
     /** Restarts a crashed replica as a new incarnation; it joins, or (if it finds nobody) forms a view alone. */
