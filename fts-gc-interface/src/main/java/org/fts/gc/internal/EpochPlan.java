@@ -260,24 +260,24 @@ public final class EpochPlan {
             }
             return Decision.founding(members, false, 1);
         }
-        Lineage lineage = new Lineage(members, reports, majority);
+        Lineage lineage = new Lineage(members, reports, majority, durable, n);
         List<MemberId> kept = new ArrayList<>(holders);
         if (n > 0) {
             lineage.dropHollowEpochs(kept);
         }
-        if (n > 0 && GroupConfig.replicas(kept) < majority && GroupConfig.replicas(covered(members, reports, kept, self))
-                < majority) {
+        if (n > 0 && GroupConfig.replicas(kept) < majority
+                && GroupConfig.replicas(covered(members, reports, kept, self, lineage)) < majority) {
             if (lineage.foundingNeverCommitted(kept)) {
                 long last = members.stream().mapToLong(m -> reports.get(m).last()).max().orElse(0);
                 return Decision.founding(members, true, last + 1);
             }
-            Decision spliced = durable ? null : lineage.splice(holders, self);
+            Decision spliced = lineage.splice(holders, self);
             return spliced != null ? spliced : Decision.notPrimary("only " + GroupConfig.replicas(kept) + " of the "
                     + n + " replicas here hold the group's history (restarted replicas lost theirs); a primary needs "
                     + majority);
         }
         Decision d = continueFrom(config, durable, members, reports, kept, self, 0);
-        if (!d.established() && n > 0 && !durable) {
+        if (!d.established() && n > 0) {
             Decision spliced = lineage.splice(holders, self);
             return spliced != null ? spliced : d;
         }
@@ -286,11 +286,14 @@ public final class EpochPlan {
 
     /**
      * {@code holders}, and the members whose logs are short of their epoch ({@link Report#shortOf}) that the best
-     * source among them covers: its epoch is theirs or later, and it holds at least what they do. Such a member opened
-     * nothing after its epoch, and everything it acknowledged is in its log, so it counts towards rule 2.
+     * source among them covers: it holds at least what they do, and its epoch is theirs or later, or theirs continued
+     * the source's history beyond what they hold and committed nothing past that (no majority can have opened it, or
+     * every member that may have is here, short, and covered: a member acknowledges only what its log holds). Such a
+     * member opened nothing after its epoch, and everything it acknowledged is in its log, so it counts towards
+     * rule 2.
      */
     private static List<MemberId> covered(List<MemberId> members, Map<MemberId, Report> reports, List<MemberId> holders,
-                                          MemberId self) {
+                                          MemberId self, Lineage lineage) {
         List<MemberId> out = new ArrayList<>(holders);
         MemberId best = null;
         for (MemberId m : holders) {
@@ -304,7 +307,8 @@ public final class EpochPlan {
         Report top = reports.get(best);
         for (MemberId m : members) {
             Report r = reports.get(m);
-            if (r.shortLog() && r.knowsEpoch() && rank(top, r) >= 0 && top.last() >= r.last()) {
+            if (r.shortLog() && r.knowsEpoch() && top.last() >= r.last() && (rank(top, r) >= 0
+                    || Link.common(r, top) >= r.last() && lineage.committedOnlyWhatItsOpenersHold(r, top))) {
                 out.add(m);
             }
         }
@@ -379,6 +383,10 @@ public final class EpochPlan {
             MemberId p = null;
             if (gap || !reports.get(m).synced()) {   // it needs a state: name a member that has one
                 p = continuing.stream().filter(c -> !c.equals(m) && reports.get(c).synced()).findFirst().orElse(null);
+            }
+            if (n > 0 && gap && p == null) {
+                return Decision.notPrimary(m + " must fetch the group's state, but no other member of the latest epoch "
+                        + top.epoch() + " here that holds one can be repaired up to it");
             }
             if (gap && !durable && n > 0 && witness >= 0) {
                 repairs.add(new Repair(source, m, witness, top.last()));

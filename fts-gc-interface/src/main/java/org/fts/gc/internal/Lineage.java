@@ -21,11 +21,35 @@ final class Lineage {
     private final List<MemberId> members;
     private final Map<MemberId, Report> reports;
     private final int majority;
+    /** With logs, a replica's disk outlives its incarnations: a later one's report speaks for the earlier ones. */
+    private final boolean durable;
+    private final int groupSize;
 
-    Lineage(List<MemberId> members, Map<MemberId, Report> reports, int majority) {
+    Lineage(List<MemberId> members, Map<MemberId, Report> reports, int majority, boolean durable, int groupSize) {
         this.members = members;
         this.reports = reports;
         this.majority = majority;
+        this.durable = durable;
+        this.groupSize = groupSize;
+    }
+
+    /**
+     * The report that speaks for epoch member {@code m}: its own, if it is here; with logs, that of the incarnation of
+     * its replica that is here (its disk holds what every earlier incarnation made durable, the epoch it opened
+     * included: the meta is written before an opening is acknowledged); else null.
+     */
+    static Report speaksFor(MemberId m, List<MemberId> members, Map<MemberId, Report> reports, boolean durable) {
+        if (members.contains(m)) {
+            return reports.get(m);
+        }
+        if (durable) {
+            for (MemberId x : members) {
+                if (x.replica().equals(m.replica())) {
+                    return reports.get(x);
+                }
+            }
+        }
+        return null;
     }
 
     /**
@@ -77,13 +101,15 @@ final class Lineage {
      * lineage, up to where E's history continued it), which gives the state up to t; and the most advanced member of
      * E here, whose log must reach back to t, which gives the entries after it. x's own entries after t were never
      * committed in E's history (E's recovery froze a majority, one of which held every one that was). x is cut back
-     * to t and repaired from there; E's members keep their entries and fetch the state from x. Without a log only: a durable member's log must be one epoch's.
+     * to t and repaired from there; E's members keep their entries and fetch the state from x (with a log, x's log
+     * then holds E's history, as a member's log must hold one epoch's).
      *
      * @param holders the members that hold a history (before any hollow epoch was dropped)
      * @return the decision, or null if the path does not apply
      */
     Decision splice(List<MemberId> holders, MemberId self) {
-        if (GroupConfig.replicas(holders) < majority) {
+        List<MemberId> knowing = members.stream().filter(m -> reports.get(m).knowsEpoch()).toList();
+        if (GroupConfig.replicas(knowing) < majority || holders.isEmpty()) {
             return null;   // an epoch established after the latest one reported here could have committed
         }
         Report latest = top(holders);
@@ -101,7 +127,7 @@ final class Lineage {
         Report top = reports.get(src);
         MemberId x = null;
         long t = -1;   // x's history is E's up to t; the logs of E's members give the rest
-        for (MemberId m : holders) {
+        for (MemberId m : members) {   // members whose log is short of their epoch too: they hold what they report
             Report r = reports.get(m);
             long upTo = agreesUpTo(r, latest);
             if (r.synced() && upTo >= 0 && (upTo > t || upTo == t && m.equals(self))) {
@@ -110,7 +136,7 @@ final class Lineage {
             }
         }
         Map<MemberId, Long> agree = new LinkedHashMap<>();   // who can give E's entries, up to where
-        for (MemberId m : holders) {
+        for (MemberId m : members) {
             long upTo = inTop.contains(m) ? reports.get(m).last() : agreesUpTo(reports.get(m), latest);
             if (upTo > reports.get(m).base()) {
                 agree.put(m, upTo);
@@ -181,10 +207,30 @@ final class Lineage {
      * its epoch is in {@code e}'s lineage, up to where {@code e} continued it; -1 if neither says anything.
      */
     static long agreesUpTo(Report r, Report e) {
-        if (!r.holdsHistory()) {
+        if (!r.knowsEpoch()) {
             return -1;
         }
         return Math.max(Math.min(r.commit(), r.last()), EpochPlan.Link.common(r, e));
+    }
+
+    /**
+     * Whether {@code r}'s epoch (an epoch whose members' logs are short of it) committed nothing beyond what its members
+     * hold: fewer than a majority of replicas may have opened it, or every one that may have is here and reports it
+     * with a short log whose history {@code top}'s covers (a member acknowledges only what its log holds).
+     */
+    boolean committedOnlyWhatItsOpenersHold(Report r, Report top) {
+        List<MemberId> openers = mayHaveOpened(r);
+        if (GroupConfig.replicas(openers) < majority) {
+            return true;
+        }
+        for (MemberId m : openers) {
+            Report here = speaksFor(m, members, reports, durable);
+            if (here == null || !here.shortLog() || !here.knowsEpoch() || EpochPlan.rank(here, r) != 0
+                    || top.last() < here.last() || EpochPlan.Link.common(here, top) < here.last()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -195,12 +241,13 @@ final class Lineage {
      */
     private List<MemberId> mayHaveOpened(Report latest) {
         MemberId seq = latest.epoch().sequencer();
-        if (members.contains(seq) && didNotOpen(reports.get(seq), latest)) {
+        Report seqHere = speaksFor(seq, members, reports, durable);
+        if (seqHere != null && didNotOpen(seqHere, latest)) {
             return List.of();
         }
         List<MemberId> out = new ArrayList<>();
         for (MemberId m : latest.epochMembers()) {
-            Report here = members.contains(m) ? reports.get(m) : null;
+            Report here = speaksFor(m, members, reports, durable);
             if (here == null || !didNotOpen(here, latest)) {
                 out.add(m);
             }

@@ -32,22 +32,32 @@ public final class Mend {
     private Mend() {
     }
 
-    /** The plan for {@code reports}, or null if no member reports damage (the recovery decides at once). */
-    public static Plan plan(GroupConfig config, List<MemberId> members, Map<MemberId, Report> reports) {
+    /**
+     * The plan for {@code reports} before {@code decision} (taken on the reports as they are) is sent, or null if no
+     * member needs a damaged entry it holds: the recovery then goes on with the decision. A member needs the damaged
+     * entries it keeps in the decision: all of them if it continues (or if the view is not primary: mending them
+     * costs nothing), those up to its cut if it is cut back, none if it has a gap.
+     */
+    public static Plan plan(GroupConfig config, List<MemberId> members, Map<MemberId, Report> reports,
+                            EpochPlan.Decision decision) {
         List<Repair> repairs = new ArrayList<>();
         Map<MemberId, Long> cuts = new LinkedHashMap<>();
         List<String> waits = new ArrayList<>();
         boolean any = false;
         for (MemberId m : members) {
             Report r = reports.get(m);
+            long keep = kept(decision, m, r);
             for (Span s : r.damaged()) {
+                if (s.from() > keep) {
+                    continue;
+                }
                 any = true;
                 long p = s.from();
-                while (p <= s.to()) {
+                while (p <= Math.min(s.to(), keep)) {
                     MemberId supplier = null;
                     long reach = p - 1;
                     for (MemberId o : members) {
-                        long upTo = o.equals(m) ? -1 : suppliesUpTo(reports.get(o), r, p, s.to());
+                        long upTo = o.equals(m) ? -1 : suppliesUpTo(reports.get(o), r, p, Math.min(s.to(), keep));
                         if (upTo > reach) {
                             supplier = o;
                             reach = upTo;
@@ -75,6 +85,15 @@ public final class Mend {
         return new Plan(repairs, cuts, waiting);
     }
 
+    /** The last position of its log that {@code m} keeps in {@code decision}. */
+    private static long kept(EpochPlan.Decision decision, MemberId m, Report r) {
+        EpochPlan.Assignment a = decision.established() ? decision.assignments().get(m) : null;
+        if (a == null) {
+            return r.last();
+        }
+        return a.gap() ? 0 : a.truncate() >= 0 ? a.truncate() : r.last();
+    }
+
     /**
      * Up to where, from {@code p} on (at most {@code to}), {@code o} can give copies of {@code m}'s entries: its log
      * verifies them, and its history is {@code m}'s there: the same epoch; or one continued the other's epoch up to
@@ -97,34 +116,34 @@ public final class Mend {
     }
 
     /**
-     * Whether {@code m}'s entry {@code p} may have been committed: a majority of the replicas may hold it. Members
-     * here that hold less than {@code p}, and, for an entry of {@code m}'s epoch's own ({@code p} at or after its start),
-     * members here of an older epoch, do not; every other member of that epoch, here or not, every other member here,
-     * and {@code m} itself (its copy exists, only damaged), may.
+     * Whether {@code m}'s entry {@code p} may have been committed: a majority of the replicas may hold it. Any replica
+     * may (it may have been repaired up to there in a later epoch), unless its report here says it does not: it is
+     * fresh, it holds less than {@code p}, or, for an entry of {@code m}'s epoch's own ({@code p} at or after its
+     * start), it reports an older epoch (it never opened that one). {@code m} itself may: its copy exists, damaged.
+     * Replicas that nobody here speaks for may.
      */
     static boolean mayBeCommitted(GroupConfig config, List<MemberId> members, Map<MemberId, Report> reports,
                                   MemberId m, long p) {
         Report r = reports.get(m);
-        List<MemberId> may = new ArrayList<>();
-        may.add(m);
+        java.util.Set<String> known = new java.util.HashSet<>();
+        java.util.Set<String> may = new java.util.HashSet<>();
+        may.add(m.replica());
         List<MemberId> candidates = new ArrayList<>(r.epochMembers());
-        for (MemberId x : members) {
-            if (!candidates.contains(x)) {
-                candidates.add(x);
-            }
-        }
+        candidates.addAll(members);
+        boolean own = r.start() > 0 && p >= r.start();
         for (MemberId x : candidates) {
-            if (x.equals(m)) {
+            known.add(x.replica());
+            if (x.replica().equals(m.replica())) {
                 continue;
             }
-            Report here = members.contains(x) ? reports.get(x) : null;
-            boolean own = r.start() > 0 && p >= r.start();
+            Report here = Lineage.speaksFor(x, members, reports, true);
             boolean lacks = here != null && (here.fresh() || here.last() < p
                     || own && here.knowsEpoch() && EpochPlan.rank(here, r) < 0);
-            if (!lacks && (here != null || r.epochMembers().contains(x))) {
-                may.add(x);
+            if (!lacks) {
+                may.add(x.replica());
             }
         }
-        return GroupConfig.replicas(may) >= config.majority(members);
+        int unknown = Math.max(0, config.groupSize() - known.size());
+        return may.size() + unknown >= config.majority(members);
     }
 }

@@ -94,7 +94,7 @@ final class Member extends MemberState {
         commitKnown = Math.max(refoundRoot ? 0 : l.from(), l.commitHint());
         rooted = l.rooted();
         rootFloor = l.from();
-        applied = !rooted || l.from() > 0;
+        applied = !rooted || l.from() > 0 && !refoundRoot;   // a founding again's root is the initial state
         if (!rooted) {
             delivered = held;   // nothing to replay into: the application fetches the group's state
             LOG.warn("{}: its log holds entries {} to {} but no state to replay them on (a gap it had not "
@@ -392,7 +392,7 @@ final class Member extends MemberState {
 
     /** As the recovery's source: the entries in ({@code from}, {@code upTo}] of this member's log. */
     synchronized List<Entry> entries(long from, long upTo) {
-        List<Entry> out = new ArrayList<>(log.subMap(from, false, upTo, true).values());
+        List<Entry> out = new ArrayList<>(from < upTo ? log.subMap(from, false, upTo, true).values() : List.of());
         if (out.size() != upTo - from && disk != null) {
             // Those trimmed from memory once stable are in the log; the rest (some perhaps not logged yet) in memory.
             long inMemory = log.isEmpty() ? upTo + 1 : log.firstKey();
@@ -413,11 +413,13 @@ final class Member extends MemberState {
             // A cut back without a log, made as it opens once every repair is here: if the recovery is interrupted
             // first, this member still holds its own epoch's history, and reports it.
             long t = c.truncate();
-            if (rebase.subMap(t, false, c.start(), false).size() < c.start() - 1 - t) {
+            if (t < c.start() - 1 && rebase.subMap(t, false, c.start(), false).size() < c.start() - 1 - t) {
                 return List.of();   // repairs to come
             }
             truncate(t, c.marks());
-            rebase.subMap(t, false, c.start(), false).values().forEach(this::hold);
+            if (t < c.start() - 1) {
+                rebase.subMap(t, false, c.start(), false).values().forEach(this::hold);
+            }
             rebase.clear();
         }
         boolean gap = c.gap();
@@ -435,6 +437,9 @@ final class Member extends MemberState {
             if (disk != null) {
                 disk.restartAt(held, Map.of(), true);   // the log starts again at the founding's first entry
                 logged = held;
+                beyond.clear();
+                damaged.clear();
+                extent = held;
                 deliveredMarks.clear();
             }
         } else if (!gap && held < c.start() - 1) {
@@ -466,6 +471,9 @@ final class Member extends MemberState {
                 // here, and rebuilds its state only once the application checkpoints the state it fetches.
                 disk.restartAt(held, marks, false);
                 logged = held;
+                beyond.clear();
+                damaged.clear();
+                extent = held;
                 rooted = false;
                 rootFloor = held;
                 deliveredMarks.clear();
@@ -500,7 +508,7 @@ final class Member extends MemberState {
         epochLineage = c.lineage();
         if (disk != null) {
             disk.writeMeta(meta());   // before anything of this epoch is acknowledged
-            for (Entry e : log.subMap(logged, false, held, true).values()) {
+            for (Entry e : logged < held ? log.subMap(logged, false, held, true).values() : List.<Entry>of()) {
                 disk.append(e, commitKnown);
             }
             logged = held;

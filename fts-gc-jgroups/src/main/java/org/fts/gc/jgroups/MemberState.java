@@ -250,16 +250,24 @@ abstract class MemberState {
      * holds after {@code t} is of another epoch's history than the one it opened.
      */
     final void truncate(long t, Map<MemberId, Long> sourceMarks) {
-        if (held > t) {
+        if (held > t || extent > t) {
             LOG.info("{}: cuts its history back from {} to {} (its commit point): the new epoch continues another "
-                    + "epoch's history, which repairs it from there", self, held, t);
+                    + "epoch's history, which repairs it from there", self, Math.max(held, extent), t);
             log.tailMap(t, false).clear();
-            held = t;
+            held = Math.min(held, t);
             if (logged > t) {
                 disk.truncateAfter(t);
                 logged = t;
             }
         }
+        beyond.tailMap(t, false).clear();   // with its damaged entries after the cut, if any
+        damaged.tailMap(t, false).clear();
+        Map.Entry<Long, MemberLog.Damaged> straddling = damaged.lastEntry();
+        if (straddling != null && straddling.getValue().to() > t) {
+            MemberLog.Damaged d = straddling.getValue();
+            damaged.put(d.from(), new MemberLog.Damaged(d.from(), t, d.origin(), d.oseq()));
+        }
+        extent = Math.min(extent, t);
         if (delivered > held) {
             LOG.error("{}: delivered {} but its history is cut back to {}", self, delivered, held);
         }

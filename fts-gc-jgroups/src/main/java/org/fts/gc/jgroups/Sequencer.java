@@ -226,15 +226,17 @@ final class Sequencer {
             return;
         }
         long view = rec.view();
-        org.fts.gc.internal.Mend.Plan mend = org.fts.gc.internal.Mend.plan(config, recoveryMembers, reports);
+        EpochPlan.Decision d = EpochPlan.decide(config, durable, recoveryMembers, reports, self);
+        org.fts.gc.internal.Mend.Plan mend = org.fts.gc.internal.Mend.plan(config, recoveryMembers, reports, d);
         if (mend != null && (!mend.repairs().isEmpty() || !mend.cuts().isEmpty())) {
             mend(view, mend, out);   // decided once the damaged members report again, mended
             return;
         }
         state = new SequencerState.Idle();
         publishWaiting();
-        EpochPlan.Decision d = mend != null ? EpochPlan.Decision.notPrimary(mend.waiting())
-                : EpochPlan.decide(config, durable, recoveryMembers, reports, self);
+        if (mend != null) {
+            d = EpochPlan.Decision.notPrimary(mend.waiting());
+        }
         LOG.debug("{}: recovery of view {}: {} from reports {}", self, view, d, reports);
         if (!d.established()) {
             LOG.info("{}: view {} is not primary: {}", self, view, d.reason());

@@ -137,6 +137,9 @@ final class SimLog implements MemberLog {
     @Override
     public List<Entry> read(long from, long upTo) {
         List<Entry> out = new ArrayList<>();
+        if (upTo <= from) {
+            return out;
+        }
         for (Map.Entry<Long, Entry> e : disk.entries.subMap(from, false, upTo, true).entrySet()) {
             if (!disk.damaged.containsKey(e.getKey())) {
                 out.add(e.getValue());

@@ -200,10 +200,10 @@ final class SimSteps {
             boolean allowed;
             if (sim.options().durable()) {
                 // With a log a crash loses only what was not synced: any replica whose disk rebuilds its state may
-                // crash, whatever the others do (all of them at once included); one that cannot (it fetched a state
-                // and has not checkpointed it) only while another replica holds the state in memory.
-                allowed = rebuilds(sim.disk(y.replica))
-                        || live.stream().anyMatch(o -> o != y && o.standing == SimNode.Standing.SYNCED);
+                // crash, whatever the others do (all of them at once included). One whose disk cannot (it installed a
+                // fetched state and has not checkpointed it yet; FTS checkpoints at once) loses its state, as a crash
+                // does without a log: replicas without the state, crashed or not, stay a minority.
+                allowed = rebuilds(sim.disk(y.replica)) || durableWithoutState(y) + 1 <= n - (n / 2 + 1);
             } else if (sim.options().beyondFaultModel()) {
                 allowed = live.stream().anyMatch(o -> o != y && o.standing == SimNode.Standing.SYNCED);
             } else {
@@ -221,6 +221,23 @@ final class SimSteps {
         sim.log("crash " + y);
         sim.crash(y);
         return true;
+    }
+
+    /**
+     * With logs: the replicas without the group's state, {@code y} left out: crashed with a disk that cannot rebuild
+     * their state, or live and without it (fetching one, restarted without one, superseded).
+     */
+    private int durableWithoutState(SimNode y) {
+        int d = 0;
+        for (int i = 0; i < sim.size(); i++) {
+            SimNode o = sim.node(i);
+            if (o == y) {
+                continue;
+            }
+            boolean without = o.alive ? !o.everSynced || sim.history.superseded(o) : !rebuilds(sim.disk(i));
+            d += without ? 1 : 0;
+        }
+        return d;
     }
 
     /** Whether a disk holds what a restart rebuilds the application's state from. */
