@@ -62,6 +62,18 @@ public final class EpochPlan {
             return upTo;
         }
 
+        /** Whether the lineages of two reports (each with its own epoch) name a common epoch. */
+        public static boolean shares(Report a, Report b) {
+            for (Link x : withOwn(a)) {
+                for (Link y : withOwn(b)) {
+                    if (x.epoch().equals(y.epoch()) && x.ballot() == y.ballot()) {
+                        return true;
+                    }
+                }
+            }
+            return false;
+        }
+
         private static List<Link> withOwn(Report r) {
             List<Link> out = new ArrayList<>();
             out.add(new Link(r.epoch(), r.ballot(), Long.MAX_VALUE));
@@ -366,9 +378,20 @@ public final class EpochPlan {
                 assignments.put(m, new Assignment(false, null, agree));
                 continue;
             }
-            if (durable && from < top.base()) {
+            if (gap && durable && !r.fresh()) {
+                // Cut back where its history is known to be the source's: what it knows committed, or where the
+                // lineages part (what it holds after that is in no later history, so was never committed). Never below
+                // that: a cut member would not hold what it acknowledged, and an interrupted recovery would then count
+                // it as holding its epoch's history with less than it acknowledged.
+                from = Math.min(Math.max(from, Math.min(Link.common(r, top), top.last())), r.last());
+                if (from < r.last() && !Link.shares(r, top)) {
+                    from = -1;   // nothing says where it parts from the source's history: a gap (its log is replaced
+                }                // as it opens, not before)
+            }
+            if (durable && from >= 0 && from < top.base()) {
                 gap = true;   // the source's log no longer holds what it misses: it fetches a state
-            } else if (gap && durable && (r.synced() || r.fresh()) && (r.delivered() < 0 || from >= r.delivered())) {
+            } else if (gap && durable && from >= 0 && (r.synced() || r.fresh())
+                    && (r.delivered() < 0 || from >= r.delivered())) {
                 // Its log rebuilds its state: cut back and repaired. (One that has no state of its own, a gap it had not
                 // checkpointed, or whose state is already past the cut, gets a gap: its log restarts here and it fetches
                 // the state.)

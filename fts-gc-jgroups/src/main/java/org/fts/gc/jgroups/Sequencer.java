@@ -256,9 +256,13 @@ final class Sequencer {
         LOG.info("{}: view {} establishes epoch {} at {} ({})", self, view, pending, d.start(), d.refounding()
                 ? "founding the group again: its interrupted founding committed nothing"
                 : d.founding() ? "founding the group" : "continuing the history of " + d.source());
-        // Founding again, a member whose state holds a broadcast turns its opening into a gap: this member, if its own
-        // state is the initial one, provides the initial state to it.
-        MemberId initial = d.refounding() && !member.holdsBroadcasts() ? self : null;
+        // Founding again, a member whose state holds a broadcast turns its opening into a gap: a member whose state is
+        // the initial one (this one if it is, else one that reports it never applied an entry) provides it.
+        MemberId initial = null;
+        if (d.refounding()) {
+            initial = !member.holdsBroadcasts() ? self : recoveryMembers.stream()
+                    .filter(m -> reports.get(m).fresh() || reports.get(m).delivered() == 0).findFirst().orElse(null);
+        }
         for (Map.Entry<MemberId, EpochPlan.Assignment> a : d.assignments().entrySet()) {
             EpochPlan.Assignment as = a.getValue();
             Wire.EpochMsg e = new Wire.EpochMsg(view, ballot, d.start(), as.gap(), d.refounding(), as.truncate(),

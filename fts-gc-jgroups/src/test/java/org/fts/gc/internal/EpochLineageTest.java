@@ -153,4 +153,31 @@ class EpochLineageTest {
         assertEquals(new Assignment(true, a, -1, 9), d0.assignments().get(c), "10..12 may not be committed yet");
         assertTrue(d0.repairs().contains(new Repair(a, c, 9, 12)), d0.repairs()::toString);
     }
+
+    @Test
+    void aDurableMemberOfAnotherEpochIsCutBackOnlyWhereItsHistoryPartsFromTheSources() {
+        // Durable seed 13597: b acknowledged 1..2 in the founding epoch (2 committed, which b did not know: commit 0);
+        // a's epoch 4 continued it up to 5. Cut back to its commit point, b would hold less than it acknowledged, and
+        // a recovery interrupted there could count it towards a history without 2.
+        EpochId founding = new EpochId(1, a);
+        EpochId later = new EpochId(4, a);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, report(true, later, List.of(a, b), 5, 2, 0).lineage(6, List.of(new Link(founding, 1, 5))));
+        reports.put(b, new Report(false, true, 1, founding, true, List.of(a, b, c), 2, 0, 0).applied(0));
+        reports.put(c, new Report(false, true, 1, founding, true, List.of(a, b, c), 1, 1, 0).applied(1));
+        EpochPlan.Decision d0 = EpochPlan.decide(N3, true, List.of(a, b, c), reports, b);
+        assertTrue(d0.established(), d0::reason);
+        assertEquals(a, d0.source());
+        assertEquals(new Assignment(false, null, 2), d0.assignments().get(b), "b keeps what it acknowledged");
+        assertEquals(new Assignment(false, null, 1), d0.assignments().get(c));
+        assertTrue(d0.repairs().contains(new Repair(a, b, 2, 5)), d0.repairs()::toString);
+
+        // Without a lineage that says where b's history parts from a's, b is not cut at all: it has a gap (its log is
+        // replaced as it opens), and a state from a.
+        reports.put(a, report(true, later, List.of(a, b), 5, 2, 0));
+        EpochPlan.Decision d1 = EpochPlan.decide(N3, true, List.of(a, b, c), reports, b);
+        assertTrue(d1.established(), d1::reason);
+        assertEquals(new Assignment(true, a), d1.assignments().get(b));
+        assertEquals(new Assignment(false, null, 1), d1.assignments().get(c), "c holds nothing past its commit point");
+    }
 }

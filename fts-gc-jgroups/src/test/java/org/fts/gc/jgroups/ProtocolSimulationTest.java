@@ -42,6 +42,17 @@ class ProtocolSimulationTest {
         range(5, Long.getLong("fts.sim.seeds", 500), Ordering.OFFLOAD);
     }
 
+    /** With logs: each replica's disk, what of it is synced, crashes of any number at once, storage faults. */
+    @Test
+    void withLogsThreeReplicasOverFiveThousandSeeds() {
+        range(ProtocolSimulator.Options.of(3).withLogs(), Long.getLong("fts.sim.seeds", 5000));
+    }
+
+    @Test
+    void withLogsFiveReplicasOverAThousandSeeds() {
+        range(ProtocolSimulator.Options.of(5).withLogs(), Long.getLong("fts.sim.seeds", 1000));
+    }
+
     /**
      * Seeds that found a mechanism, run whatever the range above: each broke an invariant on an earlier version of the
      * protocol (docs/simulator.md, "Findings").
@@ -51,6 +62,7 @@ class ProtocolSimulationTest {
         ProtocolSimulator.Options n3 = ProtocolSimulator.Options.of(3);
         ProtocolSimulator.Options n5 = ProtocolSimulator.Options.of(5);
         ProtocolSimulator.Options n5long = new ProtocolSimulator.Options(5, 1000, true, false, Ordering.SEQUENCER);
+        ProtocolSimulator.Options logs = n3.withLogs();
         Object[][] found = {
             {26347L, n3, "the sequencer opened after the others acknowledged its epoch: their opening ACKs were lost"},
             {1080L, n5long, "an origin told at a gap that its broadcasts were in a history later dropped lost them"},
@@ -61,6 +73,10 @@ class ProtocolSimulationTest {
             {8L, n3, "a hollow epoch left one replica holding the history (splice)"},
             {3240L, n3, "an epoch whose sequencer never opened it"},
             {9243L, n3, "a sequencer whose opening acknowledgements were lost committed nothing without traffic"},
+            {13597L, logs, "a durable member cut back to its commit point held less than it had acknowledged"},
+            {6734L, logs, "a refounding whose coordinator's state held a broadcast named no initial-state provider"},
+            {802L, logs, "a damaged entry was mended from the replica whose history agreed"},
+            {8246L, logs, "a member whose log was short of its epoch, beside one with a gap"},
         };
         List<String> broken = new ArrayList<>();
         for (Object[] f : found) {
@@ -75,7 +91,10 @@ class ProtocolSimulationTest {
     }
 
     private static void range(int replicas, long count, Ordering ordering) {
-        ProtocolSimulator.Options options = ProtocolSimulator.Options.of(replicas).with(ordering);
+        range(ProtocolSimulator.Options.of(replicas).with(ordering), count);
+    }
+
+    private static void range(ProtocolSimulator.Options options, long count) {
         List<ProtocolSimulator.Result> failed = new ArrayList<>();
         long t0 = System.nanoTime();
         for (long s = START; s < START + count; s++) {
