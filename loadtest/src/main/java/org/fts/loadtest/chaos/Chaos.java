@@ -105,9 +105,12 @@ public final class Chaos {
             }
         };
         List<String> args = List.of("--hello-objects", Integer.toString(o.keys()));
-        // the filter first: it fails fast without iptables or root, and removes a dead run's rules before the
-        // replicas start; closed last
+        // the filter and the volumes first: they fail fast without iptables, mount or root, and the filter removes a
+        // dead run's rules, before the replicas start; closed last (the volumes once every replica is gone)
+        Path groupDir = o.durable() || o.gc().equals("raft") ? dir.resolve("data").resolve(group) : null;
         try (NetFilter net = o.nemesis().needsNetFilter() ? NetFilter.open(netLog) : null;
+             Volumes volumes = o.nemesis().needsVolumes(o.durable()) ? Volumes.open(groupDir, o.replicas(), netLog)
+                     : null;
              ReplicaCluster cluster = o.hosts() ? ReplicaCluster.onHosts(group, o.hostAddresses(), options, args, dir)
                      : new ReplicaCluster(group, o.replicas(), false, options, args, dir);
              Probe probe = new Probe(cluster)) {
@@ -132,7 +135,7 @@ public final class Chaos {
             out.println("chaos: " + o.replicas() + " replicas serve" + (o.hosts() ? " on " + cluster.hosts() : "")
                     + ", " + o.clients() + " clients started; the nemesis runs for " + o.seconds() + " s");
             Nemesis nemesis = new Nemesis(new FaultPlan(o.nemesis(), o.seed(), o.replicas(), o.durable()),
-                    new ClusterTarget(cluster, probe, net), faults, Nemesis.Clock.SYSTEM);
+                    new ClusterTarget(cluster, probe, net, groupDir, volumes), faults, NemesisClock.SYSTEM);
             nemesis.run(origin + TimeUnit.SECONDS.toNanos(o.seconds()));
             long end = nemesis.lastFaultEnd();
 

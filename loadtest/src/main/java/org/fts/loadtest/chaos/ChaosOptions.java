@@ -23,7 +23,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                            int clients, int keys, long budget, boolean encrypt, int replicas, boolean hosts,
                            boolean durable, String gc, String ordering, String placement) {
     public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed|netpart|bridge|oneway"
-            + "|lossy|netmixed|killall] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
+            + "|lossy|netmixed|killall|corrupt|ctrl|diskfull] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
             + "[--batching ALIAS] [--durability memory|log] [--seed S] [--clients 10] [--keys 5] [--budget "
             + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft] [--ordering sequencer|offload]"
             + " [--placement first|load]";
@@ -44,6 +44,13 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         if (nemesis == FaultPlan.Kind.KILLALL && !durable) {
             throw new IllegalArgumentException("--nemesis killall loses every replica's memory at once: it needs "
                     + "--durability log (without a log the group refuses to serve, by design: docs/primary-view.md)");
+        }
+        if (nemesis.needsLog() && !durable) {
+            throw new IllegalArgumentException("--nemesis " + nemesis + " damages or fills the replicas' logs: it needs "
+                    + "--durability log");
+        }
+        if (nemesis == FaultPlan.Kind.CTRL && replicas != 3) {
+            throw new IllegalArgumentException("--nemesis ctrl plays its scenario on 3 replicas, not " + replicas);
         }
         if (!gc.equals("jgroups") && !gc.equals("raft")) {
             throw new IllegalArgumentException("--gc is jgroups or raft, not " + gc);

@@ -1,5 +1,6 @@
 package org.fts.loadtest.chaos;
 
+import java.nio.file.Path;
 import java.util.List;
 
 import org.fts.testkit.ReplicaCluster;
@@ -8,18 +9,27 @@ import org.fts.testkit.ReplicaCluster;
  * The nemesis's hands on real replica processes: SIGKILL, SIGSTOP / SIGCONT, a JGroups DISCARD inserted and
  * removed through the replica's stdin ({@code isolate} / {@code heal}), a restart that does not wait, a plain
  * request to tell whether a replica serves, and, for replicas on distinct addresses, packet drops between
- * them ({@link NetFilter}).
+ * them ({@link NetFilter}); damage to a stopped replica's log ({@link LogDamage}) and a volume that fills ({@link
+ * Volumes}).
  */
-final class ClusterTarget implements Nemesis.Target {
+final class ClusterTarget implements NemesisTarget {
     private final ReplicaCluster cluster;
     private final Probe probe;
     private final NetFilter net;
+    private final Path groupDir;
+    private final Volumes volumes;
 
-    /** @param net the packet filter, or null: no network faults (the replicas share one address) */
-    ClusterTarget(ReplicaCluster cluster, Probe probe, NetFilter net) {
+    /**
+     * @param net      the packet filter, or null: no network faults (the replicas share one address)
+     * @param groupDir the replicas' logs, {@code <fts.durability.dir>/<group>} (null without a log)
+     * @param volumes  each replica's log volume, or null: no full disks
+     */
+    ClusterTarget(ReplicaCluster cluster, Probe probe, NetFilter net, Path groupDir, Volumes volumes) {
         this.cluster = cluster;
         this.probe = probe;
         this.net = net;
+        this.groupDir = groupDir;
+        this.volumes = volumes;
     }
 
     @Override
@@ -87,5 +97,42 @@ final class ClusterTarget implements Nemesis.Target {
     @Override
     public boolean serves(int i) {
         return probe.serves(i);
+    }
+
+    @Override
+    public LogDamage.Mark markLog(int i) throws Exception {
+        return LogDamage.mark(replicaDir(i));
+    }
+
+    @Override
+    public String damageLog(int i, LogDamage.Mark since, int percent, int tear) throws Exception {
+        if (cluster.isAlive(i)) {
+            throw new IllegalStateException("r" + i + " is running: its log is damaged only while it is down");
+        }
+        return LogDamage.damage(replicaDir(i), since, percent, tear);
+    }
+
+    @Override
+    public void fillVolume(int i) throws Exception {
+        volumes().fill(i);
+    }
+
+    @Override
+    public void growVolume(int i) throws Exception {
+        volumes().grow(i);
+    }
+
+    private Path replicaDir(int i) {
+        if (groupDir == null) {
+            throw new IllegalStateException("no log to damage without --durability log");
+        }
+        return groupDir.resolve("r" + i);
+    }
+
+    private Volumes volumes() {
+        if (volumes == null) {
+            throw new IllegalStateException("no volume to fill (the diskfull nemesis mounts them at the start)");
+        }
+        return volumes;
     }
 }

@@ -30,12 +30,23 @@ import java.util.Random;
  * {@code netmixed} draws each episode from those four, {@code kill} and {@code pause}. Replicas are drawn
  * uniformly, the sequencer r0 included. {@code killall} SIGKILLs every replica at once (a power loss) and
  * restarts them all 0.5-3 s later: with {@code --durability log}, nothing answered may be lost; with a log,
- * {@code mixed} draws power losses too.
+ * {@code mixed} draws power losses too. The storage nemeses need {@code --durability log} (docs/durability.md,
+ * "Storage faults"):
+ * <ul>
+ *   <li>{@code corrupt}: SIGKILL a replica, flip one byte 25-75 % into its newest log segment and tear 1-64 bytes off
+ *       its end, restart it 0.5-3 s later;</li>
+ *   <li>{@code ctrl} (3 replicas): SIGKILL C; A and B commit without it for 3-6 s; SIGKILL A and B, flip a byte 25-75 %
+ *       into what A logged meanwhile (only A and B hold it); restart A and C, and B 5-10 s later;</li>
+ *   <li>{@code diskfull}: shrink a replica's log volume (tmpfs, set up at the start: root) to what it holds and 1 MiB;
+ *       once the replica stops (its write failed) or 60 s passed, grow it back and restart the replica.</li>
+ * </ul>
+ * With a log, {@code mixed} draws {@code corrupt} and {@code ctrl} too, and {@code netmixed} (already root) those and
+ * {@code diskfull}.
  */
 public final class FaultPlan {
     /** The nemeses. */
     public enum Kind {
-        KILL, PAUSE, PARTITION, MIXED, NETPART, BRIDGE, ONEWAY, LOSSY, NETMIXED, KILLALL;
+        KILL, PAUSE, PARTITION, MIXED, NETPART, BRIDGE, ONEWAY, LOSSY, NETMIXED, KILLALL, CORRUPT, CTRL, DISKFULL;
 
         public static Kind parse(String s) {
             try {
@@ -47,7 +58,17 @@ public final class FaultPlan {
 
         /** Whether it drops packets between replica hosts: it needs {@code --hosts}, iptables and root. */
         public boolean needsNetFilter() {
-            return ordinal() >= NETPART.ordinal() && this != KILLALL;
+            return ordinal() >= NETPART.ordinal() && ordinal() <= NETMIXED.ordinal();
+        }
+
+        /** Whether it acts on the replicas' logs: it needs {@code --durability log}. */
+        public boolean needsLog() {
+            return this == KILLALL || this == CORRUPT || this == CTRL || this == DISKFULL;
+        }
+
+        /** Whether it fills a replica's disk: each replica's log on a volume of its own (tmpfs; root). */
+        public boolean needsVolumes(boolean durable) {
+            return this == DISKFULL || this == NETMIXED && durable;
         }
 
         @Override
@@ -58,22 +79,26 @@ public final class FaultPlan {
 
     /** Every nemesis, as the options name them. */
     public static final String NAMES = "kill, pause, partition, mixed, netpart, bridge, oneway, lossy, netmixed, "
-            + "killall";
+            + "killall, corrupt, ctrl, diskfull";
 
     /** What {@code mixed} and {@code netmixed} draw from; fixed, so that a seed keeps its schedule. */
     private static final Kind[] MIXED = {Kind.KILL, Kind.PAUSE, Kind.PARTITION};
-    /** What {@code mixed} draws from when the replicas log: power losses too. */
-    private static final Kind[] MIXED_DURABLE = {Kind.KILL, Kind.PAUSE, Kind.PARTITION, Kind.KILLALL};
+    /** What {@code mixed} draws from when the replicas log: power losses and damaged logs too. */
+    private static final Kind[] MIXED_DURABLE = {Kind.KILL, Kind.PAUSE, Kind.PARTITION, Kind.KILLALL, Kind.CORRUPT,
+        Kind.CTRL};
     private static final Kind[] NETMIXED = {Kind.KILL, Kind.PAUSE, Kind.NETPART, Kind.BRIDGE, Kind.ONEWAY, Kind.LOSSY};
+    /** What {@code netmixed} draws from when the replicas log: damaged logs and a full disk too. */
+    private static final Kind[] NETMIXED_DURABLE = {Kind.KILL, Kind.PAUSE, Kind.NETPART, Kind.BRIDGE, Kind.ONEWAY,
+        Kind.LOSSY, Kind.CORRUPT, Kind.CTRL, Kind.DISKFULL};
     /** The share of packets a lossy episode drops, in percent. */
     static final int[] LOSS_PERCENTS = {5, 20, 50};
 
-    /** What an episode does. The last four drop packets between replica hosts ({@link #isNetwork()}). */
+    /** What an episode does. CUT_OFF to LOSSY drop packets between replica hosts ({@link #isNetwork()}). */
     public enum Action {
-        KILL, PAUSE, ISOLATE, ISOLATE_TWO, CUT_OFF, BRIDGE, ONEWAY, LOSSY, KILL_ALL;
+        KILL, PAUSE, ISOLATE, ISOLATE_TWO, CUT_OFF, BRIDGE, ONEWAY, LOSSY, KILL_ALL, CORRUPT, CTRL, DISK_FULL;
 
         public boolean isNetwork() {
-            return ordinal() >= CUT_OFF.ordinal() && this != KILL_ALL;
+            return ordinal() >= CUT_OFF.ordinal() && ordinal() <= LOSSY.ordinal();
         }
     }
 
@@ -108,7 +133,8 @@ public final class FaultPlan {
          * partitions and packet drops lose nothing, and start whenever the schedule says.
          */
         public boolean needsEveryReplicaServing() {
-            return action == Action.KILL || action == Action.KILL_ALL;
+            return action == Action.KILL || action == Action.KILL_ALL || action == Action.CORRUPT
+                    || action == Action.CTRL || action == Action.DISK_FULL;
         }
 
         /** Whether the fault stays below failure detection (the others may not notice it). */
@@ -154,7 +180,26 @@ public final class FaultPlan {
                         + "direction passes)", replica, others, holdMillis / 1e3);
                 case LOSSY -> String.format(Locale.ROOT, "lossy: drop %d%% of the packets between r%d and %s, both "
                         + "ways, for %.1f s", lossPercent, replica, others, holdMillis / 1e3);
+                case CORRUPT -> String.format(Locale.ROOT, "corrupt: kill -9 r%d, flip a byte %d%% into its newest log "
+                        + "segment and tear %d bytes off its end, restart after %.1f s", replica, lossPercent,
+                        secondAfterMillis, holdMillis / 1e3);
+                case CTRL -> String.format(Locale.ROOT, "ctrl: kill -9 r%d; %.1f s later kill -9 r%d and r%d, flip a "
+                        + "byte %d%% into what r%d logged meanwhile, restart r%d and r%d; r%d %.1f s later",
+                        replica, holdMillis / 1e3, second, third(), lossPercent, second, second, replica, third(),
+                        secondHoldMillis / 1e3);
+                case DISK_FULL -> String.format(Locale.ROOT, "diskfull: r%d's log volume shrunk to what it holds + 1 "
+                        + "MiB; once it stops (or %.1f s), grown, and r%d restarted", replica, holdMillis / 1e3,
+                        replica);
             };
+        }
+
+        /** CTRL's third replica: neither {@code replica} nor {@code second} (with 3 replicas, the remaining one). */
+        public int third() {
+            for (int r = 0; ; r++) {
+                if (r != replica && r != second) {
+                    return r;
+                }
+            }
         }
     }
 
@@ -162,6 +207,7 @@ public final class FaultPlan {
     private final int replicas;
     private final Random random;
     private final Kind[] mixed;
+    private final Kind[] netmixed;
 
     public FaultPlan(Kind kind, long seed, int replicas) {
         this(kind, seed, replicas, false);
@@ -170,6 +216,7 @@ public final class FaultPlan {
     /** {@code durable}: the replicas log, so {@code mixed} may kill them all at once. */
     public FaultPlan(Kind kind, long seed, int replicas, boolean durable) {
         this.mixed = durable ? MIXED_DURABLE : MIXED;
+        this.netmixed = durable ? NETMIXED_DURABLE : NETMIXED;
         if (replicas < 3) {
             throw new IllegalArgumentException("a fault plan needs 3 replicas or more, not " + replicas);
         }
@@ -187,7 +234,7 @@ public final class FaultPlan {
         long gap = between(2_000, 5_000);
         Kind k = switch (kind) {
             case MIXED -> mixed[random.nextInt(mixed.length)];
-            case NETMIXED -> NETMIXED[random.nextInt(NETMIXED.length)];
+            case NETMIXED -> netmixed[random.nextInt(netmixed.length)];
             default -> kind;
         };
         int victim = random.nextInt(replicas);
@@ -200,6 +247,13 @@ public final class FaultPlan {
             case ONEWAY -> new Episode(gap, Action.ONEWAY, victim, between(3_000, 9_000), pairOrAll(victim), 0, 0, 0);
             case LOSSY -> new Episode(gap, Action.LOSSY, victim, between(3_000, 9_000), pairOrAll(victim), 0, 0,
                     LOSS_PERCENTS[random.nextInt(LOSS_PERCENTS.length)]);
+            // lossPercent: where in the log the byte is flipped (percent); secondAfterMillis: bytes torn off the end
+            case CORRUPT -> new Episode(gap, Action.CORRUPT, victim, between(500, 3_000), -1, between(1, 64), 0,
+                    (int) between(25, 75));
+            // holdMillis: the two others' commits without it; secondHoldMillis: the last one's absence after
+            case CTRL -> new Episode(gap, Action.CTRL, victim, between(3_000, 6_000), other(victim), 0,
+                    between(5_000, 10_000), (int) between(25, 75));
+            case DISKFULL -> Episode.of(gap, Action.DISK_FULL, victim, 60_000);
             default -> partition(gap, victim);
         };
     }

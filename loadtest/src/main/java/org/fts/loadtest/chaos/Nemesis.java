@@ -38,61 +38,10 @@ public final class Nemesis {
      */
     public static final long SETTLE_MILLIS = 3_000;
 
-    /** What the nemesis acts on: the replicas (a {@code ReplicaCluster} in a run, a fake in tests). */
-    public interface Target {
-        int size();
-
-        void kill(int i) throws Exception;
-
-        /** Starts a replica that is not running again, without waiting for it to serve. */
-        void restart(int i) throws Exception;
-
-        boolean running(int i);
-
-        void pause(int i) throws Exception;
-
-        void resume(int i) throws Exception;
-
-        void isolate(int i) throws Exception;
-
-        void heal(int i) throws Exception;
-
-        /** Drops every packet from replica {@code from} to replica {@code to}, until {@link #restoreNet}. */
-        void cut(int from, int to) throws Exception;
-
-        /** Drops {@code percent} % of the packets from replica {@code from} to {@code to}, until restoreNet. */
-        void lossy(int from, int to, int percent) throws Exception;
-
-        /** Ends every {@link #cut} and {@link #lossy}. */
-        void restoreNet() throws Exception;
-
-        /** Whether replica {@code i} answers a request now (bounded: returns within a few seconds). */
-        boolean serves(int i);
-    }
-
-    /** Time, so that tests can run a schedule in virtual time. */
-    public interface Clock {
-        Clock SYSTEM = new Clock() {
-            @Override
-            public long nanos() {
-                return System.nanoTime();
-            }
-
-            @Override
-            public void sleep(long millis) throws InterruptedException {
-                Thread.sleep(millis);
-            }
-        };
-
-        long nanos();
-
-        void sleep(long millis) throws InterruptedException;
-    }
-
     private final FaultPlan plan;
-    private final Target target;
+    private final NemesisTarget target;
     private final FaultLog log;
-    private final Clock clock;
+    private final NemesisClock clock;
     private final Set<Integer> killed = new TreeSet<>();
     private final Set<Integer> paused = new TreeSet<>();
     private final Set<Integer> isolated = new TreeSet<>();
@@ -105,7 +54,7 @@ public final class Nemesis {
     /** Set when an action's bounded wait was interrupted: the schedule stops, the faults still end. */
     private boolean interrupted;
 
-    public Nemesis(FaultPlan plan, Target target, FaultLog log, Clock clock) {
+    public Nemesis(FaultPlan plan, NemesisTarget target, FaultLog log, NemesisClock clock) {
         this.plan = plan;
         this.target = target;
         this.log = log;
@@ -113,7 +62,7 @@ public final class Nemesis {
     }
 
     /**
-     * Runs episodes until {@code deadline} ({@link Clock#nanos()}), then ends every fault. Returns early, with
+     * Runs episodes until {@code deadline} ({@link NemesisClock#nanos()}), then ends every fault. Returns early, with
      * every fault ended, if interrupted (the interrupt status is kept).
      */
     public void run(long deadline) {
@@ -196,7 +145,83 @@ public final class Nemesis {
                 }
                 restoreNet();
             }
+            case CORRUPT -> {
+                if (inject("kill -9 r" + r, () -> target.kill(r))) {
+                    killed.add(r);
+                    damage(r, null, e.lossPercent(), (int) e.secondAfterMillis());
+                    sleepUntil(after(e.holdMillis()), deadline);
+                    restart(r);
+                }
+            }
+            case CTRL -> ctrl(e, deadline);
+            case DISK_FULL -> diskFull(e, deadline);
             default -> throw new IllegalStateException(e.toString());
+        }
+    }
+
+    /**
+     * Issue 39's scenario: C ({@code replica}) down while A ({@code second}) and B commit; A and B killed; a byte of
+     * what A logged meanwhile (which only A and B hold) flipped; A and C restarted without B, which comes back later.
+     * A and C must not serve a history without the damaged entry: they wait for B's copy (the run's checks say whether
+     * anything answered was lost).
+     */
+    private void ctrl(Episode e, long deadline) throws InterruptedException {
+        int c = e.replica();
+        int a = e.second();
+        int b = e.third();
+        if (!inject("kill -9 r" + c, () -> target.kill(c))) {
+            return;
+        }
+        killed.add(c);
+        LogDamage.Mark[] mark = new LogDamage.Mark[1];
+        act("mark how far r" + a + "'s log reaches", () -> mark[0] = target.markLog(a));
+        sleepUntil(after(e.holdMillis()), deadline);
+        for (int v : new int[] {a, b}) {
+            if (inject("kill -9 r" + v, () -> target.kill(v))) {
+                killed.add(v);
+            }
+        }
+        if (mark[0] != null && killed.contains(a)) {
+            damage(a, mark[0], e.lossPercent(), 0);
+        }
+        restart(a);
+        restart(c);
+        sleepUntil(after(e.secondHoldMillis()), deadline);
+        boolean served = target.serves(a) || target.serves(c);
+        log("r" + a + " and r" + c + " without r" + b + ": " + (served ? "they serve" : "they do not serve"));
+        restart(b);
+    }
+
+    /**
+     * One replica's log volume shrunk to what it holds and a little more: it stops when a write fails. Once it has (or
+     * after {@code holdMillis}), the volume grows back and the replica is started again.
+     */
+    private void diskFull(Episode e, long deadline) throws InterruptedException {
+        int r = e.replica();
+        if (!inject("fill r" + r + "'s log volume", () -> target.fillVolume(r))) {
+            return;
+        }
+        killed.add(r);   // its stop is the fault's doing
+        long until = Math.min(after(e.holdMillis()), deadline);
+        while (target.running(r) && clock.nanos() < until) {
+            sleepUntil(after(250), until);
+        }
+        boolean stopped = !target.running(r);
+        log("r" + r + (stopped ? " stopped: its log volume is full" : " still runs: its log volume did not fill"));
+        act("grow r" + r + "'s log volume", () -> target.growVolume(r));
+        if (stopped) {
+            restart(r);
+        } else {
+            killed.remove(r);
+            lastFaultEnd = clock.nanos();
+        }
+    }
+
+    /** Damages stopped replica {@code r}'s log ({@link NemesisTarget#damageLog}) and logs what was done. */
+    private void damage(int r, LogDamage.Mark since, int percent, int tear) {
+        String[] did = new String[1];
+        if (act("damage r" + r + "'s log", () -> did[0] = target.damageLog(r, since, percent, tear))) {
+            log("r" + r + "'s log: " + did[0]);
         }
     }
 
@@ -364,7 +389,7 @@ public final class Nemesis {
         return unexpectedExits;
     }
 
-    /** When the last fault ended ({@link Clock#nanos()}): the last heal, SIGCONT, restart or network restore. */
+    /** When the last fault ended ({@link NemesisClock#nanos()}): the last heal, SIGCONT, restart or network restore. */
     public long lastFaultEnd() {
         return lastFaultEnd;
     }

@@ -242,7 +242,7 @@ public final class NetFilter implements AutoCloseable {
         return null;
     }
 
-    private static boolean isRoot() {
+    static boolean isRoot() {
         try {
             return new com.sun.security.auth.module.UnixSystem().getUid() == 0;
         } catch (RuntimeException | LinkageError e) {
@@ -251,7 +251,7 @@ public final class NetFilter implements AutoCloseable {
     }
 
     /** Runs {@code iptables} with output to a file, so that a hung command is bounded and never blocks a pipe. */
-    private static Runner command(String iptables) {
+    static Runner command(String iptables) {
         return args -> {
             List<String> command = new ArrayList<>(List.of(iptables));
             command.addAll(args);

@@ -18,7 +18,7 @@ final class NemesisFakes {
     }
 
     /** Time that passes only when the nemesis sleeps. */
-    static final class VirtualClock implements Nemesis.Clock {
+    static final class VirtualClock implements NemesisClock {
         long now = 1_000_000_000L;
 
         @Override
@@ -37,7 +37,7 @@ final class NemesisFakes {
      * 2 s later; one with a link cut (all its packets one way dropped) does not serve. Records each fault (a
      * network episode's drops as one) with whether every replica served when it began.
      */
-    static final class FakeReplicas implements Nemesis.Target {
+    static final class FakeReplicas implements NemesisTarget {
         final VirtualClock clock;
         final int n;
         final boolean[] running;
@@ -57,6 +57,13 @@ final class NemesisFakes {
         /** Until this time, r1 serves only every other second (as a replica answering from a stale view). */
         long flapsUntil;
         long firstKill = -1;
+        /** What each damage did: "r<i> since <mark or none>". */
+        final List<String> damaged = new ArrayList<>();
+        /** When a filled replica stops (its next write fails), or 0; how often each volume grew back. */
+        final long[] stopsAt;
+        final int[] grown;
+        /** Whether a full volume never stops its replica (the load wrote too little). */
+        boolean neverFills;
 
         FakeReplicas(VirtualClock clock) {
             this(clock, 3);
@@ -71,6 +78,8 @@ final class NemesisFakes {
             isolated = new boolean[n];
             servesFrom = new long[n];
             since = new long[n];
+            stopsAt = new long[n];
+            grown = new int[n];
         }
 
         private void fault(String what, int i) {
@@ -107,7 +116,39 @@ final class NemesisFakes {
 
         @Override
         public boolean running(int i) {
+            if (stopsAt[i] > 0 && clock.now >= stopsAt[i]) {
+                running[i] = false;
+                stopsAt[i] = 0;
+            }
             return running[i];
+        }
+
+        @Override
+        public LogDamage.Mark markLog(int i) {
+            assertTrue(running[i], "a mark of a running replica's log");
+            return new LogDamage.Mark(java.nio.file.Path.of("r" + i), clock.now);
+        }
+
+        @Override
+        public String damageLog(int i, LogDamage.Mark since, int percent, int tear) {
+            assertFalse(running[i], "damage r" + i + "'s log only while it is down");
+            assertTrue(percent >= 25 && percent <= 75 && tear >= 0 && tear <= 64, percent + " " + tear);
+            damaged.add("r" + i + " since " + (since == null ? "none" : since.segment()));
+            return "damaged";
+        }
+
+        @Override
+        public void fillVolume(int i) {
+            assertTrue(running[i], "fill a running replica's volume");
+            fault("fill", i);
+            if (!neverFills) {
+                stopsAt[i] = clock.now + 4_000_000_000L;
+            }
+        }
+
+        @Override
+        public void growVolume(int i) {
+            grown[i]++;
         }
 
         @Override

@@ -278,4 +278,98 @@ class NemesisTest {
                 "every episode's drops removed, the failed one's too");
         assertEquals(nemesis.played().size() - 1, nemesis.faults(), "the failed one is not counted");
     }
+
+    @Test
+    void corruptKillsDamagesTheStoppedReplicasLogAndRestartsIt() {
+        VirtualClock clock = new VirtualClock();
+        FakeReplicas replicas = new FakeReplicas(clock);
+        FaultLog log = new FaultLog(clock.now, null);
+        Nemesis nemesis = new Nemesis(new FaultPlan(Kind.CORRUPT, 5, 3, true), replicas, log, clock);
+        nemesis.run(clock.now + TimeUnit.SECONDS.toNanos(120));
+        assertTrue(nemesis.faults() > 2, log.lines()::toString);
+        assertEquals(nemesis.faults(), replicas.damaged.size(), "every kill damages the log: " + log.lines());
+        assertTrue(replicas.damaged.stream().allMatch(d -> d.endsWith("since none")), replicas.damaged::toString);
+        assertTrue(replicas.allServed.stream().allMatch(b -> b), "each only while every replica served");
+        for (int i = 0; i < 3; i++) {
+            assertTrue(replicas.running[i], "r" + i + " left down: " + log.lines());
+        }
+    }
+
+    @Test
+    void ctrlDamagesWhatTheTwoOthersLoggedWithoutTheFirstAndRestartsTheLastOneAfter() {
+        VirtualClock clock = new VirtualClock();
+        FakeReplicas replicas = new FakeReplicas(clock);
+        FaultLog log = new FaultLog(clock.now, null);
+        FaultPlan plan = new FaultPlan(Kind.CTRL, 9, 3, true);
+        Episode first = new FaultPlan(Kind.CTRL, 9, 3, true).next();
+        Nemesis nemesis = new Nemesis(plan, replicas, log, clock);
+        nemesis.run(clock.now + TimeUnit.SECONDS.toNanos(40));
+        int c = first.replica();
+        int a = first.second();
+        int b = first.third();
+        assertTrue(java.util.Set.of(a, b, c).size() == 3, first::toString);
+        assertEquals(List.of("kill r" + c, "kill r" + a, "kill r" + b), replicas.faults.subList(0, 3));
+        assertEquals("r" + a + " since r" + a, replicas.damaged.get(0), "A's log, since its mark");
+        List<String> lines = log.lines();
+        int restartA = indexOf(lines, "restart r" + a);
+        int restartC = indexOf(lines, "restart r" + c);
+        int restartB = indexOf(lines, "restart r" + b);
+        int verdict = indexOf(lines, " without r" + b + ": ");
+        assertTrue(restartA < verdict && restartC < verdict && verdict < restartB, lines::toString);
+        for (int i = 0; i < 3; i++) {
+            assertTrue(replicas.running[i], "r" + i + " left down: " + lines);
+        }
+    }
+
+    @Test
+    void diskfullWaitsForTheReplicaToStopGrowsItsVolumeAndRestartsIt() {
+        VirtualClock clock = new VirtualClock();
+        FakeReplicas replicas = new FakeReplicas(clock);
+        FaultLog log = new FaultLog(clock.now, null);
+        Nemesis nemesis = new Nemesis(new FaultPlan(Kind.DISKFULL, 3, 3, true), replicas, log, clock);
+        nemesis.run(clock.now + TimeUnit.SECONDS.toNanos(60));
+        assertTrue(nemesis.faults() >= 2, log.lines()::toString);
+        assertEquals(0, nemesis.unexpectedExits(), "a replica stopped by its full volume is the fault's doing");
+        assertEquals(nemesis.faults(), java.util.Arrays.stream(replicas.grown).sum(), log.lines()::toString);
+        assertTrue(log.lines().stream().anyMatch(l -> l.contains("stopped: its log volume is full")),
+                log.lines()::toString);
+        for (int i = 0; i < 3; i++) {
+            assertTrue(replicas.running[i], "r" + i + " left down: " + log.lines());
+        }
+
+        // a volume that does not fill within the episode grows back all the same; the replica ran on
+        FakeReplicas steady = new FakeReplicas(new VirtualClock());
+        steady.neverFills = true;
+        FaultLog quiet = new FaultLog(steady.clock.now, null);
+        new Nemesis(new FaultPlan(Kind.DISKFULL, 3, 3, true), steady, quiet, steady.clock)
+                .run(steady.clock.now + TimeUnit.SECONDS.toNanos(80));
+        assertTrue(quiet.lines().stream().anyMatch(l -> l.contains("still runs: its log volume did not fill")),
+                quiet.lines()::toString);
+        assertTrue(java.util.Arrays.stream(steady.grown).sum() >= 1, quiet.lines()::toString);
+    }
+
+    @Test
+    void theDurableMixesDrawDamagedLogsAndNetmixedAFullDisk() {
+        Set<Action> mixed = EnumSet.noneOf(Action.class);
+        Set<Action> netmixed = EnumSet.noneOf(Action.class);
+        FaultPlan m = new FaultPlan(Kind.MIXED, 11, 3, true);
+        FaultPlan n = new FaultPlan(Kind.NETMIXED, 11, 3, true);
+        for (int i = 0; i < 200; i++) {
+            mixed.add(m.next().action());
+            netmixed.add(n.next().action());
+        }
+        assertTrue(mixed.containsAll(EnumSet.of(Action.CORRUPT, Action.CTRL)), mixed::toString);
+        assertTrue(netmixed.containsAll(EnumSet.of(Action.CORRUPT, Action.CTRL, Action.DISK_FULL)), netmixed::toString);
+        assertTrue(episodes(Kind.NETMIXED, 11, 200).stream().noneMatch(e -> e.action() == Action.CORRUPT
+                || e.action() == Action.DISK_FULL), "never without a log");
+    }
+
+    private static int indexOf(List<String> lines, String part) {
+        for (int i = 0; i < lines.size(); i++) {
+            if (lines.get(i).contains(part)) {
+                return i;
+            }
+        }
+        throw new AssertionError("no line with '" + part + "' in " + lines);
+    }
 }
