@@ -61,9 +61,11 @@ class EpochPlanTest {
         EpochId older = new EpochId(4, c);
         EpochId newer = new EpochId(6, a);
         Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
-        reports.put(a, new EpochPlan.Report(false, true, 6, newer, false, List.of(a, b), 12, 9));
-        reports.put(b, new EpochPlan.Report(false, true, 6, newer, false, List.of(a, b), 11, 9));
-        reports.put(c, new EpochPlan.Report(false, true, 4, older, false, List.of(a, b, c), 10, 7));   // its 8..10 may diverge
+        // the newer epoch continued the older one's history up to 7 (its lineage), so c's 8..10 are in no later history
+        List<EpochPlan.Link> continued = List.of(new EpochPlan.Link(older, 4, 7));
+        reports.put(a, new EpochPlan.Report(false, true, 6, newer, false, List.of(a, b), 12, 9).lineage(8, continued));
+        reports.put(b, new EpochPlan.Report(false, true, 6, newer, false, List.of(a, b), 11, 9).lineage(8, continued));
+        reports.put(c, new EpochPlan.Report(false, true, 4, older, false, List.of(a, b, c), 10, 7));   // its 8..10 diverge
         EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
         assertTrue(d.established(), d::reason);
         assertEquals(a, d.source());
@@ -97,9 +99,10 @@ class EpochPlanTest {
         EpochId before = new EpochId(3, a);
         EpochId after = new EpochId(3, a);
         Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
-        reports.put(a, new EpochPlan.Report(false, true, 7, after, false, List.of(a, b), 40, 40));
-        reports.put(b, new EpochPlan.Report(false, true, 7, after, false, List.of(a, b), 40, 40));
-        reports.put(c, new EpochPlan.Report(false, true, 3, before, false, List.of(a, b, c), 50, 44));   // 45..50 a tail
+        List<EpochPlan.Link> continued = List.of(new EpochPlan.Link(before, 3, 40));
+        reports.put(a, new EpochPlan.Report(false, true, 7, after, false, List.of(a, b), 40, 40).lineage(41, continued));
+        reports.put(b, new EpochPlan.Report(false, true, 7, after, false, List.of(a, b), 40, 40).lineage(41, continued));
+        reports.put(c, new EpochPlan.Report(false, true, 3, before, false, List.of(a, b, c), 50, 44));   // 41..50 a tail
         EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
         assertEquals(new EpochPlan.Assignment(false, null, 40), d.assignments().get(c),
                 "c is of the older epoch: cut back, not repaired on top of its own tail");
@@ -169,7 +172,8 @@ class EpochPlanTest {
         EpochId before = new EpochId(57, b);
         EpochId after = new EpochId(2, a);
         Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
-        reports.put(a, new EpochPlan.Report(false, true, 59, after, false, List.of(a, c), 20, 20));
+        reports.put(a, new EpochPlan.Report(false, true, 59, after, false, List.of(a, c), 20, 20)
+                .lineage(16, List.of(new EpochPlan.Link(before, 57, 15))));
         reports.put(b, new EpochPlan.Report(false, true, 57, before, false, List.of(a, b, c), 25, 15));
         EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b), reports, b);
         assertTrue(d.established(), d::reason);

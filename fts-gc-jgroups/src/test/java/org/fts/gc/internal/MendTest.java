@@ -1,0 +1,96 @@
+package org.fts.gc.internal;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import org.fts.gc.GroupConfig;
+import org.fts.gc.MemberId;
+import org.fts.gc.internal.EpochPlan.Repair;
+import org.fts.gc.internal.EpochPlan.Report;
+import org.fts.gc.internal.EpochPlan.Span;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The mend step of a durable recovery ({@link Mend}, docs/durability.md, "Storage faults"): a damaged entry the
+ * decision keeps is fetched from a member whose copy verifies and whose history agrees there; without one, the group
+ * waits naming the entry if a majority may hold it, and the damaged member cuts its log before it if not; damage the
+ * decision drops needs nothing.
+ */
+class MendTest {
+    private static final GroupConfig N3 = new GroupConfig(3, true);
+    private final MemberId a = new MemberId("a");
+    private final MemberId b = new MemberId("b");
+    private final MemberId c = new MemberId("c");
+    private final EpochId older = new EpochId(2, b);
+    private final EpochId epoch = new EpochId(5, a);
+
+    private Report of(EpochId e, long last, long commit, long start) {
+        return new Report(false, true, e.view(), e, false, List.of(a, b, c), last, commit, 0).lineage(start, List.of())
+                .applied(0);
+    }
+
+    private static Mend.Plan plan(List<MemberId> members, Map<MemberId, Report> reports) {
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, members, reports, members.get(0));
+        return Mend.plan(N3, members, reports, d);
+    }
+
+    @Test
+    void aDamagedEntryIsFetchedFromAMemberWhoseCopyVerifies() {
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, of(epoch, 10, 8, 3).damaged(List.of(new Span(6, 6))));
+        reports.put(b, of(epoch, 10, 8, 3));
+        reports.put(c, of(older, 2, 2, 1));
+        Mend.Plan p = plan(List.of(a, b, c), reports);
+        assertNotNull(p);
+        assertNull(p.waiting(), p::toString);
+        assertEquals(List.of(new Repair(b, a, 5, 6)), p.repairs());
+        assertTrue(p.cuts().isEmpty(), p::toString);
+
+        // a copy that is damaged too is no copy
+        reports.put(b, of(epoch, 10, 8, 3).damaged(List.of(new Span(6, 6))));
+        Mend.Plan none = plan(List.of(a, b, c), reports);
+        assertTrue(none.waiting() != null && none.waiting().contains("entry 6 of a's log is damaged"), none::toString);
+    }
+
+    @Test
+    void withoutACopyAnEntryAMajorityMayHoldMakesTheGroupWaitNamingIt() {
+        // issue 39's scenario: a and b held the suffix; c was down; a's entry 6 is damaged; b is not here
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, of(epoch, 10, 8, 3).damaged(List.of(new Span(6, 6))));
+        reports.put(c, of(older, 2, 2, 1));
+        Mend.Plan p = plan(List.of(a, c), reports);
+        assertNotNull(p);
+        assertTrue(p.waiting() != null && p.waiting().contains("entry 6 of a's log is damaged and no replica here "
+                + "holds a copy that verifies"), p::toString);
+        assertTrue(p.repairs().isEmpty() && p.cuts().isEmpty(), p::toString);
+    }
+
+    @Test
+    void anEntryNoMajorityCanHoldIsCutNotWaitedFor() {
+        // a's own entry 10 of its epoch (from 9): b reports an older epoch with less, c is fresh: only a can hold it
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, of(epoch, 10, 8, 9).damaged(List.of(new Span(10, 10))));
+        reports.put(b, of(older, 8, 8, 1));
+        reports.put(c, new Report(true, false, 0, null, false, List.of(), 0, 0, 0));
+        Mend.Plan p = plan(List.of(a, b, c), reports);
+        assertNotNull(p);
+        assertNull(p.waiting(), p::toString);
+        assertEquals(Map.of(a, 9L), p.cuts());
+    }
+
+    @Test
+    void damageTheDecisionDropsNeedsNothing() {
+        // c's damaged entry 5 is of a tail the new epoch does not continue (its lineage says nothing: it has a gap)
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, of(epoch, 10, 8, 3));
+        reports.put(b, of(epoch, 10, 8, 3));
+        reports.put(c, of(older, 6, 3, 1).damaged(List.of(new Span(5, 5))));
+        assertNull(plan(List.of(a, b, c), reports));
+    }
+}
