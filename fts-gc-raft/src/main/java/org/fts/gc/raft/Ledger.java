@@ -21,8 +21,12 @@ import org.jgroups.raft.StateMachine;
  * state, changed only here, in log order, so every member skips the same entries.
  *
  * <pre>
- *   entry := nameLength:u16 origin{nameLength} oseq:long payload
+ *   entry := 0xC1 crc:u32 nameLength:u16 origin{nameLength} oseq:long payload     crc: CRC-32C of what follows it
  * </pre>
+ * The checksum is verified before an entry is applied (jgroups-raft's file log checks its record headers, not their
+ * payloads): a damaged entry stops the replica rather than reach its application ({@link DamagedEntryException};
+ * docs/durability.md, "Storage faults"). Entries of the format before it (no version byte, no checksum) are read as
+ * they are.
  *
  * <p>Snapshots ({@link Retained}): the application's newest checkpoint and the entries applied after it. A member
  * restarting on a snapshot with nothing applied yet hands the state to its application ({@link Sink#restore}) and
@@ -89,18 +93,56 @@ final class Ledger implements StateMachine {
      * of the view, and a member that merged into an idle group learns the leader and the term from them
      * (jgroups-raft tells joiners, not merged members: without it such a member waited for the next broadcast).
      */
-    static final byte[] NOOP = {0, 0};
+    static final byte[] NOOP = encode("", 0, new byte[0]);
+    /** The first byte of an entry with a checksum. */
+    static final byte VERSION = (byte) 0xC1;
+    private static final int PREFIX = 5;
+
+    /** An entry whose checksum fails: its bytes are not what was appended. */
+    static final class DamagedEntryException extends RuntimeException {
+        DamagedEntryException(String message) {
+            super(message);
+        }
+    }
 
     static byte[] encode(String origin, long oseq, byte[] payload) {
         byte[] name = origin.getBytes(StandardCharsets.UTF_8);
-        return ByteBuffer.allocate(2 + name.length + 8 + payload.length).putShort((short) name.length).put(name)
-                .putLong(oseq).put(payload).array();
+        ByteBuffer b = ByteBuffer.allocate(PREFIX + 2 + name.length + 8 + payload.length);
+        b.put(VERSION).putInt(0).putShort((short) name.length).put(name).putLong(oseq).put(payload);
+        byte[] out = b.array();
+        ByteBuffer.wrap(out, 1, 4).putInt(crc(out, PREFIX, out.length - PREFIX));
+        return out;
+    }
+
+    /**
+     * Where an entry's body (nameLength onwards) starts: after its checksum, verified, or at once for an entry of the
+     * format without one; -1 if it is damaged (its checksum fails, or its first byte is neither format's).
+     */
+    static int body(byte[] data, int offset, int length) {
+        if (length >= PREFIX && data[offset] == VERSION) {
+            int stored = ByteBuffer.wrap(data, offset + 1, 4).getInt();
+            return stored == crc(data, offset + PREFIX, length - PREFIX) ? offset + PREFIX : -1;
+        }
+        return length >= 2 && data[offset] == 0 ? offset : -1;   // names are shorter than 256 bytes
+    }
+
+    private static int crc(byte[] data, int offset, int length) {
+        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+        c.update(data, offset, length);
+        return (int) c.getValue();
     }
 
     @Override
     public byte[] apply(byte[] data, int offset, int length, boolean serializeResponse) {
-        if (applyEntry(data, offset, length, true)) {
-            kept(data, offset, length);
+        try {
+            if (applyEntry(data, offset, length, true)) {
+                kept(data, offset, length);
+            }
+        } catch (DamagedEntryException e) {
+            // the state machine cannot skip it (every member applies the same entries) nor apply it: fail-stop; at the
+            // restart the log check finds the damaged record and the member fetches it again (SyncedSnapshotLog)
+            org.fts.gc.FailStop.fatal(e);
+            throw e;
         }
         return null;
     }
@@ -125,7 +167,12 @@ final class Ledger implements StateMachine {
 
     /** Applies one entry ({@code deliver}: or only its marks); false for a no-op. */
     private boolean applyEntry(byte[] data, int offset, int length, boolean deliver) {
-        ByteBuffer b = ByteBuffer.wrap(data, offset, length);
+        int body = body(data, offset, length);
+        if (body < 0) {
+            throw new DamagedEntryException(name + ": the entry after position " + applied + " (" + length + " bytes) "
+                    + "fails its checksum: its bytes are not what was appended");
+        }
+        ByteBuffer b = ByteBuffer.wrap(data, body, length - (body - offset));
         int nameLength = Short.toUnsignedInt(b.getShort());
         if (nameLength == 0) {
             return false;   // a leader's no-op (NOOP): it only makes AppendEntries reach every member

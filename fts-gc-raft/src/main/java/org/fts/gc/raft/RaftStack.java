@@ -28,6 +28,7 @@ final class RaftStack {
             throw new ConfigException(JGroupsBinding.STACK.name(), "names a stack XML without </config>");
         }
         return xml.substring(0, end)
+                + "    <" + VoteQuarantine.class.getName() + "/>\n"
                 + "    <raft.ELECTION vote_timeout=\"600\"/>\n"
                 + "    <" + FtsRaft.class.getName() + "/>\n"
                 + "    <raft.REDIRECT/>\n"

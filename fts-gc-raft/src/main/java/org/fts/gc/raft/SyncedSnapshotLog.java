@@ -20,16 +20,52 @@ import org.jgroups.protocols.raft.FileBasedLog;
  * synced, before {@code setSnapshot} returns and RAFT truncates the log; when the log is not synced
  * ({@code fts.durability=memory}) neither is the snapshot, but it is still replaced whole. A truncation before
  * the first commit is skipped ({@link #truncate}).
+ *
+ * <p>Storage faults (docs/durability.md): the snapshot carries a checksum ({@code "FTSR" crc:u32 snapshot}, CRC-32C of
+ * the snapshot), and one that fails it is an error naming the file, never a state taken as it is; the log is checked
+ * before jgroups-raft reads it, and a damaged one is cut and its member quarantined ({@link Quarantine}).
  */
 public class SyncedSnapshotLog extends FileBasedLog {
     static final String SNAPSHOT = "fts-snapshot.raft";
+    private static final int MAGIC = 0x46545352;   // "FTSR"
     private Path dir;
+    /** The index the log must reach before this member votes again (0: it votes). */
+    private long reach;
 
     @Override
     public void init(String logName, Map<String, String> args) throws Exception {
-        super.init(logName, args);
         dir = Path.of(logName);
+        Files.createDirectories(dir);
         Files.deleteIfExists(dir.resolve(SNAPSHOT + ".tmp"));   // a write the crash interrupted
+        reach = Quarantine.prepare(dir, Files.exists(dir.resolve(SNAPSHOT)));
+        super.init(logName, args);
+    }
+
+    @Override
+    public long append(long index, org.jgroups.protocols.raft.LogEntries entries) {
+        long last = super.append(index, entries);
+        if (reach > 0) {
+            quarantined();   // lifted as soon as the log is back, not at the next election
+        }
+        return last;
+    }
+
+    /**
+     * Whether this member must stay out of elections: its log was cut at a damaged record and has not reached what it
+     * held yet. Lifted (and its record removed) once it has.
+     */
+    synchronized boolean quarantined() {
+        if (reach > 0 && lastAppended() >= reach) {
+            try {
+                Quarantine.lift(dir);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot remove the quarantine record in " + dir, e);
+            }
+            org.slf4j.LoggerFactory.getLogger(SyncedSnapshotLog.class).info("{}: the log reaches {} again: this member "
+                    + "takes part in elections again", dir, reach);
+            reach = 0;
+        }
+        return reach > 0;
     }
 
     @Override
@@ -38,7 +74,7 @@ public class SyncedSnapshotLog extends FileBasedLog {
         try {
             try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
                     StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer b = snapshot.duplicate();
+                ByteBuffer b = framed(snapshot);
                 while (b.hasRemaining()) {
                     ch.write(b);
                 }
@@ -76,10 +112,36 @@ public class SyncedSnapshotLog extends FileBasedLog {
     public ByteBuffer getSnapshot() {
         Path p = dir.resolve(SNAPSHOT);
         try {
-            return Files.exists(p) ? ByteBuffer.wrap(Files.readAllBytes(p)) : null;
+            return Files.exists(p) ? unframed(p, ByteBuffer.wrap(Files.readAllBytes(p))) : null;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the raft snapshot " + p, e);
         }
+    }
+
+    private static ByteBuffer framed(ByteBuffer snapshot) {
+        ByteBuffer body = snapshot.duplicate();
+        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+        c.update(body.duplicate());
+        ByteBuffer out = ByteBuffer.allocate(8 + body.remaining()).putInt(MAGIC).putInt((int) c.getValue()).put(body);
+        return out.flip();
+    }
+
+    /** The snapshot in {@code file}, its checksum verified (one written before checksums is taken as it is). */
+    static ByteBuffer unframed(Path file, ByteBuffer all) throws IOException {
+        if (all.remaining() < 8 || all.getInt(0) != MAGIC) {
+            return all;
+        }
+        ByteBuffer body = all.duplicate().position(8);
+        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+        c.update(body.duplicate());
+        if ((int) c.getValue() != all.getInt(4)) {
+            throw new IOException(file + " is damaged (its checksum fails): this member cannot rebuild its state from it; "
+                    + "move its directory aside and start it again to fetch the group's state (docs/durability.md, "
+                    + "\"Storage faults\")");
+        }
+        byte[] out = new byte[body.remaining()];   // a buffer of its own: jgroups-raft reads its array from 0
+        body.get(out);
+        return ByteBuffer.wrap(out);
     }
 
     @Override
