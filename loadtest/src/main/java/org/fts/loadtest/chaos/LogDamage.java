@@ -12,7 +12,7 @@ import java.util.stream.Stream;
  * Damage to a stopped replica's log, as a failing disk and a torn write leave it (docs/durability.md, "Storage
  * faults"): one byte flipped somewhere in what it logged, and bytes torn off the end of its newest segment. The log is
  * found under the replica's directory: {@code log/<first index>.log} segments ({@code fts.gc=jgroups}), or
- * jgroups-raft's {@code entries.raft} ({@code fts.gc=raft}).
+ * jgroups-raft's {@code raft.log/entries.raft} ({@code fts.gc=raft}).
  */
 final class LogDamage {
     /** What a replica had logged at some instant: its newest segment and that segment's size then. */
@@ -64,7 +64,7 @@ final class LogDamage {
 
     /** The replica's newest log segment. */
     static Path newest(Path replicaDir) throws IOException {
-        Path raft = replicaDir.resolve("entries.raft");
+        Path raft = replicaDir.resolve("raft.log").resolve("entries.raft");   // jgroups-raft's, under its prefix
         if (Files.isRegularFile(raft)) {
             return raft;
         }

@@ -35,7 +35,7 @@ class LogDamageTest {
 
     @Test
     void nothingLoggedSinceTheMarkFlipsNothingAndTheRaftLogIsOneFile() throws Exception {
-        Path raft = dir.resolve("entries.raft");
+        Path raft = Files.createDirectories(dir.resolve("raft.log")).resolve("entries.raft");
         Files.write(raft, new byte[300]);
         LogDamage.Mark mark = LogDamage.mark(dir);
         String did = LogDamage.damage(dir, mark, 50, 0);
