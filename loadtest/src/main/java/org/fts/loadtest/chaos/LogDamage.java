@@ -38,6 +38,10 @@ final class LogDamage {
         Path newest = newest(replicaDir);
         long size = Files.size(newest);
         long from = since != null && since.segment().equals(newest) ? since.size() : 0;
+        boolean rewritten = from > size;   // compacted since the mark (raft rewrites its file): its newest half
+        if (rewritten) {
+            from = size / 2;
+        }
         StringBuilder did = new StringBuilder();
         if (size - from < MIN_REGION) {
             did.append("nothing flipped: ").append(newest.getFileName()).append(" grew by ").append(size - from)
@@ -51,7 +55,8 @@ final class LogDamage {
                 f.write(b ^ 0x5a);
             }
             did.append(String.format(Locale.ROOT, "flipped the byte at offset %d of %s (%d bytes; %s)", at,
-                    newest, size, since == null ? "its newest segment" : "logged since offset " + from));
+                    newest, size, since == null ? "its newest segment" : rewritten
+                            ? "rewritten by a compaction since the mark: its newer half" : "logged since offset " + from));
         }
         if (tear > 0 && size > tear) {
             try (RandomAccessFile f = new RandomAccessFile(newest.toFile(), "rw")) {
