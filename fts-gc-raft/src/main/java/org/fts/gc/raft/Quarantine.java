@@ -42,6 +42,11 @@ final class Quarantine {
     static long prepare(Path dir, boolean snapshot) throws IOException {
         long reach = read(dir);
         Path entries = dir.resolve(RaftLogCheck.FILE);
+        long mended = RaftLogCheck.mendZeroedFirst(entries, true);
+        if (mended > 0) {
+            LOG.warn("{}: its first record (index {}, a snapshot's last entry) was never written (jgroups-raft 1.1.4's "
+                    + "reinitializeTo): written now, with the term of the record after it", entries, mended);
+        }
         RaftLogCheck.Result r = RaftLogCheck.scan(entries);
         if (!r.damaged()) {
             if (r.tail()) {

@@ -2,8 +2,10 @@ package org.fts.gc.raft;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 
 /**
  * Reads jgroups-raft 1.1.4's {@code entries.raft} record by record, before jgroups-raft does, to tell a torn tail from
@@ -54,8 +56,10 @@ final class RaftLogCheck {
         while (true) {
             Rec r = read(all, pos);
             // terms never go down along a log: a term that does is a damaged header field (the one its checks miss)
+            // the first record may be the empty one a snapshot's installation writes (reinitializeTo)
             if (r == null || prev > 0 && r.index() != prev + 1 || r.term() < term
-                    || !r.internal() && Ledger.body(all, r.dataAt(), r.dataLength()) < 0) {
+                    || !r.internal() && !(pos == 0 && r.dataLength() == 0)
+                    && Ledger.body(all, r.dataAt(), r.dataLength()) < 0) {
                 break;
             }
             prev = r.index();
@@ -78,6 +82,59 @@ final class RaftLogCheck {
             tail = all[q] != 0;
         }
         return new Result(pos, prev, reach, tail);
+    }
+
+    /**
+     * Writes the empty first record that stands for a snapshot's last entry, if the file's first record is not there.
+     * jgroups-raft 1.1.4's {@code reinitializeTo} (a snapshot installed from the leader) leaves it all zeros while the
+     * records after it are written: read again, such a log is empty, and the entries after the snapshot, some of them
+     * acknowledged, are silently gone. Returns whether it wrote.
+     */
+    static boolean writeFirst(Path file, long term, long index, byte[] data, int offset, int length, boolean sync)
+            throws IOException {
+        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+            ByteBuffer head = ByteBuffer.allocate(HEADER);
+            while (head.hasRemaining() && ch.read(head, head.position()) > 0) {
+                // read the whole header
+            }
+            if (head.get(0) != 0) {
+                return false;
+            }
+            ByteBuffer rec = ByteBuffer.allocate(HEADER + length).put((byte) 1).putInt(HEADER + length).putLong(term)
+                    .putLong(index).put((byte) 0).putInt(length).put(data == null ? new byte[0] : data, offset, length)
+                    .flip();
+            while (rec.hasRemaining()) {
+                ch.write(rec, rec.position());
+            }
+            if (sync) {
+                ch.force(true);
+            }
+            return true;
+        }
+    }
+
+    /**
+     * Mends a log that {@link #writeFirst} came too late for (written by a version without it): a zeroed first record
+     * followed by a valid one at index i is rewritten as the empty record of index i-1, with the term of the record after
+     * it (the true term, which nothing recorded, is not above it: a follower whose check at i-1 fails on it asks the
+     * leader for earlier entries, or a snapshot). Returns the index written, or 0 if the log had no such record.
+     */
+    static long mendZeroedFirst(Path file, boolean sync) throws IOException {
+        if (!Files.exists(file)) {
+            return 0;
+        }
+        byte[] all = Files.readAllBytes(file);
+        for (int i = 0; i < Math.min(HEADER, all.length); i++) {
+            if (all[i] != 0) {
+                return 0;
+            }
+        }
+        Rec next = read(all, HEADER);
+        if (next == null || next.index() < 2) {
+            return 0;
+        }
+        writeFirst(file, next.term(), next.index() - 1, null, 0, 0, sync);
+        return next.index() - 1;
     }
 
     /** The record at {@code pos} if its header checks and its data is all there, else null. */

@@ -108,6 +108,21 @@ public class SyncedSnapshotLog extends FileBasedLog {
         super.truncate(indexExclusive);
     }
 
+    /**
+     * A snapshot installed from the leader: jgroups-raft 1.1.4 writes the log's new first record as zeros (it is read
+     * back as an empty log, and the entries after it lost); it is written here ({@link RaftLogCheck#writeFirst}).
+     */
+    @Override
+    public void reinitializeTo(long index, org.jgroups.protocols.raft.LogEntry entry) {
+        super.reinitializeTo(index, entry);
+        try {
+            RaftLogCheck.writeFirst(dir.resolve(RaftLogCheck.FILE), entry.term(), index, entry.command(),
+                    entry.offset(), entry.length(), useFsync());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the first record of the raft log in " + dir, e);
+        }
+    }
+
     @Override
     public ByteBuffer getSnapshot() {
         Path p = dir.resolve(SNAPSHOT);

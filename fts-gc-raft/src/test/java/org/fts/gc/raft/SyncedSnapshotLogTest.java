@@ -18,7 +18,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The raft binding's log (docs/group-communication.md, "Snapshots"): jgroups-raft 1.1.4's {@code FileBasedLog}
  * truncated before anything is committed (a follower's first append is larger than the snapshot interval) fails
- * every later append, and this log does not; a snapshot written is read back whole, with no temporary file left.
+ * every later append, and this log does not; a snapshot written is read back whole, with no temporary file left;
+ * a snapshot installed from the leader leaves a log that reads back (jgroups-raft's alone reads back empty).
  */
 class SyncedSnapshotLogTest {
 
@@ -76,5 +77,48 @@ class SyncedSnapshotLogTest {
         try (var files = Files.list(dir)) {
             assertFalse(files.anyMatch(p -> p.getFileName().toString().endsWith(".tmp")), "no temporary file left");
         }
+    }
+
+    /** A follower installs the leader's snapshot (index 10, term 2), appends 11 and 12, and restarts. */
+    private <T extends FileBasedLog> T installedAndReopened(FileBasedLog first, T again) throws Exception {
+        FileBasedLog log = opened(first);
+        log.append(1, entries(5));
+        log.commitIndex(5);
+        log.reinitializeTo(10, new LogEntry(2, null));
+        LogEntries after = new LogEntries();
+        after.add(new LogEntry(3, new byte[100]));
+        after.add(new LogEntry(3, new byte[100]));
+        log.append(11, after);
+        log.commitIndex(12);
+        log.close();
+        again.init(dir.toString(), Map.of());
+        return again;
+    }
+
+    @Test
+    void jgroupsRaftsLogReadsBackEmptyAfterASnapshotFromTheLeader() throws Exception {
+        FileBasedLog log = installedAndReopened(new FileBasedLog(), new FileBasedLog());
+        assertEquals(0, log.lastAppended(), "the upstream bug: entries 11 and 12 are gone");
+        log.close();
+    }
+
+    @Test
+    void thisLogReadsBackItsEntriesAfterASnapshotFromTheLeader() throws Exception {
+        SyncedSnapshotLog log = installedAndReopened(new SyncedSnapshotLog(), new SyncedSnapshotLog());
+        assertEquals(10, log.firstAppended());
+        assertEquals(12, log.lastAppended());
+        assertEquals(2, log.get(10).term(), "the snapshot's last entry keeps its term");
+        assertEquals(3, log.get(12).term());
+        log.close();
+    }
+
+    @Test
+    void aLogWrittenByJGroupsRaftAloneIsMendedAtTheStart() throws Exception {
+        SyncedSnapshotLog log = installedAndReopened(new FileBasedLog(), new SyncedSnapshotLog());
+        assertEquals(10, log.firstAppended());
+        assertEquals(12, log.lastAppended());
+        assertEquals(3, log.get(10).term(), "the term of the record after it: the true one was never written");
+        assertFalse(Files.exists(dir.resolve(Quarantine.FILE)), "not a damaged log: no quarantine");
+        log.close();
     }
 }
