@@ -23,7 +23,9 @@ import org.jgroups.protocols.raft.FileBasedLog;
  *
  * <p>Storage faults (docs/durability.md): the snapshot carries a checksum ({@code "FTSR" crc:u32 snapshot}, CRC-32C of
  * the snapshot), and one that fails it is an error naming the file, never a state taken as it is; the log is checked
- * before jgroups-raft reads it, and a damaged one is cut and its member quarantined ({@link Quarantine}).
+ * before jgroups-raft reads it, and a damaged one is cut and its member quarantined ({@link Quarantine}). A write that
+ * fails (a full disk, a dead one) stops the replica ({@link DiskFailure}), as on the jgroups binding: jgroups-raft
+ * would print the error and run on, a member whose log no longer takes its entries.
  */
 public class SyncedSnapshotLog extends FileBasedLog {
     static final String SNAPSHOT = "fts-snapshot.raft";
@@ -44,10 +46,51 @@ public class SyncedSnapshotLog extends FileBasedLog {
     @Override
     public long append(long index, org.jgroups.protocols.raft.LogEntries entries) {
         long last = super.append(index, entries);
+        if (entries.size() > 0 && last < index + entries.size() - 1) {
+            // jgroups-raft 1.1.4 prints the IOException of a failed append and returns as if nothing happened
+            throw DiskFailure.stop(dir, "appending entries " + index + ".." + (index + entries.size() - 1) + " (the log ends at "
+                    + last + "; jgroups-raft printed the cause on standard error)", null);
+        }
         if (reach > 0) {
             quarantined();   // lifted as soon as the log is back, not at the next election
         }
         return last;
+    }
+
+    @Override
+    public org.jgroups.protocols.raft.Log currentTerm(long term) {
+        try {
+            return super.currentTerm(term);
+        } catch (RuntimeException e) {
+            throw DiskFailure.stopIfDisk(dir, "recording term " + term, e);
+        }
+    }
+
+    @Override
+    public org.jgroups.protocols.raft.Log votedFor(org.jgroups.Address member) {
+        try {
+            return super.votedFor(member);
+        } catch (RuntimeException e) {
+            throw DiskFailure.stopIfDisk(dir, "recording a vote", e);
+        }
+    }
+
+    @Override
+    public org.jgroups.protocols.raft.Log commitIndex(long index) {
+        try {
+            return super.commitIndex(index);
+        } catch (RuntimeException e) {
+            throw DiskFailure.stopIfDisk(dir, "recording commit index " + index, e);
+        }
+    }
+
+    @Override
+    public void deleteAllEntriesStartingFrom(long index) {
+        try {
+            super.deleteAllEntriesStartingFrom(index);
+        } catch (RuntimeException e) {
+            throw DiskFailure.stopIfDisk(dir, "removing the entries from " + index, e);
+        }
     }
 
     /**
@@ -90,7 +133,8 @@ public class SyncedSnapshotLog extends FileBasedLog {
                 }
             }
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the raft snapshot in " + dir, e);
+            throw DiskFailure.stopIfDisk(dir, "writing the snapshot",
+                    new UncheckedIOException("cannot write the raft snapshot in " + dir, e));
         }
     }
 
@@ -105,7 +149,11 @@ public class SyncedSnapshotLog extends FileBasedLog {
         if (Math.min(indexExclusive, commitIndex()) < 1) {
             return;
         }
-        super.truncate(indexExclusive);
+        try {
+            super.truncate(indexExclusive);
+        } catch (RuntimeException e) {
+            throw DiskFailure.stopIfDisk(dir, "dropping the log before " + indexExclusive, e);
+        }
     }
 
     /**
@@ -114,12 +162,13 @@ public class SyncedSnapshotLog extends FileBasedLog {
      */
     @Override
     public void reinitializeTo(long index, org.jgroups.protocols.raft.LogEntry entry) {
-        super.reinitializeTo(index, entry);
         try {
+            super.reinitializeTo(index, entry);
             RaftLogCheck.writeFirst(dir.resolve(RaftLogCheck.FILE), entry.term(), index, entry.command(),
                     entry.offset(), entry.length(), useFsync());
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot write the first record of the raft log in " + dir, e);
+        } catch (IOException | RuntimeException e) {
+            throw DiskFailure.stopIfDisk(dir, "starting the log again at the leader's snapshot (index " + index + ")",
+                    e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e);
         }
     }
 
