@@ -21,13 +21,37 @@ final class LogDamage {
 
     /** The smallest stretch a flip is aimed at: below it, the replica logged nothing worth damaging. */
     static final long MIN_REGION = 64;
+    private static final int RAFT_HEADER = 26;
 
     private LogDamage() {
     }
 
     static Mark mark(Path replicaDir) throws IOException {
         Path newest = newest(replicaDir);
-        return new Mark(newest, Files.size(newest));
+        return new Mark(newest, logged(newest));
+    }
+
+    /**
+     * How far {@code segment} holds records: its size, but jgroups-raft's file ends in zeros written ahead of its
+     * records (a flip there damages nothing, a tear there tears nothing), so for it the end of its last record.
+     */
+    static long logged(Path segment) throws IOException {
+        long size = Files.size(segment);
+        if (!segment.getFileName().toString().equals("entries.raft")) {
+            return size;
+        }
+        try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "r")) {
+            long pos = 0;
+            while (pos + RAFT_HEADER <= size) {   // magic:u8 (1) totalLength:u32 ...
+                f.seek(pos);
+                int total = f.readByte() == 1 ? f.readInt() : -1;
+                if (total < RAFT_HEADER || pos + total > size) {
+                    break;
+                }
+                pos += total;
+            }
+            return pos;
+        }
     }
 
     /**
@@ -36,7 +60,7 @@ final class LogDamage {
      */
     static String damage(Path replicaDir, Mark since, int percent, int tear) throws IOException {
         Path newest = newest(replicaDir);
-        long size = Files.size(newest);
+        long size = logged(newest);
         long from = since != null && since.segment().equals(newest) ? since.size() : 0;
         boolean rewritten = from > size;   // compacted since the mark (raft rewrites its file): its newest half
         if (rewritten) {
@@ -54,7 +78,7 @@ final class LogDamage {
                 f.seek(at);
                 f.write(b ^ 0x5a);
             }
-            did.append(String.format(Locale.ROOT, "flipped the byte at offset %d of %s (%d bytes; %s)", at,
+            did.append(String.format(Locale.ROOT, "flipped the byte at offset %d of %s (%d bytes logged; %s)", at,
                     newest, size, since == null ? "its newest segment" : rewritten
                             ? "rewritten by a compaction since the mark: its newer half" : "logged since offset " + from));
         }
