@@ -117,7 +117,9 @@ final class RaftLogCheck {
      * Mends a log that {@link #writeFirst} came too late for (written by a version without it): a zeroed first record
      * followed by a valid one at index i is rewritten as the empty record of index i-1, with the term of the record after
      * it (the true term, which nothing recorded, is not above it: a follower whose check at i-1 fails on it asks the
-     * leader for earlier entries, or a snapshot). Returns the index written, or 0 if the log had no such record.
+     * leader for earlier entries, or a snapshot). Only for a log behind a snapshot (its first record is never applied
+     * again); without one, a zeroed first record is damage. Returns the index written, or 0 if the log had no such
+     * record.
      */
     static long mendZeroedFirst(Path file, boolean sync) throws IOException {
         if (!Files.exists(file)) {

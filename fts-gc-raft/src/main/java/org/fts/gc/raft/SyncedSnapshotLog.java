@@ -33,6 +33,8 @@ public class SyncedSnapshotLog extends FileBasedLog {
     private Path dir;
     /** The index the log must reach before this member votes again (0: it votes). */
     private long reach;
+    /** Closed (a shutdown, a channel closed): a write failing now is not its disk's doing ({@link #stopping}). */
+    private volatile boolean closed;
 
     @Override
     public void init(String logName, Map<String, String> args) throws Exception {
@@ -46,7 +48,7 @@ public class SyncedSnapshotLog extends FileBasedLog {
     @Override
     public long append(long index, org.jgroups.protocols.raft.LogEntries entries) {
         long last = super.append(index, entries);
-        if (entries.size() > 0 && last < index + entries.size() - 1) {
+        if (!stopping() && entries.size() > 0 && last < index + entries.size() - 1) {
             // jgroups-raft 1.1.4 prints the IOException of a failed append and returns as if nothing happened
             throw DiskFailure.stop(dir, "appending entries " + index + ".." + (index + entries.size() - 1) + " (the log ends at "
                     + last + "; jgroups-raft printed the cause on standard error)", null);
@@ -62,7 +64,7 @@ public class SyncedSnapshotLog extends FileBasedLog {
         try {
             return super.currentTerm(term);
         } catch (RuntimeException e) {
-            throw DiskFailure.stopIfDisk(dir, "recording term " + term, e);
+            throw diskFailed("recording term " + term, e);
         }
     }
 
@@ -71,7 +73,7 @@ public class SyncedSnapshotLog extends FileBasedLog {
         try {
             return super.votedFor(member);
         } catch (RuntimeException e) {
-            throw DiskFailure.stopIfDisk(dir, "recording a vote", e);
+            throw diskFailed("recording a vote", e);
         }
     }
 
@@ -80,7 +82,7 @@ public class SyncedSnapshotLog extends FileBasedLog {
         try {
             return super.commitIndex(index);
         } catch (RuntimeException e) {
-            throw DiskFailure.stopIfDisk(dir, "recording commit index " + index, e);
+            throw diskFailed("recording commit index " + index, e);
         }
     }
 
@@ -89,8 +91,28 @@ public class SyncedSnapshotLog extends FileBasedLog {
         try {
             super.deleteAllEntriesStartingFrom(index);
         } catch (RuntimeException e) {
-            throw DiskFailure.stopIfDisk(dir, "removing the entries from " + index, e);
+            throw diskFailed("removing the entries from " + index, e);
         }
+    }
+
+    /** {@code e}, unless a failed write of an open log caused it: then the replica stops ({@link DiskFailure}). */
+    private RuntimeException diskFailed(String what, RuntimeException e) {
+        return stopping() ? e : DiskFailure.stopIfDisk(dir, what, e);
+    }
+
+    /**
+     * Whether a write failing now is a shutdown's doing, not the disk's: the log is closed, or the writing thread was
+     * interrupted (a channel's close stops RAFT's thread by interrupting it, and a file written under an interrupt is
+     * closed: {@code ClosedByInterruptException}).
+     */
+    private boolean stopping() {
+        return closed || Thread.currentThread().isInterrupted();
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        super.close();
     }
 
     /**
@@ -133,7 +155,7 @@ public class SyncedSnapshotLog extends FileBasedLog {
                 }
             }
         } catch (IOException e) {
-            throw DiskFailure.stopIfDisk(dir, "writing the snapshot",
+            throw diskFailed("writing the snapshot",
                     new UncheckedIOException("cannot write the raft snapshot in " + dir, e));
         }
     }
@@ -152,7 +174,7 @@ public class SyncedSnapshotLog extends FileBasedLog {
         try {
             super.truncate(indexExclusive);
         } catch (RuntimeException e) {
-            throw DiskFailure.stopIfDisk(dir, "dropping the log before " + indexExclusive, e);
+            throw diskFailed("dropping the log before " + indexExclusive, e);
         }
     }
 
@@ -167,7 +189,7 @@ public class SyncedSnapshotLog extends FileBasedLog {
             RaftLogCheck.writeFirst(dir.resolve(RaftLogCheck.FILE), entry.term(), index, entry.command(),
                     entry.offset(), entry.length(), useFsync());
         } catch (IOException | RuntimeException e) {
-            throw DiskFailure.stopIfDisk(dir, "starting the log again at the leader's snapshot (index " + index + ")",
+            throw diskFailed("starting the log again at the leader's snapshot (index " + index + ")",
                     e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e);
         }
     }

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
@@ -81,13 +82,21 @@ class SyncedSnapshotLogTest {
 
     /** A follower installs the leader's snapshot (index 10, term 2), appends 11 and 12, and restarts. */
     private <T extends FileBasedLog> T installedAndReopened(FileBasedLog first, T again) throws Exception {
+        return installedAndReopened(first, again, true);
+    }
+
+    private <T extends FileBasedLog> T installedAndReopened(FileBasedLog first, T again, boolean snapshot)
+            throws Exception {
         FileBasedLog log = opened(first);
+        if (snapshot) {   // as an older FTS left it: RAFT writes the snapshot, then reinitializes the log
+            Files.write(dir.resolve(SyncedSnapshotLog.SNAPSHOT), new byte[] {1, 2, 3});
+        }
         log.append(1, entries(5));
         log.commitIndex(5);
         log.reinitializeTo(10, new LogEntry(2, null));
         LogEntries after = new LogEntries();
-        after.add(new LogEntry(3, new byte[100]));
-        after.add(new LogEntry(3, new byte[100]));
+        after.add(new LogEntry(3, Ledger.encode("r0#a", 11, new byte[100])));
+        after.add(new LogEntry(3, Ledger.encode("r0#a", 12, new byte[100])));
         log.append(11, after);
         log.commitIndex(12);
         log.close();
@@ -120,5 +129,34 @@ class SyncedSnapshotLogTest {
         assertEquals(3, log.get(10).term(), "the term of the record after it: the true one was never written");
         assertFalse(Files.exists(dir.resolve(Quarantine.FILE)), "not a damaged log: no quarantine");
         log.close();
+    }
+
+    @Test
+    void withoutASnapshotAZeroedFirstRecordIsDamageNotMended() throws Exception {
+        SyncedSnapshotLog log = installedAndReopened(new FileBasedLog(), new SyncedSnapshotLog(), false);
+        assertEquals(0, log.lastAppended(), "cut before the damaged first record");
+        assertEquals(12, Quarantine.read(dir), "quarantined until the log reaches 12 again");
+        log.close();
+    }
+
+    @Test
+    void anAppendFailingUnderAShutdownsInterruptDoesNotStopTheReplica() throws Exception {
+        SyncedSnapshotLog log = opened(new SyncedSnapshotLog());
+        log.append(1, entries(3));
+        java.util.List<Throwable> stops = new java.util.concurrent.CopyOnWriteArrayList<>();
+        org.fts.gc.FailStop.Action was = org.fts.gc.FailStop.setAction((t, cause) -> stops.add(cause));
+        try {
+            // JChannel.close() stops RAFT's thread by interrupting it: its write fails (ClosedByInterruptException),
+            // and jgroups-raft returns as from a failed disk
+            Thread.currentThread().interrupt();
+            long last = log.append(4, entries(1));
+            assertTrue(Thread.interrupted(), "still interrupted");
+            assertEquals(3, last, "the write failed under the interrupt");
+            assertEquals(java.util.List.of(), stops, "a shutdown's interrupt is not a failed disk");
+        } finally {
+            Thread.interrupted();
+            org.fts.gc.FailStop.setAction(was);
+            log.close();
+        }
     }
 }
