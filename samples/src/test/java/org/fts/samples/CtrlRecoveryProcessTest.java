@@ -4,24 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.RandomAccessFile;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 
 import fts_samples.Counter;
 import fts_samples.CounterHelper;
-import org.fts.replica.Status;
 import org.fts.testing.Waits;
 import org.fts.testkit.ReplicaCluster;
 import org.junit.jupiter.api.AfterEach;
@@ -59,9 +54,7 @@ class CtrlRecoveryProcessTest {
     @Test
     void aDamagedEntryOnlyTwoReplicasHeldIsMendedNeverCut() throws Exception {
         Path data = Files.createTempDirectory(Path.of("target"), "ctrl-");
-        cluster = new ReplicaCluster("ctrl-" + UUID.randomUUID().toString().substring(0, 6), 3, false,
-                List.of("-Dfts.durability=log", "-Dfts.durability.dir=" + data.toAbsolutePath()),
-                Path.of("target", "child-logs"));
+        cluster = DurableClusters.create("ctrl", data);
         orb = ORB.init(new String[0], Clients.ftDefaults());
         Counter counter = CounterHelper.narrow(orb.string_to_object(cluster.reference("counter")));
         for (int i = 0; i < BEFORE; i++) {
@@ -133,17 +126,8 @@ class CtrlRecoveryProcessTest {
 
     /** Waits until {@code fts status} shows {@code text}; returns its answer. */
     private String awaitStatus(String text) {
-        AtomicReference<String> last = new AtomicReference<>("");
-        Waits.await(() -> {
-            String at = String.join(",", List.of(cluster.probeAddress(0), cluster.probeAddress(1),
-                    cluster.probeAddress(2)));
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            Status.run(new String[] {"--at", at, "--group", cluster.group()},
-                    new PrintStream(buf, true, StandardCharsets.UTF_8));
-            last.set(buf.toString(StandardCharsets.UTF_8));
-            return last.get().contains(text);
-        }, Duration.ofSeconds(90), () -> "fts status never showed '" + text + "'; last answer:\n" + last.get());
-        return last.get();
+        return DurableClusters.awaitStatus(cluster, (exit, answer) -> answer.contains(text), "never showed '" + text
+                + "'", 0, 1, 2);
     }
 
     private static Properties shortWaits() {

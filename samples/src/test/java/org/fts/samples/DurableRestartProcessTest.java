@@ -1,10 +1,6 @@
 package org.fts.samples;
 
 import org.fts.testkit.ReplicaCluster;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.List;
-import java.util.UUID;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -34,10 +30,7 @@ class DurableRestartProcessTest {
 
     @Test
     void aWholeGroupCrashLosesNothingAnsweredAndRepeatsNothing() throws Exception {
-        Path data = Files.createTempDirectory(Path.of("target"), "durable-");
-        cluster = new ReplicaCluster("dr-" + UUID.randomUUID().toString().substring(0, 6), 3, false,
-                List.of("-Dfts.durability=log", "-Dfts.durability.dir=" + data.toAbsolutePath()),
-                Path.of("target", "child-logs"));
+        cluster = DurableClusters.create("dr");
         orb = ORB.init(new String[0], Clients.ftDefaults());
         RestartCheck.killRestartAndVerify(cluster, orb, 3);
     }

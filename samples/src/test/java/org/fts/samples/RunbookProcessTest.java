@@ -3,23 +3,15 @@ package org.fts.samples;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.stream.IntStream;
 
 import fts_samples.Counter;
 import fts_samples.CounterHelper;
-import org.fts.replica.Status;
 import org.fts.replica.StatusReport.Health;
-import org.fts.testing.Waits;
 import org.fts.testkit.ReplicaCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -57,16 +49,7 @@ class RunbookProcessTest {
 
     /** {@code fts status} over replicas {@code which}, until it says {@code h} (bounded). */
     private String awaitStatus(Health h, int... which) {
-        String at = String.join(",", IntStream.of(which).mapToObj(cluster::probeAddress).toList());
-        AtomicReference<String> last = new AtomicReference<>();
-        Waits.await(() -> {
-            ByteArrayOutputStream buf = new ByteArrayOutputStream();
-            int exit = Status.run(new String[] {"--at", at, "--group", cluster.group()},
-                    new PrintStream(buf, true, StandardCharsets.UTF_8));
-            last.set(buf.toString(StandardCharsets.UTF_8));
-            return exit == h.exit;
-        }, Duration.ofSeconds(90), () -> "fts status " + h + "; last:\n" + last.get());
-        return last.get();
+        return DurableClusters.awaitStatus(cluster, (exit, text) -> exit == h.exit, String.valueOf(h), which);
     }
 
     private void assertSameDigest(int... which) throws Exception {
@@ -76,13 +59,6 @@ class RunbookProcessTest {
         }
     }
 
-    /** Three replicas with {@code fts.durability=log}, their logs in a directory of their own. */
-    private static ReplicaCluster durableCluster() throws Exception {
-        Path data = Files.createTempDirectory(Path.of("target"), "runbook-");
-        return new ReplicaCluster("rb-" + UUID.randomUUID().toString().substring(0, 6), 3, false,
-                List.of("-Dfts.durability=log", "-Dfts.durability.dir=" + data.toAbsolutePath()),
-                Path.of("target", "child-logs"));
-    }
 
     /** SIGTERM to replica {@code i}, and its end (30 s at most). */
     private void stop(int i) throws Exception {
@@ -133,7 +109,7 @@ class RunbookProcessTest {
 
     @Test
     void growTheGroupFromThreeToFourWithItsLog() throws Exception {
-        cluster = durableCluster();
+        cluster = DurableClusters.create("rb");
         Counter c = counter();
         increments(c, 0, 30);
         // runbook: stop every replica (SIGTERM), set fts.group.size=4 everywhere, start them and the new one
@@ -158,7 +134,7 @@ class RunbookProcessTest {
 
     @Test
     void shrinkTheGroupFromThreeToTwoWithItsLog() throws Exception {
-        cluster = durableCluster();
+        cluster = DurableClusters.create("rb");
         Counter c = counter();
         increments(c, 0, 30);
         // runbook: first stop the replica that goes (the others go on without it), then the rest, then start
