@@ -18,7 +18,7 @@ import java.util.Map;
 final class CpuSplit {
     /** Thread name prefixes of JacORB's server-side connection and request threads (JacORB 3.9). */
     private static final List<String> CONNECTION_THREADS = List.of("ServerMessageReceptor", "RequestProcessor",
-            "RequestController");
+            "RequestController", "fts-iiop-");   // the last: the adaptor's own listener (docs/frontend.md)
 
     /** CPU over the interval since the previous {@link #sample}, in thousandths of a core. */
     record Sample(long total, long connections) {

@@ -1,5 +1,6 @@
 package org.fts.goa;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
@@ -64,6 +65,8 @@ public final class GroupPOA extends PoaBasics {
     private final GroupPOAManager manager;
     private final java.util.concurrent.atomic.AtomicBoolean left = new java.util.concurrent.atomic.AtomicBoolean();
     private final Thread leaveOnShutdown;
+    private final FrontDispatch frontDoor;   // null: the group's requests come through JacORB's listener
+    private final org.fts.goa.frontend.FrontEnd frontEnd;
 
     private GroupPOA(ORB orb, Properties props) throws Exception {
         super(POAHelper.narrow(orb.resolve_initial_references("RootPOA")));
@@ -89,7 +92,13 @@ public final class GroupPOA extends PoaBasics {
         Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(
                 new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
         StartupChecks.tlsOnlyOrPlain(local);   // before anything runs: a refused replica leaves nothing behind
-        String endpoint = local.endpoint();
+        int iiopPort = StartupChecks.frontEndPort(props, local);
+        this.frontDoor = iiopPort == 0 ? null
+                : new FrontDispatch(orb, config, objects, engine, membership, this::iogrString, groupPoa.the_name(),
+                        oid -> objects.get(new ObjectKey(oid))._all_interfaces(this, oid));
+        this.frontEnd = iiopPort == 0 ? null
+                : org.fts.goa.frontend.FrontEnd.start(local.host(), iiopPort, props, frontDoor);
+        String endpoint = frontEnd == null ? local.endpoint() : frontEnd.endpoint();
         this.placement = Placement.of(props, orb, config, channel, engine, membership, endpoint, this::iogrString);
         Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, this::iogrString, placement);
         groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
@@ -114,6 +123,9 @@ public final class GroupPOA extends PoaBasics {
             status.close();
             stats.close();
             placement.close();
+            if (frontEnd != null) {
+                frontEnd.close();
+            }
             channel.close();
             throw e;
         }
@@ -279,7 +291,9 @@ public final class GroupPOA extends PoaBasics {
             throw new org.omg.CORBA.INTERNAL("FTS: the group POA refuses user ids: " + e);   // it is USER_ID
         }
         Membership.Snapshot group = membership.current();
-        return orb.string_to_object(Iogr.build(local, group.endpoints(), config.group(), oid, group.version()));
+        List<String> endpoints = group.endpoints().isEmpty() && frontEnd != null ? List.of(frontEnd.endpoint())
+                : group.endpoints();
+        return orb.string_to_object(Iogr.build(local, endpoints, config.group(), oid, group.version()));
     }
 
     @Override
@@ -341,6 +355,9 @@ public final class GroupPOA extends PoaBasics {
             throw new org.omg.CORBA.INITIALIZE("FTS: replica " + config.replicaId() + " " + failed, 0,
                     CompletionStatus.COMPLETED_NO);
         }
+        if (frontDoor != null) {
+            frontDoor.open(placement);
+        }
         String why = engine.standing().notServing();
         LOG.info("replica {} {}", config.replicaId(), why == null ? "holds the group's state; serving"
                 : "is not serving yet: it " + why);
@@ -393,6 +410,9 @@ public final class GroupPOA extends PoaBasics {
             return;
         }
         LOG.info("replica {} leaves group {}: {}", config.replicaId(), config.group(), why);
+        if (frontEnd != null) {
+            frontEnd.close();   // its clients fail over now
+        }
         if (naming != null) {
             naming.close();   // its names stay: the other replicas serve the same object groups
         }

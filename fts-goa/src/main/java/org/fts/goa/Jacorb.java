@@ -214,4 +214,26 @@ final class Jacorb {
         return orb instanceof org.jacorb.orb.ORB jacorb
                 && jacorb.getConfiguration().getAttributeAsBoolean("jacorb.orb_initializer.fail_on_error", false);
     }
+
+    /** The object id an object key of JacORB's names in POA {@code poaName}, or null if it is another POA's. */
+    static byte[] objectId(byte[] objectKey, String poaName) {
+        try {
+            return poaName.equals(org.jacorb.poa.util.POAUtil.extractPOAName(objectKey))
+                    ? org.jacorb.poa.util.POAUtil.extractOID(objectKey) : null;
+        } catch (RuntimeException e) {
+            return null;   // not a key of JacORB's POAs
+        }
+    }
+
+    /** {@code obj} marshalled as a reply body would carry it (LOCATION_FORWARD), from an 8-aligned origin. */
+    static byte[] marshal(ORB orb, org.omg.CORBA.Object obj) {
+        CDROutputStream out = new CDROutputStream(orb);
+        out.write_Object(obj);
+        return out.getBufferCopy();
+    }
+
+    /** A system exception's message as JacORB sends it with the exception (ExceptionDetailMessage). */
+    static ServiceContext exceptionDetail(String message) {
+        return ServerRequest.createExceptionDetailMessage(message);
+    }
 }

@@ -141,7 +141,7 @@ final class LoadIndex implements AutoCloseable {
                 int n = 0;
                 for (Iterator<Map.Entry<Object, Seen>> it = seen.entrySet().iterator(); it.hasNext(); ) {
                     Map.Entry<Object, Seen> e = it.next();
-                    if (!Jacorb.isOpen(e.getKey())) {
+                    if (!(e.getKey() instanceof org.fts.goa.frontend.ClientConnection c ? c.isOpen() : Jacorb.isOpen(e.getKey()))) {
                         it.remove();
                     } else if (e.getValue().placed) {
                         n++;

@@ -68,4 +68,18 @@ final class StartupChecks {
                     + "(jacorb.security.support_ssl=off)");
         }
     }
+
+    /**
+     * {@code fts.iiop.port}: 0, or the port of the adaptor's own listener, which speaks plaintext IIOP only.
+     *
+     * @throws org.fts.config.ConfigException naming the key for a TLS-only replica
+     */
+    static int frontEndPort(java.util.Properties props, org.fts.ft.Ior.Iiop local) {
+        int port = org.fts.goa.frontend.FrontEnd.PORT.get(props);
+        if (port != 0 && local.port() == 0 && local.sslPort() >= 0) {
+            throw new org.fts.config.ConfigException(org.fts.goa.frontend.FrontEnd.PORT.name(), "is " + port
+                    + ", but this replica requires TLS, which the adaptor's own listener does not speak: unset it");
+        }
+        return port;
+    }
 }

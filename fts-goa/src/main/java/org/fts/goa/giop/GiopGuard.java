@@ -86,7 +86,7 @@ public final class GiopGuard {
      * buffer besides: with 256 MiB heaps, a flood of 1 MiB requests killed the replica with an eighth or a sixteenth
      * of the heap as budget, and not with a thirty-second (FloodProcessTest; docs/goa.md, "Bounded intake").
      */
-    static long intakeBudget(long configured) {
+    public static long intakeBudget(long configured) {
         return configured > 0 ? configured : Runtime.getRuntime().maxMemory() / 32;
     }
 
@@ -97,10 +97,15 @@ public final class GiopGuard {
 
     /** Counts a reader held back, and logs it (at most one warning a second). */
     static void heldBack(SocketAddress peer, IntakeBudget budget) {
+        heldBack(peer, budget.used(), budget.max());
+    }
+
+    /** Counts a reader held back with {@code used} of {@code max} bytes held, and logs it (one warning a second). */
+    public static void heldBack(SocketAddress peer, long used, long max) {
         long n = HELD.incrementAndGet();
         if (firstThisSecond(LAST_HOLD_WARNING)) {
             LOG.warn("intake budget spent ({} of {} bytes held for requests not yet answered): not reading from {} "
-                    + "until replies free some ({}; {} holds so far)", budget.used(), budget.max(), peer,
+                    + "until replies free some ({}; {} holds so far)", used, max, peer,
                     INTAKE_MAX_BYTES.name(), n);
         } else {
             LOG.debug("intake budget spent: holding back {}", peer);
@@ -113,7 +118,7 @@ public final class GiopGuard {
     }
 
     /** Counts a connection closed by the watchdog, and logs it (at most one warning a second). */
-    static void timedOut(SocketAddress peer, String why) {
+    public static void timedOut(SocketAddress peer, String why) {
         long n = TIMED_OUT.incrementAndGet();
         if (firstThisSecond(LAST_TIMEOUT_WARNING)) {
             LOG.warn("GIOP guard: closed the connection from {}: {} ({} so far)", peer, why, n);
@@ -128,7 +133,7 @@ public final class GiopGuard {
     }
 
     /** Counts a refused connection, and logs it (at most one warning a second: a flood must not flood the log). */
-    static void refused(SocketAddress peer, String why, long limit) {
+    public static void refused(SocketAddress peer, String why, long limit) {
         long n = REFUSED.incrementAndGet();
         if (firstThisSecond(LAST_WARNING)) {
             LOG.warn("GIOP guard: closed the connection from {}: {}, over {}={} ({} connections closed so far)",

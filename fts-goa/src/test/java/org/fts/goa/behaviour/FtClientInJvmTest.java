@@ -41,7 +41,7 @@ class FtClientInJvmTest {
                 int added = r.addReplica();
                 Waits.await(() -> r.goas.get(0).referenceVersion().startsWith("v2 "), Duration.ofSeconds(10),
                         () -> "r0 did not add the new replica: " + r.goas.get(0).referenceVersion());
-                assertTrue(r.goas.get(0).referenceVersion().contains(":" + r.ports.get(added)));
+                assertTrue(r.goas.get(0).referenceVersion().contains(":" + r.port(added)));
                 hello.set("learns v2");   // the reply carries FT_GROUP_VERSION 2 and the new reference
                 // r0 stops; r1 stays in the group (so that it keeps a majority of N=2 with the added replica) but
                 // turns clients away (TRANSIENT): the client reaches the added replica only if it learnt the list.

@@ -61,7 +61,7 @@ class GiopGuardInJvmTest {
 
     /** Sends {@code bytes} and reads until the replica closes the connection: -1 or a reset; fails on a timeout. */
     private static void assertClosedAfterSending(byte[] bytes) throws IOException {
-        try (Socket s = new Socket("127.0.0.1", replicas.ports.get(0))) {
+        try (Socket s = new Socket("127.0.0.1", replicas.port(0))) {
             s.setSoTimeout(10_000);
             long t0 = System.nanoTime();
             try {
@@ -157,7 +157,7 @@ class GiopGuardInJvmTest {
         int chars = b.remaining() - 5;                // the string's length, its characters, its NUL: to the limit
         b.putInt(chars + 1).put("x".repeat(chars).getBytes(StandardCharsets.US_ASCII)).put((byte) 0);
         assertEquals(12 + LIMIT, b.position());
-        try (Socket s = new Socket("127.0.0.1", replicas.ports.get(0))) {
+        try (Socket s = new Socket("127.0.0.1", replicas.port(0))) {
             s.setSoTimeout(30_000);
             s.getOutputStream().write(b.array());
             DataInputStream in = new DataInputStream(s.getInputStream());

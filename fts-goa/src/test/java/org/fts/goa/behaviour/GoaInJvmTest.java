@@ -130,7 +130,7 @@ class GoaInJvmTest {
             org.jacorb.orb.CDRInputStream in = new org.jacorb.orb.CDRInputStream(replicas.client, ior.profiles[i].profile_data);
             in.openEncapsulatedArray();
             org.omg.IIOP.ProfileBody_1_1 body = org.omg.IIOP.ProfileBody_1_1Helper.read(in);
-            assertEquals(replicas.ports.get(i), body.port & 0xffff, "profile " + i + " is replica " + i);
+            assertEquals(replicas.port(i), body.port & 0xffff, "profile " + i + " is replica " + i);
             assertEquals(2, body.iiop_version.minor);
             if (key != null) {
                 assertArrayEquals(key, body.object_key, "the same object key in every profile");
@@ -165,7 +165,7 @@ class GoaInJvmTest {
         align(b, 8);
         b.putInt(1000).put("abcd".getBytes(StandardCharsets.US_ASCII));   // a string that claims 1000 bytes
         b.putInt(8, b.position() - 12);
-        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", replicas.ports.get(1))) {
+        try (java.net.Socket socket = new java.net.Socket("127.0.0.1", replicas.port(1))) {
             socket.setSoTimeout(30_000);
             socket.getOutputStream().write(b.array(), 0, b.position());
             java.io.DataInputStream in = new java.io.DataInputStream(socket.getInputStream());
@@ -265,9 +265,9 @@ class GoaInJvmTest {
         Map<Integer, byte[]> ft = Map.of(org.fts.ft.FtConstants.FT_REQUEST,
                 new org.fts.ft.FtRequestContext("raw-client", 42, Long.MAX_VALUE).encode());
         String key = "fts-test/FTS-goa/counter";
-        RawReply first = raw(replicas.ports.get(0), key, "increment", ft);
-        RawReply retryElsewhere = raw(replicas.ports.get(1), key, "increment", ft);
-        RawReply retrySame = raw(replicas.ports.get(0), key, "increment", ft);
+        RawReply first = raw(replicas.port(0), key, "increment", ft);
+        RawReply retryElsewhere = raw(replicas.port(1), key, "increment", ft);
+        RawReply retrySame = raw(replicas.port(0), key, "increment", ft);
         assertEquals(0, first.status(), "NO_EXCEPTION");
         int value = first.body().getInt();
         assertEquals(before + 1, value);
@@ -281,7 +281,7 @@ class GoaInJvmTest {
     @Test
     void aGarbageFtRequestContextIsThatClientsErrorOnly() throws Exception {
         int before = counter(0).value();
-        RawReply r = raw(replicas.ports.get(0), "fts-test/FTS-goa/counter", "increment",
+        RawReply r = raw(replicas.port(0), "fts-test/FTS-goa/counter", "increment",
                 Map.of(org.fts.ft.FtConstants.FT_REQUEST, new byte[] {0, 0, 0, 0, 0, 0, 0, 99, 1}));
         assertEquals(2, r.status(), "SYSTEM_EXCEPTION");
         byte[] id = new byte[r.body().getInt() - 1];
@@ -296,7 +296,7 @@ class GoaInJvmTest {
         int before = counter(0).value();
         byte[] context = new org.fts.ft.FtRequestContext("c".repeat(70_000), 1,
                 org.fts.ft.FtRequestContext.timeT(System.currentTimeMillis() + 60_000)).encode();
-        RawReply r = raw(replicas.ports.get(0), "fts-test/FTS-goa/counter", "increment",
+        RawReply r = raw(replicas.port(0), "fts-test/FTS-goa/counter", "increment",
                 Map.of(org.fts.ft.FtConstants.FT_REQUEST, context));
         assertEquals(2, r.status(), "SYSTEM_EXCEPTION");
         byte[] id = new byte[r.body().getInt() - 1];

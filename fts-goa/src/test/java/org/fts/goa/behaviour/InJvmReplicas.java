@@ -26,7 +26,15 @@ public final class InJvmReplicas implements AutoCloseable {
     final List<GroupPOA> goas = new ArrayList<>();
     final List<List<Servant>> servants = new ArrayList<>();
     final List<Integer> ports = new ArrayList<>();
+    /** The adaptor's own listener's port per replica when {@link #FRONT_END} is among the properties; else empty. */
+    final List<Integer> iiopPorts = new ArrayList<>();
     final ORB client;
+    /**
+     * Put among the extra properties (any value), or set as a system property (the suite's second surefire run): each
+     * replica serves the group on the adaptor's own listener (fts.iiop.port).
+     */
+    public static final String FRONT_END = "fts.test.front_end";
+    private final boolean frontEnd;
 
     public InJvmReplicas(int n) throws Exception {
         this(n, new Properties());
@@ -47,10 +55,14 @@ public final class InJvmReplicas implements AutoCloseable {
     public InJvmReplicas(int n, Properties extra, IntFunction<List<Servant>> servantsOf) throws Exception {
         this.extra = extra;
         this.servantsOf = servantsOf;
+        this.frontEnd = extra.containsKey(FRONT_END) || System.getProperty(FRONT_END) != null;
         for (int i = 0; i < n; i++) {
             ports.add(freePort());
+            if (frontEnd) {
+                iiopPorts.add(freePort());
+            }
         }
-        endpoints = ports.stream().map(p -> "127.0.0.1:" + p).toList();
+        endpoints = (iiopPorts.isEmpty() ? ports : iiopPorts).stream().map(p -> "127.0.0.1:" + p).toList();
         for (int i = 0; i < n; i++) {
             startReplica(i, servantsOf.apply(i));
         }
@@ -69,6 +81,9 @@ public final class InJvmReplicas implements AutoCloseable {
      */
     public int addReplica() throws Exception {
         ports.add(freePort());
+        if (frontEnd) {
+            iiopPorts.add(freePort());
+        }
         startReplica(ports.size() - 1);
         return ports.size() - 1;
     }
@@ -76,6 +91,9 @@ public final class InJvmReplicas implements AutoCloseable {
     /** A free port for one more replica (then {@link #startReplica(int, List, Properties)} with its index). */
     int reservePort() throws IOException {
         ports.add(freePort());
+        if (frontEnd) {
+            iiopPorts.add(freePort());
+        }
         return ports.size() - 1;
     }
 
@@ -102,6 +120,10 @@ public final class InJvmReplicas implements AutoCloseable {
         // CPU no placement can split: connections stay where they are opened (PlacementProcessTest places them).
         p.setProperty("fts.placement", "first");
         p.putAll(extra);
+        p.remove(FRONT_END);
+        if (!iiopPorts.isEmpty()) {
+            p.setProperty("fts.iiop.port", Integer.toString(iiopPorts.get(i)));
+        }
         p.putAll(more);
         ORB orb = ORB.init(new String[0], p);
         GroupPOA goa = null;
@@ -163,7 +185,12 @@ public final class InJvmReplicas implements AutoCloseable {
 
     /** A reference to object {@code id} through replica {@code i} only (GIOP 1.2). */
     org.omg.CORBA.Object at(int i, String id) {
-        return client.string_to_object("corbaloc::1.2@127.0.0.1:" + ports.get(i) + "/fts-test/FTS-goa/" + id);
+        return client.string_to_object("corbaloc::1.2@127.0.0.1:" + port(i) + "/fts-test/FTS-goa/" + id);
+    }
+
+    /** The port replica {@code i} serves the group's objects on. */
+    int port(int i) {
+        return iiopPorts.isEmpty() ? ports.get(i) : iiopPorts.get(i);
     }
 
     @Override

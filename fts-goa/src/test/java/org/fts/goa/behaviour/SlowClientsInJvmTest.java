@@ -61,7 +61,7 @@ class SlowClientsInJvmTest {
     private static void set(int chars) throws Exception {
         long end = System.nanoTime() + 15_000_000_000L;
         for (int attempt = 1; ; attempt++) {
-            try (Socket s = new Socket("127.0.0.1", replicas.ports.get(0))) {
+            try (Socket s = new Socket("127.0.0.1", replicas.port(0))) {
                 s.setSoTimeout(15_000);
                 s.getOutputStream().write(RawGiop.setRequest(KEY, 77, chars));
                 DataInputStream in = new DataInputStream(s.getInputStream());
@@ -103,7 +103,7 @@ class SlowClientsInJvmTest {
     @Test
     void aSlowLorisHoldingTheWholeBudgetIsClosedAndOthersAreServed() throws Exception {
         long timedOut = GiopGuard.connectionsTimedOut();
-        try (Socket loris = new Socket("127.0.0.1", replicas.ports.get(0))) {
+        try (Socket loris = new Socket("127.0.0.1", replicas.port(0))) {
             OutputStream out = loris.getOutputStream();
             out.write(RawGiop.startedRequest(BUDGET - 12, 5));   // header + 5 bytes: the budget is spent
             out.flush();
@@ -117,7 +117,7 @@ class SlowClientsInJvmTest {
     void aClientThatNeverReadsItsRepliesIsClosedAndOthersAreServed() throws Exception {
         set(60_000);
         long timedOut = GiopGuard.connectionsTimedOut();
-        try (Socket deaf = new Socket("127.0.0.1", replicas.ports.get(0))) {
+        try (Socket deaf = new Socket("127.0.0.1", replicas.port(0))) {
             deaf.setReceiveBufferSize(4096);
             OutputStream out = deaf.getOutputStream();
             for (int k = 1; k <= 500; k++) {   // 30 MB of replies, far more than the socket buffers hold

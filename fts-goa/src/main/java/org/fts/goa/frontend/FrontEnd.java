@@ -1,0 +1,170 @@
+package org.fts.goa.frontend;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.time.Duration;
+import java.util.List;
+import java.util.Properties;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.MultiThreadIoEventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.nio.NioIoHandler;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.GlobalEventExecutor;
+import org.fts.config.ConfigKey;
+import org.fts.config.ConfigKeys;
+import org.fts.goa.giop.GiopGuard;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The GOA's own IIOP listener for the group's objects (docs/frontend.md): GIOP on Netty event loops, the frame
+ * guard and the intake budget applied as bytes arrive, each request handed to the adaptor on the loop that read
+ * it, each reply written by that loop. JacORB keeps its own listener for every other object.
+ */
+public final class FrontEnd implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FrontEnd.class);
+
+    public static final ConfigKey<Integer> PORT = ConfigKey.integer("fts.iiop.port", 0, 0, 65535, "port",
+            "the port of the adaptor's own IIOP listener for the group's objects, on the host of JacORB's OAIAddr; "
+                    + "its endpoint is the replica's in the group's references (fts.replicas names these). 0: the "
+                    + "group's requests go through JacORB's listener (OAPort)");
+    public static final ConfigKey<Integer> THREADS = ConfigKey.integer("fts.iiop.threads", 1, 1, 64, "threads",
+            "event-loop threads of the adaptor's IIOP listener: each reads its connections, casts their requests and "
+                    + "writes their replies");
+    public static final ConfigKey<Integer> WRITE_HIGH_WATER = ConfigKey.integer("fts.iiop.write_high_water",
+            256 << 10, 4096, Integer.MAX_VALUE, "bytes", "replies waiting to be sent on one connection beyond which "
+                    + "it is no longer read, until they fall to half of it (a client that does not read its replies "
+                    + "holds up only itself)");
+    public static final List<ConfigKey<?>> KEYS = List.of(PORT, THREADS, WRITE_HIGH_WATER);
+
+    private final GroupRequests requests;
+    private final int maxMessage;
+    private final long intakeMax;
+    private final long ioTimeoutNanos;
+    private final AtomicLong held = new AtomicLong();
+    private final Queue<GiopConnection> waiting = new ConcurrentLinkedQueue<>();
+    private final EventLoopGroup loops;
+    private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+    private final Channel server;
+
+    private FrontEnd(String host, int port, int threads, int writeHigh, GroupRequests requests, int maxMessage,
+                     long intakeMax, Duration ioTimeout) throws InterruptedException {
+        this.requests = requests;
+        this.maxMessage = maxMessage;
+        this.intakeMax = intakeMax;
+        this.ioTimeoutNanos = ioTimeout.toNanos();
+        AtomicInteger n = new AtomicInteger();
+        this.loops = new MultiThreadIoEventLoopGroup(threads, r -> {
+            Thread t = new Thread(r, "fts-iiop-" + n.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        }, NioIoHandler.newFactory());
+        FrontEnd self = this;
+        ServerBootstrap b = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+                .option(ChannelOption.SO_REUSEADDR, true)
+                .childOption(ChannelOption.TCP_NODELAY, true)
+                .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(writeHigh / 2, writeHigh))
+                .childHandler(new ChannelInitializer<SocketChannel>() {
+                    @Override
+                    protected void initChannel(SocketChannel ch) {
+                        GiopFrames frames = new GiopFrames(maxMessage);
+                        ch.pipeline().addLast(frames, new GiopConnection(self, frames));
+                        channels.add(ch);
+                    }
+                });
+        try {
+            this.server = b.bind(new InetSocketAddress(host, port)).sync().channel();
+        } catch (RuntimeException | InterruptedException e) {
+            loops.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
+            throw e;
+        }
+    }
+
+    /**
+     * Listens on {@code host}:{@code port}; {@code props} gives the other keys (and the GIOP guard's limits).
+     *
+     * @throws IllegalStateException naming {@code fts.iiop.port} when the port cannot be bound
+     */
+    public static FrontEnd start(String host, int port, Properties props, GroupRequests requests) {
+        ConfigKeys.validateAndLog(LOG, "IIOP front end", props, KEYS);
+        try {
+            FrontEnd f = new FrontEnd(host, port, THREADS.get(props), WRITE_HIGH_WATER.get(props), requests,
+                    GiopGuard.MAX_MESSAGE_SIZE.get(props), GiopGuard.intakeBudget(GiopGuard.INTAKE_MAX_BYTES.get(props)),
+                    GiopGuard.IO_TIMEOUT.get(props));
+            LOG.info("IIOP front end listening on {} ({} event loop(s))", f.endpoint(), THREADS.get(props));
+            return f;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while binding " + host + ":" + port, e);
+        } catch (RuntimeException e) {
+            throw new IllegalStateException(PORT.name() + "=" + port + ": cannot listen on " + host + ":" + port
+                    + ": " + e, e);
+        }
+    }
+
+    /** host:port this listener is bound to. */
+    public String endpoint() {
+        InetSocketAddress a = (InetSocketAddress) server.localAddress();
+        return a.getAddress().getHostAddress() + ":" + a.getPort();
+    }
+
+    GroupRequests requests() {
+        return requests;
+    }
+
+    long ioTimeoutNanos() {
+        return ioTimeoutNanos;
+    }
+
+    /** Takes {@code n} intake bytes: whether the budget is now spent. */
+    boolean taken(long n) {
+        return held.addAndGet(n) > intakeMax;
+    }
+
+    void released(long n) {
+        if (held.addAndGet(-n) <= intakeMax) {
+            for (GiopConnection c; (c = waiting.poll()) != null; ) {
+                c.budgetFreed();
+            }
+        }
+    }
+
+    /** {@code c} stopped reading for the budget: it reads again once replies free some. */
+    void waitForBudget(GiopConnection c) {
+        GiopGuard.heldBack(null, held.get(), intakeMax);
+        waiting.add(c);
+        if (held.get() <= intakeMax && waiting.remove(c)) {
+            c.budgetFreed();
+        }
+    }
+
+    void refused(SocketAddress peer, String why) {
+        GiopGuard.refused(peer, why, maxMessage);
+    }
+
+    void timedOut(SocketAddress peer, String why) {
+        GiopGuard.timedOut(peer, why);
+    }
+
+    /** Stops listening and closes every connection (their clients fail over). */
+    @Override
+    public void close() {
+        server.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        channels.close().awaitUninterruptibly(2, TimeUnit.SECONDS);
+        loops.shutdownGracefully(0, 1, TimeUnit.SECONDS).awaitUninterruptibly(3, TimeUnit.SECONDS);
+    }
+}

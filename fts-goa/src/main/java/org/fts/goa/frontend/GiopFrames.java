@@ -1,0 +1,149 @@
+package org.fts.goa.frontend;
+
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+
+/**
+ * Frames a connection's bytes into whole GIOP messages (byte arrays, header included), and reassembles GIOP 1.1
+ * and 1.2 fragments into the message they continue. The frame guard is here: a header that does not start with
+ * {@code GIOP}, names a version other than 1.0-1.2, or declares more than the limit, or fragments adding up to
+ * more, fail with {@link GiopException} or {@link TooLarge} when the header's last byte arrives, before anything
+ * is allocated for the body.
+ */
+final class GiopFrames extends ByteToMessageDecoder {
+    /** A message (or its fragments) declared more than {@code fts.giop.max_message_size}. */
+    static final class TooLarge extends RuntimeException {
+        TooLarge(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private static final int MAGIC = 0x47494F50;
+    private static final int MORE_FRAGMENTS = 2;
+
+    private final int maxMessage;
+    /** Messages being reassembled: by request id (GIOP 1.2), or under -1 (GIOP 1.1: one at a time). */
+    private final Map<Integer, byte[]> partial = new HashMap<>();
+    /** Since when (nanoTime) the connection holds part of a message; 0 when none. */
+    private long partSince;
+    private boolean failed;
+
+    GiopFrames(int maxMessage) {
+        this.maxMessage = maxMessage;
+    }
+
+    /** Since when the connection holds an incomplete message, or 0 (the slow-sender guard reads it). */
+    long partSince() {
+        return partSince;
+    }
+
+    @Override
+    protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out) {
+        if (failed) {   // the connection is being closed: one failure is reported once
+            in.skipBytes(in.readableBytes());
+            return;
+        }
+        try {
+            frame(in, out);
+        } catch (RuntimeException e) {
+            failed = true;
+            in.skipBytes(in.readableBytes());
+            throw e;
+        }
+    }
+
+    private void frame(ByteBuf in, List<Object> out) {
+        while (in.readableBytes() >= 12) {
+            int r = in.readerIndex();
+            if (in.getInt(r) != MAGIC) {
+                throw new GiopException("a message that does not start with GIOP");
+            }
+            int major = in.getByte(r + 4);
+            int minor = in.getByte(r + 5);
+            if (major != 1 || minor < 0 || minor > 2) {
+                throw new GiopException("GIOP version " + major + "." + minor + " (1.0-1.2 are spoken)");
+            }
+            boolean little = (in.getByte(r + 6) & 1) != 0;
+            long size = little ? in.getUnsignedIntLE(r + 8) : in.getUnsignedInt(r + 8);
+            if (size > maxMessage) {
+                throw new TooLarge("a GIOP header declaring " + size + " bytes");
+            }
+            if (in.readableBytes() < 12 + size) {
+                mark();
+                return;
+            }
+            byte[] m = new byte[12 + (int) size];
+            in.readBytes(m);
+            byte[] whole = assemble(m, minor);
+            if (whole != null) {
+                out.add(whole);
+            }
+        }
+        if (in.readableBytes() > 0) {
+            mark();
+        } else {
+            partSince = 0;
+        }
+    }
+
+    private void mark() {
+        if (partSince == 0) {
+            partSince = System.nanoTime();
+        }
+    }
+
+    /** {@code m}, or the message it completes; null while fragments are still to come. */
+    private byte[] assemble(byte[] m, int minor) {
+        int type = m[7];
+        boolean more = (m[6] & MORE_FRAGMENTS) != 0 && minor >= 1;
+        if (type != Giop.FRAGMENT) {
+            if (!more) {
+                return m;
+            }
+            int key = minor == 1 ? -1 : idOf(m);
+            if (partial.put(key, m) != null) {
+                throw new GiopException("a fragmented message started while message " + key + " is incomplete");
+            }
+            return null;
+        }
+        int key = minor == 1 ? -1 : idOf(m);
+        byte[] first = partial.remove(key);
+        if (first == null) {
+            throw new GiopException("a fragment of no message (request " + key + ")");
+        }
+        int header = minor == 1 ? 12 : 16;
+        long total = (long) first.length + m.length - header;
+        if (total - 12 > maxMessage) {
+            throw new TooLarge("GIOP fragments adding up to " + (total - 12) + " bytes");
+        }
+        byte[] joined = Arrays.copyOf(first, (int) total);
+        System.arraycopy(m, header, joined, first.length, m.length - header);
+        boolean little = (joined[6] & 1) != 0;
+        int size = joined.length - 12;
+        for (int i = 0; i < 4; i++) {
+            joined[little ? 8 + i : 11 - i] = (byte) (size >>> (8 * i));
+        }
+        if (more) {
+            partial.put(key, joined);
+            return null;
+        }
+        joined[6] &= ~MORE_FRAGMENTS;
+        return joined;
+    }
+
+    /** The request id that follows a GIOP 1.2 header (a Fragment's, or the first message's). */
+    private static int idOf(byte[] m) {
+        if (m.length < 16) {
+            throw new GiopException("a GIOP 1.2 fragment too short for its request id");
+        }
+        boolean little = (m[6] & 1) != 0;
+        return little ? (m[12] & 0xff) | (m[13] & 0xff) << 8 | (m[14] & 0xff) << 16 | m[15] << 24
+                : m[12] << 24 | (m[13] & 0xff) << 16 | (m[14] & 0xff) << 8 | (m[15] & 0xff);
+    }
+}
