@@ -113,6 +113,18 @@ final class CastPath {
         return mine.reply;
     }
 
+    /**
+     * An event loop's read burst holds the doorway ({@code true}) or lets it go: its requests are cast while it
+     * is held, so an adaptive doorway sends them as one batch when the burst ends.
+     */
+    void holdDoorway(boolean hold) {
+        if (hold) {
+            batcher.enter();
+        } else {
+            batcher.leave();
+        }
+    }
+
     /** Casts the GOA's own message into the total order (no doorway, no reply). */
     void castControl(Cast c) {
         batcher.cast(Cast.encode(c));

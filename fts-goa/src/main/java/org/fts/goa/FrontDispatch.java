@@ -76,6 +76,11 @@ final class FrontDispatch implements GroupRequests {
     }
 
     @Override
+    public void burst(boolean begins) {
+        castPath.holdDoorway(begins);
+    }
+
+    @Override
     public ServiceContext exceptionDetail(String message) {
         return Jacorb.exceptionDetail(message);
     }

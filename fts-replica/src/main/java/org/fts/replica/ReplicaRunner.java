@@ -18,6 +18,7 @@ import org.fts.config.ConfigException;
 import org.fts.config.ConfigKeys;
 import org.fts.goa.GroupPOA;
 import org.fts.goa.GroupPOAInitializer;
+import org.fts.goa.frontend.FrontEnd;
 import org.fts.goa.giop.GiopGuard;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
@@ -65,6 +66,12 @@ public final class ReplicaRunner {
         p.setProperty("org.omg.PortableInterceptor.ORBInitializerClass." + GroupPOAInitializer.class.getName(), "");
         p.setProperty("jacorb.orb_initializer.fail_on_error", "on");
         p.putAll(config);
+        String port = p.getProperty("OAPort");
+        if (ReplicaKeys.LISTENER.get(p).equals("goa") && !p.containsKey(FrontEnd.PORT.name()) && port != null
+                && !port.isBlank() && !port.trim().equals("0")) {
+            p.setProperty(FrontEnd.PORT.name(), port.trim());   // the endpoint is the adaptor's listener's
+            p.setProperty("OAPort", "0");   // JacORB takes a port of its own choosing (over a -DOAPort too)
+        }
         return p;
     }
 

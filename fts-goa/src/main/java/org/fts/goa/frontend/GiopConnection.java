@@ -40,6 +40,8 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
     /** Requests waiting for their answer with a deadline (event loop only). */
     private final ArrayDeque<Exchange> watched = new ArrayDeque<>();
     private ScheduledFuture<?> sweep;
+    /** Whether this read's requests hold the batching doorway ({@link GroupRequests#burst}). */
+    private boolean inBurst;
     /** Intake bytes this connection holds; guarded by this; negative once closed (nothing more is held). */
     private long held;
     private volatile boolean overBudget;
@@ -86,6 +88,10 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
             front.released(back);
         }
         watched.clear();
+        if (inBurst) {
+            inBurst = false;
+            front.requests().burst(false);
+        }
         ctx.fireChannelInactive();
     }
 
@@ -101,7 +107,20 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
         }
     }
 
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+        if (inBurst) {
+            inBurst = false;
+            front.requests().burst(false);
+        }
+        ctx.fireChannelReadComplete();
+    }
+
     private void request(byte[] m) {
+        if (!inBurst) {
+            inBurst = true;
+            front.requests().burst(true);
+        }
         GiopRequest r = Giop.request(m);
         if (!codeSetsSeen) {
             for (ServiceContext sc : r.contexts()) {

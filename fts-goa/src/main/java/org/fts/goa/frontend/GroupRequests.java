@@ -9,6 +9,14 @@ public interface GroupRequests {
     /** A request for a group object arrived on {@code exchange}'s connection. */
     void request(Exchange exchange);
 
+    /**
+     * A connection's read burst begins ({@code true}: its first request of one read) or ends ({@code false}, once the
+     * read's messages were handed over): the requests of one read are in the batching doorway together, as requests
+     * that arrive together on request threads are (the adaptive doorway sends when it is empty).
+     */
+    default void burst(boolean begins) {
+    }
+
     /** Whether {@code objectKey} names one of the group's objects (a LocateRequest's answer). */
     boolean knows(byte[] objectKey);
 

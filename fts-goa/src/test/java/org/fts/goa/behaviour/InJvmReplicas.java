@@ -30,8 +30,9 @@ public final class InJvmReplicas implements AutoCloseable {
     final List<Integer> iiopPorts = new ArrayList<>();
     final ORB client;
     /**
-     * Put among the extra properties (any value), or set as a system property (the suite's second surefire run): each
-     * replica serves the group on the adaptor's own listener (fts.iiop.port).
+     * As a system property: {@code off} has the replicas serve the group through JacORB's listener (the suite's
+     * second surefire run); otherwise each serves it on the adaptor's own (fts.iiop.port), as the shipped runner does.
+     * Among the extra properties: {@code on} or {@code off} for these replicas, whatever the system property says.
      */
     public static final String FRONT_END = "fts.test.front_end";
     private final boolean frontEnd;
@@ -55,7 +56,7 @@ public final class InJvmReplicas implements AutoCloseable {
     public InJvmReplicas(int n, Properties extra, IntFunction<List<Servant>> servantsOf) throws Exception {
         this.extra = extra;
         this.servantsOf = servantsOf;
-        this.frontEnd = extra.containsKey(FRONT_END) || System.getProperty(FRONT_END) != null;
+        this.frontEnd = !"off".equals(extra.getProperty(FRONT_END, System.getProperty(FRONT_END, "on")));
         for (int i = 0; i < n; i++) {
             ports.add(freePort());
             if (frontEnd) {
