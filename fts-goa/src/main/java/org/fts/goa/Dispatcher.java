@@ -65,7 +65,9 @@ final class Dispatcher {
         this.maxRequestSize = config.maxRequestSize();
     }
 
-    OutputStream invoke(byte[] oid, String operation, InputStream in, ResponseHandler rh) {
+    OutputStream invoke(byte[] named, String operation, InputStream in, ResponseHandler rh) {
+        boolean placed = References.marked(named);   // a forwarded reference's key: the object is the unmarked id
+        byte[] oid = References.unmarked(named);
         long interruptions = standing.interruptions();
         String notServing = standing.notServing();
         if (notServing != null) {   // before the cache: a replica out of the primary may hold stale replies
@@ -76,7 +78,7 @@ final class Dispatcher {
             throw new OBJECT_NOT_EXIST("FTS: no object " + new ObjectKey(oid) + " in this group", 0,
                     CompletionStatus.COMPLETED_NO);
         }
-        String there = placement.place(Jacorb.connection(rh), Jacorb.responseExpected(rh));
+        String there = placement.place(Jacorb.connection(rh), Jacorb.responseExpected(rh), placed);
         if (there != null) {   // stage 0: a new connection goes to a less loaded replica; nothing ran here
             Jacorb.forward(rh, placement.reference(oid, there));
             return null;

@@ -88,7 +88,7 @@ final class FrontDispatch implements GroupRequests {
     @Override
     public boolean knows(byte[] objectKey) {
         byte[] oid = objectId(objectKey);
-        return oid != null && objects.containsKey(new ObjectKey(oid));
+        return oid != null && objects.containsKey(new ObjectKey(References.unmarked(oid)));
     }
 
     private byte[] objectId(byte[] objectKey) {
@@ -96,7 +96,7 @@ final class FrontDispatch implements GroupRequests {
         byte[] oid = keys.get(k);
         if (oid == null) {
             oid = Jacorb.objectId(objectKey, poaName);
-            if (oid != null && objects.containsKey(new ObjectKey(oid))) {
+            if (oid != null && objects.containsKey(new ObjectKey(References.unmarked(oid)))) {
                 keys.put(k, oid);
             }
         }
@@ -111,7 +111,9 @@ final class FrontDispatch implements GroupRequests {
         if (notServing != null) {
             throw new TRANSIENT("FTS: replica " + self + " " + notServing, 0, CompletionStatus.COMPLETED_NO);
         }
-        byte[] oid = objectId(r.objectKey());
+        byte[] named = objectId(r.objectKey());
+        boolean placed = named != null && References.marked(named);   // a forwarded reference's key
+        byte[] oid = named == null ? null : References.unmarked(named);
         if (oid == null || !objects.containsKey(new ObjectKey(oid))) {
             throw new OBJECT_NOT_EXIST("FTS: no object " + (oid == null ? "with that key" : new ObjectKey(oid))
                     + " in this group", 0, CompletionStatus.COMPLETED_NO);
@@ -119,7 +121,7 @@ final class FrontDispatch implements GroupRequests {
         if (r.operation().startsWith("_") && BuiltIns.answer(ex, interfaces.apply(oid))) {
             return;   // _is_a, _non_existent, _repository_id: read-only, the same everywhere, answered here
         }
-        String there = placement.place(ex.connection(), r.responseExpected());
+        String there = placement.place(ex.connection(), r.responseExpected(), placed);
         if (there != null) {   // stage 0: nothing ran here; the client sends it again there
             ex.reply(Giop.LOCATION_FORWARD, List.of(), Jacorb.marshal(orb, placement.reference(oid, there)));
             return;

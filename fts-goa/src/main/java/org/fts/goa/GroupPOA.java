@@ -57,7 +57,7 @@ public final class GroupPOA extends PoaBasics {
     private final Membership membership;
     private final GroupChannel channel;
     private final ReplicaEngine engine;
-    private final Map<ObjectKey, Map.Entry<Long, String>> iogrs = new ConcurrentHashMap<>();
+    private final References references;
     private final StatsExport stats;
     private final Placement placement;
     private final ReplicaStatus status;
@@ -92,15 +92,17 @@ public final class GroupPOA extends PoaBasics {
         Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(
                 new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
         StartupChecks.tlsOnlyOrPlain(local);   // before anything runs: a refused replica leaves nothing behind
+        this.references = new References(orb, groupPoa, this, membership, config.group(), objects);
         int iiopPort = StartupChecks.frontEndPort(props, local);
         this.frontDoor = iiopPort == 0 ? null
-                : new FrontDispatch(orb, config, objects, engine, membership, this::iogrString, groupPoa.the_name(),
+                : new FrontDispatch(orb, config, objects, engine, membership, references::iogr, groupPoa.the_name(),
                         oid -> objects.get(new ObjectKey(oid))._all_interfaces(this, oid));
         this.frontEnd = iiopPort == 0 ? null
                 : org.fts.goa.frontend.FrontEnd.start(local.host(), iiopPort, props, frontDoor);
         String endpoint = frontEnd == null ? local.endpoint() : frontEnd.endpoint();
-        this.placement = Placement.of(props, orb, config, channel, engine, membership, endpoint, this::iogrString);
-        Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, this::iogrString, placement);
+        references.ownEndpoint(frontEnd == null ? null : endpoint);
+        this.placement = Placement.of(props, orb, config, channel, engine, membership, endpoint, references::placed);
+        Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, references::iogr, placement);
         groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
         this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
         this.stats = new StatsExport(config, engine.batcher().stats());
@@ -110,7 +112,7 @@ public final class GroupPOA extends PoaBasics {
         this.naming = namingUrl.isEmpty() ? null : new NamingBinder(orb, namingUrl,
                 namingContext.isEmpty() ? config.group() : namingContext,
                 () -> objects.keySet().stream().map(ObjectKey::id).toList(),
-                oid -> orb.string_to_object(iogrString(oid)), () -> engine.standing().notServing() == null,
+                oid -> orb.string_to_object(references.iogr(oid)), () -> engine.standing().notServing() == null,
                 () -> membership.current().version(), config.replicaId());
         this.leaveOnShutdown = GoaConfig.LEAVE_ON_SHUTDOWN.get(props)
                 ? new Thread(() -> leave("the JVM shuts down"), "fts-leave-" + config.replicaId()) : null;
@@ -139,20 +141,6 @@ public final class GroupPOA extends PoaBasics {
                     config.replicaId(), endpoint);
             engine.announce(endpoint);
         }
-    }
-
-    /** The current group reference of object {@code oid}, stringified (cached per group version). */
-    private String iogrString(byte[] oid) {
-        long version = membership.current().version();
-        ObjectKey key = new ObjectKey(oid);
-        Map.Entry<Long, String> cached = iogrs.get(key);
-        if (cached == null || cached.getKey() != version) {
-            Servant s = objects.get(key);
-            String intf = s == null ? "IDL:omg.org/CORBA/Object:1.0" : s._all_interfaces(this, oid)[0];
-            cached = Map.entry(version, orb.object_to_string(create_reference_with_id(oid, intf)));
-            iogrs.put(key, cached);
-        }
-        return cached.getValue();
     }
 
     /**
@@ -246,6 +234,9 @@ public final class GroupPOA extends PoaBasics {
             throw new BAD_PARAM("FTS replicates IDL skeleton servants (InvokeHandler), not "
                     + servant.getClass().getName(), 0, CompletionStatus.COMPLETED_NO);
         }
+        if (References.marked(oid)) {
+            throw new BAD_PARAM("FTS: an object id may not end with the placement mark (a NUL and \"fts>\")");
+        }
         ObjectKey key = new ObjectKey(oid);
         if (!(servant instanceof CheckpointableOperations) && !(servant instanceof Stateless)) {
             throw new BAD_PARAM("FTS: object " + Snapshot.name(key) + " (" + servant.getClass().getName()
@@ -284,16 +275,10 @@ public final class GroupPOA extends PoaBasics {
 
     @Override
     public org.omg.CORBA.Object create_reference_with_id(byte[] oid, String intf) {
-        String local;
-        try {
-            local = orb.object_to_string(groupPoa.create_reference_with_id(oid, intf));
-        } catch (WrongPolicy e) {
-            throw new org.omg.CORBA.INTERNAL("FTS: the group POA refuses user ids: " + e);   // it is USER_ID
+        if (References.marked(oid)) {
+            throw new BAD_PARAM("FTS: an object id may not end with the placement mark (a NUL and \"fts>\")");
         }
-        Membership.Snapshot group = membership.current();
-        List<String> endpoints = group.endpoints().isEmpty() && frontEnd != null ? List.of(frontEnd.endpoint())
-                : group.endpoints();
-        return orb.string_to_object(Iogr.build(local, endpoints, config.group(), oid, group.version()));
+        return references.reference(oid, intf);
     }
 
     @Override

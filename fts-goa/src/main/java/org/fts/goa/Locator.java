@@ -33,11 +33,10 @@ final class Locator extends LocalObject implements ServantLocator {
     public Servant preinvoke(byte[] oid, POA adapter, String operation, CookieHolder cookie) {
         // The existence check is the dispatcher's: JacORB 3.9 sends no reply for a system exception
         // thrown here (the client waited until its reply timeout).
-        ObjectKey key = new ObjectKey(oid);
-        if (!objects.containsKey(key)) {
+        if (!objects.containsKey(new ObjectKey(References.unmarked(oid)))) {
             return servant(oid);
         }
-        return servants.computeIfAbsent(key, k -> servant(oid.clone()));
+        return servants.computeIfAbsent(new ObjectKey(oid), k -> servant(oid.clone()));   // marked or not
     }
 
     @Override
@@ -61,8 +60,9 @@ final class Locator extends LocalObject implements ServantLocator {
 
         @Override
         public String[] _all_interfaces(POA poa, byte[] id) {
-            Servant s = objects.get(new ObjectKey(id));
-            return s == null ? new String[0] : s._all_interfaces(poa, id);
+            byte[] oid = References.unmarked(id);
+            Servant s = objects.get(new ObjectKey(oid));
+            return s == null ? new String[0] : s._all_interfaces(poa, oid);
         }
 
         @Override

@@ -99,14 +99,16 @@ final class Placement {
 
     /**
      * A request arrived on {@code connection} (null: unknown, served here): null to serve it here, or the endpoint
-     * of the replica it is forwarded to.
+     * of the replica it is forwarded to. {@code placed}: its object key carries the mark of a forwarded reference
+     * ({@link References}): the connection was forwarded once already and stays here, so no connection is forwarded
+     * twice, nor back.
      */
-    String place(Object connection, boolean responseExpected) {
+    String place(Object connection, boolean responseExpected, boolean placed) {
         if (connection == null || !load.arrived(connection)) {
             return null;
         }
         synchronized (this) {   // concurrent new connections see each other's decisions
-            String to = byLoad && responseExpected ? lessLoaded(System.nanoTime()) : null;
+            String to = byLoad && responseExpected && !placed ? lessLoaded(System.nanoTime()) : null;
             if (to == null) {
                 load.placedHere(connection);
             } else {
