@@ -25,6 +25,8 @@ final class IoLoop implements LoadConnection.Sink {
     private final List<LoadConnection> connections = new ArrayList<>();
     private final Selector selector;
     private final boolean closedLoop;
+    /** Closed loop: calls each connection keeps in flight (client threads sharing it). */
+    private final int callers;
     private final long windowStart;
     private final long windowEnd;
     private final long stopAt;
@@ -38,9 +40,10 @@ final class IoLoop implements LoadConnection.Sink {
     /** Whether the open loop's pacer has sent its last call (always, in a closed loop). */
     private volatile boolean pacerDone;
 
-    IoLoop(boolean closedLoop, long windowStart, long windowEnd, long drainUntil) throws IOException {
+    IoLoop(boolean closedLoop, int callers, long windowStart, long windowEnd, long drainUntil) throws IOException {
         this.selector = Selector.open();
         this.closedLoop = closedLoop;
+        this.callers = callers;
         this.windowStart = windowStart;
         this.windowEnd = windowEnd;
         this.stopAt = windowEnd;
@@ -66,7 +69,7 @@ final class IoLoop implements LoadConnection.Sink {
     /** Runs until the schedule is over and its connections are drained (or the drain deadline passes). */
     void run(long startAt) {
         try {
-            if (closedLoop && connections.size() == 1) {
+            if (closedLoop && connections.size() == 1 && callers == 1) {
                 runAlone(startAt, connections.get(0));
                 return;
             }
@@ -74,7 +77,9 @@ final class IoLoop implements LoadConnection.Sink {
                 waitUntil(startAt);
                 long now = System.nanoTime();
                 for (LoadConnection c : connections) {
-                    send(c, now);
+                    for (int k = 0; k < callers; k++) {
+                        send(c, now);
+                    }
                 }
             }
             while (true) {
@@ -125,8 +130,10 @@ final class IoLoop implements LoadConnection.Sink {
             errors += lost;
             calls += lost;
             key.cancel();
-        } else if (closedLoop && now < stopAt && c.inFlight() == 0) {
-            send(c, now);
+        } else if (closedLoop) {
+            while (now < stopAt && c.inFlight() < callers && !c.dead()) {
+                send(c, now);
+            }
         }
     }
 

@@ -205,7 +205,7 @@ public final class LoadMain {
             List<Long> pids = t.pids();
             long[] perServer = new long[pids.size()];
             LoadRun.Plan plan = new LoadRun.Plan(mode, rate, o.warmup(), o.measure(), o.drain(), o.ioThreads(),
-                    o.maxInFlight());
+                    mode == LoadRun.Mode.CLOSED ? o.callers() : o.maxInFlight());
             LoadRun.Outcome out = LoadRun.run(conns, plan, new LoadRun.Window() {
                 @Override
                 public void opened() {

@@ -14,11 +14,11 @@ import java.util.List;
 record LoadOptions(List<String> targets, List<Integer> connections, List<LoadRun.Mode> modes, String rate,
                    Duration warmup, Duration measure, Duration drain, int runs, boolean ft, String attach,
                    int ioThreads, int maxInFlight, String call, String ior, List<Long> pids, List<String> serverOpts,
-                   Path out, Path docs, Duration serverWarmup, double cap) {
+                   Path out, Path docs, Duration serverWarmup, double cap, int callers) {
 
     static final String USAGE = "bin/fts load [--targets plain,fts,nb,atab,...] [--connections 1,50]"
             + " [--mode closed|open|closed,open] [--rate CALLS_PER_S|P%] [--seconds S] [--warmup S] [--runs N]"
-            + " [--ft] [--attach spread|first] [--io-threads N] [--max-in-flight N] [--call set|increment]"
+            + " [--ft] [--attach spread|first] [--callers N] [--io-threads N] [--max-in-flight N] [--call set|increment]"
             + " [--server-warmup S] [--cap CORES] [--ior IOR|@FILE [--pids P,Q]] [--out DIR] [--docs FILE]"
             + " [-Dfts.key=value ...]";
 
@@ -42,6 +42,7 @@ record LoadOptions(List<String> targets, List<Integer> connections, List<LoadRun
         Path docs = null;
         Duration serverWarmup = Duration.ofSeconds(30);
         double cap = 0;
+        int callers = 1;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
             if (a.startsWith("-D")) {
@@ -70,6 +71,7 @@ record LoadOptions(List<String> targets, List<Integer> connections, List<LoadRun
                 case "--docs" -> docs = Path.of(args[++i]);
                 case "--server-warmup" -> serverWarmup = seconds(a, args[++i]);
                 case "--cap" -> cap = Double.parseDouble(args[++i]);
+                case "--callers" -> callers = ints(a, args[++i]).get(0);
                 default -> throw new IllegalArgumentException("unknown option " + a + " (" + USAGE + ")");
             }
         }
@@ -112,12 +114,16 @@ record LoadOptions(List<String> targets, List<Integer> connections, List<LoadRun
         if (cap != 0 && CpuCap.unavailable() != null) {
             throw new IllegalArgumentException(CpuCap.unavailable());
         }
+        if (callers < 1 || callers > LoadConnection.MAX_IN_FLIGHT) {
+            throw new IllegalArgumentException("--callers " + callers + ": 1 to " + LoadConnection.MAX_IN_FLIGHT
+                    + " calls in flight per connection in a closed loop");
+        }
         if (maxInFlight > LoadConnection.MAX_IN_FLIGHT) {
             throw new IllegalArgumentException("--max-in-flight at most " + LoadConnection.MAX_IN_FLIGHT);
         }
         return new LoadOptions(targets, connections, modes, rate, warmup, measure, Duration.ofSeconds(10), runs, ft,
                 attach, ioThreads, maxInFlight, call, ior, pids, List.copyOf(serverOpts), out, docs, serverWarmup,
-                cap);
+                cap, callers);
     }
 
     /** The open loop's rate: absolute calls/s, or (with %) the fraction of a closed-loop rate. */

@@ -34,7 +34,9 @@ final class LoadRun {
 
     /**
      * @param ratePerSecond open loop only: calls per second over all connections
-     * @param maxInFlight   open loop only: calls in flight per connection at most (pipelined GIOP requests)
+     * @param maxInFlight   open loop: calls in flight per connection at most (pipelined GIOP requests); closed loop:
+     *                      the calls each connection keeps in flight (its callers: client threads sharing it, as an
+     *                      ORB's threads share one connection per server)
      */
     record Plan(Mode mode, double ratePerSecond, Duration warmup, Duration measure, Duration drain, int ioThreads,
                 int maxInFlight) {
@@ -94,7 +96,7 @@ final class LoadRun {
         List<Thread> threads = new ArrayList<>();
         try {
             for (int i = 0; i < Math.min(plan.ioThreads(), connections.size()); i++) {
-                loops.add(new IoLoop(closed, windowStart, windowEnd, drainUntil));
+                loops.add(new IoLoop(closed, closed ? plan.maxInFlight() : 1, windowStart, windowEnd, drainUntil));
             }
             for (LoadConnection c : connections) {
                 loops.get(c.index % loops.size()).add(c);
