@@ -109,6 +109,10 @@ final class Placement {
         }
         synchronized (this) {   // concurrent new connections see each other's decisions
             String to = byLoad && responseExpected && !placed ? lessLoaded(System.nanoTime()) : null;
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("placement: a new connection{} -> {}; {}", placed ? " (placed before)" : "",
+                        to == null ? "here" : to, describe());
+            }
             if (to == null) {
                 load.placedHere(connection);
             } else {

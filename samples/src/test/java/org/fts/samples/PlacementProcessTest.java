@@ -33,6 +33,7 @@ import org.omg.CORBA.ORB;
 class PlacementProcessTest {
     private static final int CLIENTS = 9;
     private static final int CALLS = 40;
+    private static final Pattern BOARD = Pattern.compile("board=(\\S+)");
     private static final Pattern CONNECTIONS = Pattern.compile("\\bconnections=(\\d+)");
 
     private ReplicaCluster cluster;
@@ -112,10 +113,29 @@ class PlacementProcessTest {
         return sorted;
     }
 
-    /** Waits until the replicas count {@code n} connections in all (each replica's count is its own, live). */
+    /**
+     * Waits until the replicas count {@code n} connections in all (each replica's count is its own, live), and until
+     * the first replica's whiteboard shows them too: placement decides on the others' published counts, which arrive
+     * within a few hundred milliseconds (docs/placement.md), and a client that came sooner would be placed on stale
+     * counts.
+     */
     private void awaitCounted(int n) {
         Waits.await(() -> connections().stream().mapToInt(Integer::intValue).sum() == n, Duration.ofSeconds(30),
                 () -> "the replicas to count " + n + " connections: " + connections());
+        Waits.await(() -> boardSum(0) == n, Duration.ofSeconds(30),
+                () -> "r0's whiteboard to show " + n + " connections: " + loads());
+    }
+
+    /** The connections replica {@code i}'s whiteboard shows, over every replica. */
+    private int boardSum(int i) {
+        Matcher m;
+        try {
+            m = BOARD.matcher(cluster.load(i));
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+        return m.find() ? java.util.Arrays.stream(m.group(1).split(","))
+                .mapToInt(e -> Integer.parseInt(e.substring(e.lastIndexOf('=') + 1))).sum() : -1;
     }
 
     private List<Integer> connections() {
