@@ -174,7 +174,22 @@ final class Placement {
         return "placement=" + (byLoad ? "load" : "first") + " connections=" + load.connections() + " forwarded="
                 + forwarded() + " in_flight=" + v[LoadIndex.IN_FLIGHT] + " cpu_permille=" + v[LoadIndex.CPU]
                 + " serving=" + v[LoadIndex.SERVING] + " fixed_permille=" + v[LoadIndex.FIXED] + " board=" + String.join(",",
-                seen.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()).toList());
+                seen.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()).toList()) + extrasLine(eps);
+    }
+
+    /** The replicas' extra work in connections ({@link #extras}), e.g. {@code  extra=127.0.0.1:20001=3}; or nothing. */
+    private String extrasLine(List<String> eps) {
+        Map<MemberId, Whiteboard.Entry> all = serving(board.entries(), eps);
+        Map<MemberId, Long> extra = extras(all, learned);
+        List<String> out = new java.util.ArrayList<>();
+        all.forEach((m, e) -> {
+            long x = extra.getOrDefault(m, 0L);
+            if (x > 0) {
+                out.add(eps.get((int) e.value(LoadIndex.ENDPOINT)) + "=" + x);
+            }
+        });
+        java.util.Collections.sort(out);
+        return out.isEmpty() ? "" : " extra=" + String.join(",", out);
     }
 
     /**

@@ -13,7 +13,8 @@ import java.util.Map;
  * {@code bin/fts bench profile-stages FILE...}: where a replica's CPU goes, by stage of the request path. It reads
  * async-profiler's collapsed stacks taken with thread names ({@code asprof -e cpu -t -o collapsed}, one file per
  * replica) and attributes every sample to a stage by its thread and frames: JacORB's reader, dispatcher and request
- * threads (split into waiting for the execution, writing the reply, FTS's own work and JacORB's), FTS's delivery and
+ * threads (split into waiting for the execution, writing the reply, FTS's own work and JacORB's), the adaptor's own
+ * listener's event loops (framing, FTS's stages, the cast's send, reply writes, waiting), FTS's delivery and
  * execution, JGroups' pool, receiver and bundler threads, the JIT compiler, the rest of the JVM. Prints each stage's
  * share of all samples, and with {@code --us-per-call X} (the replicas' CPU per call measured in the same run) its
  * microseconds per call. docs/performance.md gives the commands and the results.
@@ -87,7 +88,13 @@ public final class ProfileStages {
             }
             return "request thread: JacORB (wait for work, dispatch)";
         }
+        if (thread.startsWith("fts-iiop-")) {
+            return frontEnd(stack);
+        }
         if (thread.startsWith("fts-deliver")) {
+            if (stack.contains("goa/frontend/Exchange") || stack.contains("goa/frontend/GiopConnection.send")) {
+                return "FTS reply: encode, hand to the connection's loop";
+            }
             if (stack.contains("goa/Replay") || stack.contains("goa/Execution.execute")) {
                 return "FTS execute (replay, reply cache)";
             }
@@ -112,5 +119,26 @@ public final class ProfileStages {
             return "JGroups pool thread: protocols and FTS's order";
         }
         return "other";
+    }
+
+    /** A sample of the adaptor's own listener's event loop (docs/frontend.md). */
+    private static String frontEnd(String stack) {
+        if (stack.contains("org/jgroups/")) {
+            return "front end: cast sent by JGroups on the loop";
+        }
+        if (stack.contains("goa/frontend/GiopFrames") || stack.contains("goa/frontend/Giop.")
+                || stack.contains("goa/frontend/GiopIn")) {
+            return "front end: GIOP framing and headers";
+        }
+        if (stack.contains("org/fts/goa/") || stack.contains("org/fts/batching/")) {
+            return "front end: FTS identify, capture, cast";
+        }
+        if (stack.contains("epoll_wait") || stack.contains("Selector") && stack.contains("select")) {
+            return "front end: waiting for events (select, wake-ups)";
+        }
+        if (stack.contains("write") || stack.contains("flush")) {
+            return "front end: reply write";
+        }
+        return "front end: Netty read and tasks";
     }
 }

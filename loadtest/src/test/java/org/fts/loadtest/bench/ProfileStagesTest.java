@@ -27,4 +27,22 @@ class ProfileStagesTest {
         assertEquals("JIT compiler", ProfileStages.stage("[C2 CompilerThread0 tid=5];y"));
         assertEquals("other", ProfileStages.stage("[main tid=1];z"));
     }
+
+    @Test
+    void theFrontEndsLoopIsSplitByWhatItDoes() {
+        String loop = "[fts-iiop-1 tid=40];io/netty/channel/nio/NioIoHandler.run;";
+        assertEquals("front end: cast sent by JGroups on the loop", ProfileStages.stage(loop
+                + "org/fts/goa/FrontDispatch.request;org/fts/batching/Batcher.drain;org/jgroups/JChannel.send"));
+        assertEquals("front end: GIOP framing and headers", ProfileStages.stage(loop
+                + "org/fts/goa/frontend/GiopFrames.decode"));
+        assertEquals("front end: FTS identify, capture, cast", ProfileStages.stage(loop
+                + "org/fts/goa/frontend/GiopConnection.channelRead;org/fts/goa/FrontDispatch.request"));
+        assertEquals("front end: waiting for events (select, wake-ups)", ProfileStages.stage(loop
+                + "sun/nio/ch/EPollSelectorImpl.doSelect;epoll_wait"));
+        assertEquals("front end: reply write", ProfileStages.stage(loop
+                + "io/netty/channel/AbstractChannel$AbstractUnsafe.flush0;writev"));
+        assertEquals("front end: Netty read and tasks", ProfileStages.stage(loop + "io/netty/channel/nio/AbstractNioByteChannel.read"));
+        assertEquals("FTS reply: encode, hand to the connection's loop", ProfileStages.stage(
+                "[fts-deliver-r0#abc tid=12];org/fts/goa/Execution.execute;org/fts/goa/frontend/Exchange.reply"));
+    }
 }
