@@ -30,11 +30,12 @@ import org.slf4j.LoggerFactory;
  * client's ORB opened it.
  */
 final class Placement {
-    static final ConfigKey<String> MODE = ConfigKey.choice("fts.placement", "load", List.of("first", "load"),
-            "where a new client connection is served: 'load', its first request is forwarded (GIOP "
-                    + "LOCATION_FORWARD) to the replica that counts fewest connections (its own, and its work besides "
-                    + "them, such as ordering, in connections) when that one counts 2 fewer than this one; 'first', "
-                    + "where the client's ORB opened it (the first profile of the reference)");
+    static final ConfigKey<String> MODE = ConfigKey.choice("fts.placement", "first", List.of("first", "load"),
+            "where a new client connection is served: 'first', where the client's ORB opened it (the first profile of "
+                    + "the reference); 'load', its first request is forwarded (GIOP LOCATION_FORWARD) to the replica that "
+                    + "counts fewest connections (its own, and its work besides them, such as ordering, in connections) "
+                    + "when that one counts 2 fewer than this one. 'load' helped JacORB's listener and lowers calls/s on "
+                    + "the adaptor's own (docs/placement.md)");
     /**
      * A connection is forwarded only to a replica that carries at least this many fewer: moving it then makes the
      * spread no worse even when this replica's view of the others is a little stale, so a forwarded connection is
@@ -130,6 +131,10 @@ final class Placement {
                         Membership membership, String here, Function<byte[], String> iogr) {
         ConfigKeys.validateAndLog(LOG, "placement", props, List.of(MODE));
         boolean byLoad = MODE.get(props).equals("load");
+        if (byLoad && org.fts.goa.frontend.FrontEnd.PORT.get(props) != 0) {
+            LOG.warn("fts.placement=load with the adaptor's own listener (fts.iiop.port): measured to lower calls/s there "
+                    + "(connections held at one replica batch better than connections spread); see docs/placement.md");
+        }
         LoadIndex load = new LoadIndex(config.replicaId(), channel.whiteboard(),
                 () -> membership.current().endpoints().indexOf(here), () -> engine.standing().notServing() == null,
                 () -> engine.castPath().inFlight(), byLoad);

@@ -86,7 +86,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         boolean durable = false;
         String gc = "jgroups";
         String ordering = "sequencer";
-        String placement = "load";   // the product's default
+        String placement = "first";   // the product's default
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--hosts")) {   // the one flag without a value
                 hosts = true;
@@ -171,6 +171,6 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 + (budget == Linearizability.DEFAULT_BUDGET ? "" : " --budget " + budget)
                 + (encrypt ? " --encrypt sym" : "") + (gc.equals("jgroups") ? "" : " --gc " + gc)
                 + (ordering.equals("sequencer") ? "" : " --ordering " + ordering)
-                + (placement.equals("load") ? "" : " --placement " + placement);
+                + (placement.equals("first") ? "" : " --placement " + placement);
     }
 }

@@ -70,14 +70,14 @@ class ChaosPartsTest {
         assertEquals(60, d.seconds());
         assertEquals(10, d.clients());
         assertEquals(5, d.keys());
-        assertEquals("load", d.placement(), "the product's default");
-        assertEquals(List.of("-Dfts.placement=load"), d.replicaJvmOptions());
+        assertEquals("first", d.placement(), "the product's default");
+        assertEquals(List.of("-Dfts.placement=first"), d.replicaJvmOptions());
         ChaosOptions o = ChaosOptions.parse("--nemesis", "partition", "--seconds", "30", "--seed", "-5",
-                "--delivery", "uniform", "--batching", "tab", "--clients", "4", "--keys", "2", "--placement", "first");
-        assertEquals(List.of("-Dfts.delivery=uniform", "-Dfts.batching=tab", "-Dfts.placement=first"),
+                "--delivery", "uniform", "--batching", "tab", "--clients", "4", "--keys", "2", "--placement", "load");
+        assertEquals(List.of("-Dfts.delivery=uniform", "-Dfts.batching=tab", "-Dfts.placement=load"),
                 o.replicaJvmOptions());
         assertEquals("bin/fts chaos --nemesis partition --seconds 30 --seed -5 --clients 4 --keys 2 "
-                + "--delivery uniform --batching tab --placement first", o.replayCommand());
+                + "--delivery uniform --batching tab --placement load", o.replayCommand());
         String[] replay = o.replayCommand().substring("bin/fts chaos ".length()).split(" ");
         assertEquals(o, ChaosOptions.parse(replay));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--nemesis", "flood"));
