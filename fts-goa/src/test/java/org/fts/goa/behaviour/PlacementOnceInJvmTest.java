@@ -106,7 +106,8 @@ class PlacementOnceInJvmTest {
         for (int i = 0; i < n; i++) {
             align(r, 4);
             r.getInt();
-            r.position(r.position() + r.getInt());
+            int length = r.getInt();
+            r.position(r.position() + length);
         }
         align(r, 8);
         return new RawReply(status, msg, Math.min(r.position(), msg.length));
