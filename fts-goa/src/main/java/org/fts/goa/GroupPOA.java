@@ -97,8 +97,14 @@ public final class GroupPOA extends PoaBasics {
         this.frontDoor = iiopPort == 0 ? null
                 : new FrontDispatch(orb, config, objects, engine, membership, references::iogr, groupPoa.the_name(),
                         oid -> objects.get(new ObjectKey(oid))._all_interfaces(this, oid));
-        this.frontEnd = iiopPort == 0 ? null
-                : org.fts.goa.frontend.FrontEnd.start(local.host(), iiopPort, props, frontDoor);
+        try {
+            this.frontEnd = iiopPort == 0 ? null
+                    : org.fts.goa.frontend.FrontEnd.start(local.host(), iiopPort, props, frontDoor);
+        } catch (RuntimeException e) {   // the port is taken: nothing of this replica outlives its failed start
+            channel.close();
+            groupPoa.destroy(false, false);
+            throw e;
+        }
         String endpoint = frontEnd == null ? local.endpoint() : frontEnd.endpoint();
         references.ownEndpoint(frontEnd == null ? null : endpoint);
         this.placement = Placement.of(props, orb, config, channel, engine, membership, endpoint, references::placed);

@@ -62,7 +62,7 @@ public final class FrontEnd implements AutoCloseable {
     private final Channel server;
 
     private FrontEnd(String host, int port, int threads, int writeHigh, GroupRequests requests, int maxMessage,
-                     long intakeMax, Duration ioTimeout) throws InterruptedException {
+                     long intakeMax, Duration ioTimeout) throws Exception {
         this.requests = requests;
         this.maxMessage = maxMessage;
         this.intakeMax = intakeMax;
@@ -88,7 +88,7 @@ public final class FrontEnd implements AutoCloseable {
                 });
         try {
             this.server = b.bind(new InetSocketAddress(host, port)).sync().channel();
-        } catch (RuntimeException | InterruptedException e) {
+        } catch (Exception e) {   // Netty rethrows the bind's IOException unchecked
             loops.shutdownGracefully(0, 0, TimeUnit.MILLISECONDS);
             throw e;
         }
@@ -97,7 +97,7 @@ public final class FrontEnd implements AutoCloseable {
     /**
      * Listens on {@code host}:{@code port}; {@code props} gives the other keys (and the GIOP guard's limits).
      *
-     * @throws IllegalStateException naming {@code fts.iiop.port} when the port cannot be bound
+     * @throws org.fts.config.ConfigException naming {@code fts.iiop.port} when the port cannot be bound
      */
     public static FrontEnd start(String host, int port, Properties props, GroupRequests requests) {
         ConfigKeys.validateAndLog(LOG, "IIOP front end", props, KEYS);
@@ -110,9 +110,9 @@ public final class FrontEnd implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while binding " + host + ":" + port, e);
-        } catch (RuntimeException e) {
-            throw new IllegalStateException(PORT.name() + "=" + port + ": cannot listen on " + host + ":" + port
-                    + ": " + e, e);
+        } catch (Exception e) {
+            throw new org.fts.config.ConfigException(PORT.name(), "is " + port + ", but the adaptor cannot listen on "
+                    + host + ":" + port + ": " + e);
         }
     }
 

@@ -85,8 +85,8 @@ final class GiopFrames extends ByteToMessageDecoder {
                 out.add(whole);
             }
         }
-        if (in.readableBytes() > 0) {
-            mark();
+        if (in.readableBytes() > 0 || !partial.isEmpty()) {
+            mark();   // part of a message, or of a fragmented one: the slow-sender guard times it
         } else {
             partSince = 0;
         }
@@ -107,6 +107,9 @@ final class GiopFrames extends ByteToMessageDecoder {
                 return m;
             }
             int key = minor == 1 ? -1 : idOf(m);
+            if (held() + m.length - 12L > maxMessage) {
+                throw new TooLarge("GIOP fragments of several messages adding up to more than the limit");
+            }
             if (partial.put(key, m) != null) {
                 throw new GiopException("a fragmented message started while message " + key + " is incomplete");
             }
@@ -119,7 +122,7 @@ final class GiopFrames extends ByteToMessageDecoder {
         }
         int header = minor == 1 ? 12 : 16;
         long total = (long) first.length + m.length - header;
-        if (total - 12 > maxMessage) {
+        if (total - 12 > maxMessage || held() + m.length - header > maxMessage) {
             throw new TooLarge("GIOP fragments adding up to " + (total - 12) + " bytes");
         }
         byte[] joined = Arrays.copyOf(first, (int) total);
@@ -135,6 +138,15 @@ final class GiopFrames extends ByteToMessageDecoder {
         }
         joined[6] &= ~MORE_FRAGMENTS;
         return joined;
+    }
+
+    /** Bytes of the messages being reassembled, over all of them: bounded by the limit, like one message. */
+    private long held() {
+        long n = 0;
+        for (byte[] p : partial.values()) {
+            n += p.length - 12;
+        }
+        return n;
     }
 
     /** The request id that follows a GIOP 1.2 header (a Fragment's, or the first message's). */

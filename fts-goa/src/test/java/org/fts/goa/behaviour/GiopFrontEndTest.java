@@ -128,6 +128,19 @@ class GiopFrontEndTest {
         assertEquals("front end", HelloObjHelper.narrow(replicas.at(0, "hello")).get(), "the replica serves on");
     }
 
+    @Test
+    void aTakenPortStopsTheStartNamingTheKey() throws Exception {
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1,
+                java.net.InetAddress.getByName("127.0.0.1"))) {
+            Properties p = new Properties();
+            p.setProperty(InJvmReplicas.FRONT_END, "off");   // the harness leaves fts.iiop.port as given
+            p.setProperty("fts.iiop.port", Integer.toString(taken.getLocalPort()));
+            org.fts.config.ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    org.fts.config.ConfigException.class, () -> new InJvmReplicas(1, p).close());
+            org.junit.jupiter.api.Assertions.assertTrue(e.getMessage().contains("fts.iiop.port"), e.getMessage());
+        }
+    }
+
     private static int locate(byte[] key) throws Exception {
         ByteBuffer b = header(2, 3);
         b.putInt(51).putShort((short) 0);
