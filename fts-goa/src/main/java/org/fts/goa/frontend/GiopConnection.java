@@ -163,8 +163,12 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
     /** The reply of {@code ex}, from any thread: its intake bytes go back, the event loop writes it. */
     void send(byte[] reply, Exchange ex) {
         release(ex);
-        if (ex.request().responseExpected()) {
-            channel.writeAndFlush(Unpooled.wrappedBuffer(reply), channel.voidPromise());
+        if (ex.request().responseExpected() && channel.isActive()) {
+            try {
+                channel.writeAndFlush(Unpooled.wrappedBuffer(reply), channel.voidPromise());
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // the listener is closing (the replica leaves): the client fails over, as for a closed connection
+            }
         }
     }
 
