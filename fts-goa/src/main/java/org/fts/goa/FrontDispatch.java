@@ -107,19 +107,24 @@ final class FrontDispatch implements GroupRequests {
     public void request(Exchange ex) {
         GiopRequest r = ex.request();
         long interruptions = standing.interruptions();
-        String notServing = open ? standing.notServing() : "has not activated its objects yet";
-        if (notServing != null) {
-            throw new TRANSIENT("FTS: replica " + self + " " + notServing, 0, CompletionStatus.COMPLETED_NO);
+        if (!open) {   // the listener reads nothing before (FrontEnd.open); a safety net
+            throw new TRANSIENT("FTS: replica " + self + " has not activated its objects yet", 0,
+                    CompletionStatus.COMPLETED_NO);
         }
         byte[] named = objectId(r.objectKey());
         boolean placed = named != null && References.marked(named);   // a forwarded reference's key
         byte[] oid = named == null ? null : References.unmarked(named);
-        if (oid == null || !objects.containsKey(new ObjectKey(oid))) {
+        boolean known = oid != null && objects.containsKey(new ObjectKey(oid));
+        if (known && r.operation().startsWith("_") && BuiltIns.answer(ex, interfaces.apply(oid))) {
+            return;   // _is_a, _non_existent, _repository_id: read the interfaces only, answered here, serving or not
+        }
+        String notServing = standing.notServing();
+        if (notServing != null) {   // before the cache: a replica out of the primary may hold stale replies
+            throw new TRANSIENT("FTS: replica " + self + " " + notServing, 0, CompletionStatus.COMPLETED_NO);
+        }
+        if (!known) {
             throw new OBJECT_NOT_EXIST("FTS: no object " + (oid == null ? "with that key" : new ObjectKey(oid))
                     + " in this group", 0, CompletionStatus.COMPLETED_NO);
-        }
-        if (r.operation().startsWith("_") && BuiltIns.answer(ex, interfaces.apply(oid))) {
-            return;   // _is_a, _non_existent, _repository_id: read-only, the same everywhere, answered here
         }
         String there = placement.place(ex.connection(), r.responseExpected(), placed);
         if (there != null) {   // stage 0: nothing ran here; the client sends it again there

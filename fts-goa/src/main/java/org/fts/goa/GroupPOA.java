@@ -341,13 +341,14 @@ public final class GroupPOA extends PoaBasics {
     }
 
     private void activated() {
+        if (frontDoor != null) {   // as JacORB's POA once its manager is active: requests flow, TRANSIENT until serving
+            frontDoor.open(placement);
+            frontEnd.open();
+        }
         String failed = engine.activated(config.stateTimeout().toMillis());
         if (failed != null) {
             throw new org.omg.CORBA.INITIALIZE("FTS: replica " + config.replicaId() + " " + failed, 0,
                     CompletionStatus.COMPLETED_NO);
-        }
-        if (frontDoor != null) {
-            frontDoor.open(placement);
         }
         String why = engine.standing().notServing();
         LOG.info("replica {} {}", config.replicaId(), why == null ? "holds the group's state; serving"

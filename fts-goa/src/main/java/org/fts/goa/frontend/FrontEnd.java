@@ -60,6 +60,7 @@ public final class FrontEnd implements AutoCloseable {
     private final EventLoopGroup loops;
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
     private final Channel server;
+    private volatile boolean opened;
 
     private FrontEnd(String host, int port, int threads, int writeHigh, GroupRequests requests, int maxMessage,
                      long intakeMax, Duration ioTimeout) throws Exception {
@@ -84,6 +85,9 @@ public final class FrontEnd implements AutoCloseable {
                         GiopFrames frames = new GiopFrames(maxMessage);
                         ch.pipeline().addLast(frames, new GiopConnection(self, frames));
                         channels.add(ch);
+                        if (!opened) {   // held until the objects are there, as JacORB's POA holds requests
+                            ch.config().setAutoRead(false);
+                        }
                     }
                 });
         try {
@@ -113,6 +117,17 @@ public final class FrontEnd implements AutoCloseable {
         } catch (Exception e) {
             throw new org.fts.config.ConfigException(PORT.name(), "is " + port + ", but the adaptor cannot listen on "
                     + host + ":" + port + ": " + e);
+        }
+    }
+
+    /**
+     * The adaptor's objects are activated: connections are read from now on. Until then they are accepted and held
+     * (not read), as JacORB's POA holds requests until its manager is activated.
+     */
+    public void open() {
+        opened = true;
+        for (Channel ch : channels) {
+            ch.eventLoop().execute(() -> ch.config().setAutoRead(true));
         }
     }
 
