@@ -146,7 +146,7 @@ class ChaosPartsTest {
         Verdict pass = Verdict.of(o, run(legal, clean, 120, 300, 0, 0));
         assertTrue(pass.passed(), pass::toString);
         assertEquals("CHAOS verdict=PASS seed=123 nemesis=mixed seconds=45 replicas=3 delivery=default "
-                + "batching=default placement=load clients=10 ops=2 ok=1 info=1 fail=0 linearizable=true keys=1 lost=0 dup=0 over=0 "
+                + "batching=default placement=first clients=10 ops=2 ok=1 info=1 fail=0 linearizable=true keys=1 lost=0 dup=0 over=0 "
                 + "reordered=0 recover_ms=120 converge_ms=300 faults=4 max_gap_s=2.3", pass.line());
 
         Verdict illegal = Verdict.of(o, run(List.of(new Linearizability.Result("hello-0",
