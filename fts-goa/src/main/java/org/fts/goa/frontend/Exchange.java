@@ -17,10 +17,13 @@ public final class Exchange {
     private final AtomicBoolean answered = new AtomicBoolean();
     private volatile long deadline;
     private volatile Runnable onTimeout;
+    private final int taken;
 
-    Exchange(GiopRequest request, GiopConnection connection) {
+    /** @param taken the intake bytes the request holds until it is answered */
+    Exchange(GiopRequest request, GiopConnection connection, int taken) {
         this.request = request;
         this.connection = connection;
+        this.taken = taken;
     }
 
     public GiopRequest request() {
@@ -93,6 +96,6 @@ public final class Exchange {
     }
 
     int bytes() {
-        return request.message().length;
+        return taken;
     }
 }

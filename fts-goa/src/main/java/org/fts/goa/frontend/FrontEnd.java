@@ -78,12 +78,17 @@ public final class FrontEnd implements AutoCloseable {
         ServerBootstrap b = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
+                // reads land in heap buffers, freed as the decoder consumes them: what a connection holds is bounded
+                // by the intake budget and the heap, never by a pool of direct chunks (FloodProcessTest)
+                .childOption(ChannelOption.ALLOCATOR, new io.netty.buffer.UnpooledByteBufAllocator(false))
                 .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(writeHigh / 2, writeHigh))
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
                         GiopFrames frames = new GiopFrames(maxMessage);
-                        ch.pipeline().addLast(frames, new GiopConnection(self, frames));
+                        GiopConnection connection = new GiopConnection(self, frames);
+                        frames.admitter(connection);
+                        ch.pipeline().addLast(frames, connection);
                         channels.add(ch);
                         if (!opened) {   // held until the objects are there, as JacORB's POA holds requests
                             ch.config().setAutoRead(false);
@@ -145,9 +150,20 @@ public final class FrontEnd implements AutoCloseable {
         return ioTimeoutNanos;
     }
 
-    /** Takes {@code n} intake bytes: whether the budget is now spent. */
-    boolean taken(long n) {
-        return held.addAndGet(n) > intakeMax;
+    /**
+     * Takes {@code n} intake bytes if the budget has room for them, or holds nothing (a message larger than the whole
+     * budget still goes, alone): whether it took them.
+     */
+    boolean tryTake(long n) {
+        while (true) {
+            long h = held.get();
+            if (h > 0 && h + n > intakeMax) {
+                return false;
+            }
+            if (held.compareAndSet(h, h + n)) {
+                return true;
+            }
+        }
     }
 
     void released(long n) {
@@ -158,11 +174,14 @@ public final class FrontEnd implements AutoCloseable {
         }
     }
 
-    /** {@code c} stopped reading for the budget: it reads again once replies free some. */
+    /**
+     * {@code c} stopped reading for the budget: it reads again when replies give bytes back (each give-back wakes
+     * the waiting connections, which try again). If everything was given back meanwhile, it reads again now.
+     */
     void waitForBudget(GiopConnection c) {
         GiopGuard.heldBack(null, held.get(), intakeMax);
         waiting.add(c);
-        if (held.get() <= intakeMax && waiting.remove(c)) {
+        if (held.get() == 0 && waiting.remove(c)) {
             c.budgetFreed();
         }
     }

@@ -97,9 +97,14 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        byte[] m = (byte[]) msg;
+        GiopFrames.Framed f = (GiopFrames.Framed) msg;
+        byte[] m = f.message();
+        if (m[7] == Giop.REQUEST) {
+            request(m, f.taken());   // its bytes stay held until it is answered
+            return;
+        }
+        release(f.taken());
         switch (m[7]) {
-            case Giop.REQUEST -> request(m);
             case Giop.LOCATE_REQUEST -> locate(m);
             case Giop.CANCEL_REQUEST -> { }
             case Giop.CLOSE_CONNECTION, Giop.MESSAGE_ERROR -> ctx.close();
@@ -116,7 +121,7 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
         ctx.fireChannelReadComplete();
     }
 
-    private void request(byte[] m) {
+    private void request(byte[] m, int taken) {
         if (!inBurst) {
             inBurst = true;
             front.requests().burst(true);
@@ -133,8 +138,7 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
                 }
             }
         }
-        Exchange ex = new Exchange(r, this);
-        take(ex.bytes());
+        Exchange ex = new Exchange(r, this, taken);
         if (r.objectKey() == null) {
             ex.reply(Giop.NEEDS_ADDRESSING_MODE, List.of(), KEY_ADDR);
             return;
@@ -176,19 +180,43 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
         watched.add(ex);
     }
 
-    private void take(int bytes) {
-        synchronized (this) {
-            held += bytes;
-        }
-        if (front.taken(bytes)) {
-            overBudget = true;
-            autoRead();
+    /**
+     * A message's header declares {@code bytes} (header included): whether the budget took them. If not, this
+     * connection stops being read until replies free some, and the message's header waits in the decoder.
+     */
+    boolean admit(int bytes) {
+        if (!front.tryTake(bytes)) {
+            if (!overBudget) {
+                overBudget = true;
+                autoRead();
+            }
             front.waitForBudget(this);
+            return false;
         }
+        if (overBudget) {   // read again only once the waiting header got its bytes: no read piles up meanwhile
+            overBudget = false;
+            autoRead();
+        }
+        synchronized (this) {
+            if (held >= 0) {
+                held += bytes;
+                return true;
+            }
+        }
+        front.released(bytes);   // closed meanwhile
+        return true;
+    }
+
+    /** Whether this connection is not read until the intake budget has room for its next message. */
+    boolean waitingForBudget() {
+        return overBudget;
     }
 
     void release(Exchange ex) {
-        int bytes = ex.bytes();
+        release(ex.bytes());
+    }
+
+    private void release(int bytes) {
         synchronized (this) {
             if (held < 0) {
                 return;   // closed: its bytes went back then
@@ -201,8 +229,13 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
     /** The budget has room again (any thread). */
     void budgetFreed() {
         channel.eventLoop().execute(() -> {
-            overBudget = false;
-            autoRead();
+            if (!overBudget || !channel.isActive()) {
+                return;
+            }
+            // the header that found the budget spent waits in the decoder: frame it again (admit decides); the
+            // socket is read again only once it got its bytes
+            channel.pipeline().fireChannelRead(Unpooled.EMPTY_BUFFER);
+            channel.pipeline().fireChannelReadComplete();
         });
     }
 

@@ -33,9 +33,36 @@ final class GiopFrames extends ByteToMessageDecoder {
     /** Since when (nanoTime) the connection holds part of a message; 0 when none. */
     private long partSince;
     private boolean failed;
+    /** Takes each message's intake bytes when its header arrives ({@link GiopConnection#admit}). */
+    private GiopConnection admitter;
+    /** Whether the message whose header is at the front holds its intake bytes. */
+    private boolean admitted;
+    /** Intake bytes held by the messages being reassembled, by key. */
+    private final Map<Integer, Integer> partialTaken = new HashMap<>();
+
+    /** A whole message, and the intake bytes its parts took. */
+    record Framed(byte[] message, int taken) {
+    }
 
     GiopFrames(int maxMessage) {
         this.maxMessage = maxMessage;
+    }
+
+    void admitter(GiopConnection c) {
+        this.admitter = c;
+    }
+
+    /**
+     * Netty's decoder asks for another read when a read produced no message and the channel is not read on its own;
+     * a connection waiting for the intake budget must not read on (its bytes would pile up in the decoder).
+     */
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) throws Exception {
+        if (admitter != null && admitter.waitingForBudget()) {
+            ctx.fireChannelReadComplete();
+        } else {
+            super.channelReadComplete(ctx);
+        }
     }
 
     /** Since when the connection holds an incomplete message, or 0 (the slow-sender guard reads it). */
@@ -74,13 +101,21 @@ final class GiopFrames extends ByteToMessageDecoder {
             if (size > maxMessage) {
                 throw new TooLarge("a GIOP header declaring " + size + " bytes");
             }
+            if (!admitted) {   // the budget is charged when the header arrives, before the body is read
+                if (admitter != null && !admitter.admit(12 + (int) size)) {
+                    mark();
+                    return;   // the connection is not read until replies free some; the header waits here
+                }
+                admitted = true;
+            }
             if (in.readableBytes() < 12 + size) {
                 mark();
                 return;
             }
             byte[] m = new byte[12 + (int) size];
             in.readBytes(m);
-            byte[] whole = assemble(m, minor);
+            admitted = false;
+            Framed whole = assemble(m, minor, 12 + (int) size);
             if (whole != null) {
                 out.add(whole);
             }
@@ -99,13 +134,14 @@ final class GiopFrames extends ByteToMessageDecoder {
     }
 
     /** {@code m}, or the message it completes; null while fragments are still to come. */
-    private byte[] assemble(byte[] m, int minor) {
+    private Framed assemble(byte[] m, int minor, int taken) {
         int type = m[7];
         boolean more = (m[6] & MORE_FRAGMENTS) != 0 && minor >= 1;
         if (type != Giop.FRAGMENT) {
             if (!more) {
-                return m;
+                return new Framed(m, taken);
             }
+            partialTaken.put(minor == 1 ? -1 : idOf(m), taken);
             int key = minor == 1 ? -1 : idOf(m);
             if (held() + m.length - 12L > maxMessage) {
                 throw new TooLarge("GIOP fragments of several messages adding up to more than the limit");
@@ -132,12 +168,14 @@ final class GiopFrames extends ByteToMessageDecoder {
         for (int i = 0; i < 4; i++) {
             joined[little ? 8 + i : 11 - i] = (byte) (size >>> (8 * i));
         }
+        int all = partialTaken.merge(key, taken, Integer::sum);
         if (more) {
             partial.put(key, joined);
             return null;
         }
+        partialTaken.remove(key);
         joined[6] &= ~MORE_FRAGMENTS;
-        return joined;
+        return new Framed(joined, all);
     }
 
     /** Bytes of the messages being reassembled, over all of them: bounded by the limit, like one message. */
