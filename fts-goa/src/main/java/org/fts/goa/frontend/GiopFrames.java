@@ -37,6 +37,8 @@ final class GiopFrames extends ByteToMessageDecoder {
     private GiopConnection admitter;
     /** Whether the message whose header is at the front holds its intake bytes. */
     private boolean admitted;
+    /** Whether the header at the front waited for the intake budget. */
+    private boolean waited;
     /** Intake bytes held by the messages being reassembled, by key. */
     private final Map<Integer, Integer> partialTaken = new HashMap<>();
 
@@ -103,10 +105,15 @@ final class GiopFrames extends ByteToMessageDecoder {
             }
             if (!admitted) {   // the budget is charged when the header arrives, before the body is read
                 if (admitter != null && !admitter.admit(12 + (int) size)) {
-                    mark();
+                    waited = true;
+                    partSince = 0;   // waiting for the budget is the replica's doing, not a slow sender's
                     return;   // the connection is not read until replies free some; the header waits here
                 }
                 admitted = true;
+                if (waited) {   // the slow-sender guard times the client from now: the wait was the replica's
+                    waited = false;
+                    partSince = System.nanoTime();
+                }
             }
             if (in.readableBytes() < 12 + size) {
                 mark();
