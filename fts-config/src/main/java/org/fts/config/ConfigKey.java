@@ -60,6 +60,15 @@ public final class ConfigKey<T> {
                 String::trim, s -> !s.isEmpty(), s -> s);
     }
 
+    /**
+     * A directory given as an absolute path, or left unset (empty: the caller's default location). A relative path
+     * is refused: it would depend on the working directory, which under a service manager is {@code /}.
+     */
+    public static ConfigKey<String> absolutePath(String name, String description) {
+        return new ConfigKey<>(name, "", "path", "absolute, or empty for the default location", description,
+                String::trim, s -> s.isEmpty() || java.nio.file.Path.of(s).isAbsolute(), s -> s);
+    }
+
     /** One of a fixed set of short aliases (compared case-insensitively, stored lower-case). */
     public static ConfigKey<String> choice(String name, String defaultValue, List<String> allowed,
                                            String description) {

@@ -83,6 +83,8 @@ class SystemdUnitTest {
         assertTrue(lines.contains("ExecStart=/opt/fts/bin/fts replica --config /etc/fts/%i.properties"), lines.toString());
         assertTrue(lines.contains("KillSignal=SIGTERM") && lines.contains("SuccessExitStatus=143"));
         assertTrue(lines.containsAll(List.of("[Unit]", "[Service]", "[Install]")));
+        // the logs' default location (fts.durability.dir unset: $STATE_DIRECTORY), never the working directory /
+        assertTrue(lines.contains("StateDirectory=fts"), lines.toString());
     }
 
     @Test

@@ -22,9 +22,11 @@ public record Durability(boolean log, Path dir, long checkpointBytes) {
                     + "before acknowledging, so that a request is answered only once a majority's disks hold it and "
                     + "a whole-group power loss loses nothing answered; memory: a majority crashing at once loses "
                     + "the group's history (the group then refuses to serve rather than serve it empty)");
-    public static final ConfigKey<String> DIR = ConfigKey.string("fts.durability.dir", "fts-data",
-            "fts.durability=log: directory of the replicas' logs, in <dir>/<group>/<replica id> (a replica locks "
-                    + "its own; two processes cannot share one)");
+    public static final ConfigKey<String> DIR = ConfigKey.absolutePath("fts.durability.dir",
+            "the replicas' logs (fts.durability=log, and fts.gc=raft in either mode), in <dir>/<group>/<replica id>; "
+                    + "a replica locks its own, two processes cannot share one. Empty: $STATE_DIRECTORY (systemd's "
+                    + "StateDirectory=, /var/lib/fts under the shipped unit), else $XDG_STATE_HOME/fts, else "
+                    + "~/.local/state/fts. A relative path is refused: it would depend on the working directory");
 
     public static final ConfigKey<Long> CHECKPOINT = ConfigKey.longValue("fts.durability.checkpoint", 64L << 20,
             64L << 10, 1L << 40, "bytes",
@@ -47,7 +49,31 @@ public record Durability(boolean log, Path dir, long checkpointBytes) {
             throw new ConfigException(MODE.name(), "is log, which needs fts.delivery=uniform: with agreed delivery a "
                     + "member delivers what it alone holds, and no log makes that survive its crash");
         }
-        return new Durability(true, Path.of(DIR.get(props)), CHECKPOINT.get(props));
+        return new Durability(true, directory(props), CHECKPOINT.get(props));
+    }
+
+    /**
+     * The directory {@code fts.durability.dir} names, or its default location: {@code $STATE_DIRECTORY} (the first
+     * of them, as systemd sets it for {@code StateDirectory=}), else {@code $XDG_STATE_HOME/fts}, else
+     * {@code ~/.local/state/fts}. Always absolute.
+     */
+    public static Path directory(Properties props) {
+        return directory(DIR.get(props), System.getenv());
+    }
+
+    static Path directory(String configured, java.util.Map<String, String> env) {
+        if (!configured.isEmpty()) {
+            return Path.of(configured);
+        }
+        String state = env.getOrDefault("STATE_DIRECTORY", "");
+        if (!state.isBlank()) {
+            return Path.of(state.split(":")[0]).toAbsolutePath();
+        }
+        String xdg = env.getOrDefault("XDG_STATE_HOME", "");
+        if (!xdg.isBlank() && Path.of(xdg).isAbsolute()) {
+            return Path.of(xdg, "fts");
+        }
+        return Path.of(System.getProperty("user.home"), ".local", "state", "fts");
     }
 
     /** The log directory of {@code replica} in {@code group}. */

@@ -53,6 +53,11 @@ public final class ReplicaCluster implements AutoCloseable {
      * receive each other's traffic and discard it (JGroups' JGRP000012), which costs every one of them CPU.
      */
     private final List<String> multicast = new ArrayList<>();
+    /**
+     * The replicas' log directory when the caller names none: a fresh one per cluster, kept across restarts and
+     * deleted at {@link #close()}, so that no run meets an earlier run's log (null: the caller named one).
+     */
+    private final Path dataDir;
     private boolean closed;
 
     /**
@@ -118,6 +123,8 @@ public final class ReplicaCluster implements AutoCloseable {
                     "-Dfts.gc.jgroups.port_range=0", "-Dfts.gc.jgroups.initial_hosts="
                             + String.join(",", hosts.stream().map(h -> h + "[" + tcp + "]").toList())));
         }
+        dataDir = plain || extra.stream().anyMatch(o -> o.startsWith("-Dfts.durability.dir=")) ? null
+                : java.nio.file.Files.createTempDirectory("fts-data-");
         if (!plain && extra.stream().noneMatch(o -> o.startsWith("-Dfts.gc.jgroups.mcast_port="))) {
             multicast.add("-Dfts.gc.jgroups.mcast_port=" + Ports.freeUdp());
         }
@@ -148,6 +155,9 @@ public final class ReplicaCluster implements AutoCloseable {
                 "-Dfts.replica.id=r" + i, "-Dfts.replicas=" + endpoints,
                 "-Dfts.gc.jgroups.probe_port=" + probePorts.get(i)));
         jvmArgs.addAll(multicast);
+        if (dataDir != null) {
+            jvmArgs.add("-Dfts.durability.dir=" + dataDir);
+        }
         if (!placement.isEmpty()) {
             jvmArgs.addAll(placement);
             // the shipped tcp stack binds its outgoing connections to it too (client_bind_addr): unbound, they
@@ -411,5 +421,16 @@ public final class ReplicaCluster implements AutoCloseable {
         }
         members.forEach(m -> m.jvm.destroy());   // all at once, then each is waited for
         members.forEach(m -> m.jvm.close());
+        if (dataDir != null) {
+            deleteTree(dataDir);
+        }
+    }
+
+    private static void deleteTree(Path dir) {
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.walk(dir)) {
+            files.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // best effort: a temporary directory left behind is not a failure of the run
+        }
     }
 }

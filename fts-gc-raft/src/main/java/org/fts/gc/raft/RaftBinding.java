@@ -1,6 +1,5 @@
 package org.fts.gc.raft;
 
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,7 +59,7 @@ public final class RaftBinding implements GroupBinding {
             throw new ConfigException(MEMBERS.name(), "is empty: fts.gc=raft needs the group's replica ids");
         }
         return new RaftChannel(JGroupsBinding.stackXml(config), GroupConfig.from(config), self,
-                GroupSecurity.groupKey(config), Durability.from(config), Path.of(Durability.DIR.get(config)),
+                GroupSecurity.groupKey(config), Durability.from(config), Durability.directory(config),
                 members, RESEND.get(config).toMillis(), HEARTBEAT.get(config).toMillis(),
                 Durability.CHECKPOINT.get(config));
     }
