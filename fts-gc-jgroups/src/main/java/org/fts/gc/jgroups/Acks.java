@@ -38,6 +38,13 @@ final class Acks {
     /** Per member, the System.nanoTime() of its last acknowledgement that advanced (or of the opening). */
     private final Map<MemberId, Long> progressed = new HashMap<>();
     private long emitted;
+    /**
+     * With a log, where the sequencer and one follower are a majority ({@code pair}): the most of its own synced
+     * part it told the others, who deliver what their disks hold of it; a commit point they can work out so is
+     * not multicast again.
+     */
+    private boolean pair;
+    private long told;
     private long tailEnd;
     private volatile long stable;
     private volatile long committed;
@@ -84,6 +91,8 @@ final class Acks {
             early.clear();
             earlyView = -1;
             emitted = Math.min(held, ownCount);
+            pair = durable && !offload && config.uniform() && majority <= 2;
+            told = 0;
             tailEnd = held;
             stable = 0;
             committed = Math.min(floor, held);
@@ -141,12 +150,16 @@ final class Acks {
         boolean advanced;
         boolean inTail;
         boolean repeat = false;
+        boolean multicast;
+        long holds;
         synchronized (lock) {
             if (!e.equals(epoch)) {
                 return;
             }
+            boolean tell = false;
             if (src.equals(self)) {
                 emitted = Math.max(emitted, held);
+                tell = pair && emitted > told;   // its disk holds more: a follower's own copy makes that committed
             } else {
                 Long before = acked.get(src);
                 if (before == null || held > before) {
@@ -174,16 +187,23 @@ final class Acks {
             c = committed;
             s = Math.max(stable, min == Long.MAX_VALUE ? 0 : min);
             stable = s;
+            // Offload: also under agreed delivery, for the stability point (no ORD carries it). A pair's followers
+            // work out a commit point up to what the sequencer told them its disk holds: not said again.
+            multicast = tell || advanced && (offload || config.uniform() && (majority > 2 || inTail
+                    || durable && (!pair || c > told)));
+            if (multicast && pair) {
+                told = emitted;
+            }
+            holds = pair ? told : 0;
         }
         if (repeat && !advanced) {
-            net.toMember(src, new Wire.Commit(e.view(), c, s));   // tell it again what it may have missed
+            net.toMember(src, new Wire.Commit(e.view(), c, s, holds));   // tell it again what it may have missed
         }
         if (advanced) {
-            member.commit(e, c, s);
-            // Offload: also under agreed delivery, for the stability point (no ORD carries it).
-            if (offload || config.uniform() && (majority > 2 || inTail || durable)) {
-                net.commitToOthers(new Wire.Commit(e.view(), c, s));   // others cannot count on sequencer + self
-            }
+            member.commit(e, c, s, 0);
+        }
+        if (multicast) {
+            net.commitToOthers(new Wire.Commit(e.view(), c, s, holds));   // others cannot count on sequencer + self
         }
     }
 }

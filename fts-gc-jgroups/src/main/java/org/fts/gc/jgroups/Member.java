@@ -366,6 +366,9 @@ final class Member extends MemberDisk {
         // The shortcut (the sequencer held an ORD before sending it) does not hold under offload: origins multicast.
         shortcut = !config.uniform() || (disk == null && !offload && !self.equals(epoch.sequencer())
                 && GroupConfig.replicas(List.of(self, epoch.sequencer())) >= config.majority(c.members()));
+        durablePair = config.uniform() && disk != null && !offload && !self.equals(epoch.sequencer())
+                && GroupConfig.replicas(List.of(self, epoch.sequencer())) >= config.majority(c.members());
+        sequencerHolds = 0;
         LOG.info("{}: opened epoch {} at {}{} ({} members)", self, epoch, c.start(),
                 gap ? " with a gap (its state must be fetched)" : "", c.members().size());
         pump.epoch(new Epoch(epoch.view(), epoch.sequencer(), c.members(), gap, synced, synced ? null : c.provider()));

@@ -22,6 +22,13 @@ abstract class MemberDisk extends MemberState {
         super(self, config, pump, origin, net, disk, offload);
     }
 
+    /** The writer synced more: with {@link #durablePair}, what it holds of the sequencer's synced part is committed. */
+    final synchronized void durableAdvanced() {
+        if (durablePair && phase instanceof Phase.Open) {
+            deliverCommitted();
+        }
+    }
+
     /**
      * A restarted member's standing, from its log: it holds the history it logged; its application goes on from
      * its newest checkpoint (or the initial state) and is rebuilt by delivering the log after it again (a state of

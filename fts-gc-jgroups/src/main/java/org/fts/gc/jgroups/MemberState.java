@@ -51,6 +51,13 @@ abstract class MemberState {
     boolean epochFounding;
     List<MemberId> epochMembers = List.of();
     boolean shortcut;
+    /**
+     * With a log, where this member and its sequencer are a majority (3 replicas): what this member's disk holds of
+     * what the sequencer's disk holds ({@code sequencerHolds}, told by its COMMITs) is committed, without waiting for
+     * the sequencer to count a follower's ACK: the memory mode's shortcut, made durable (docs/durability.md).
+     */
+    boolean durablePair;
+    long sequencerHolds;
     long held;
     long delivered;
     /**
@@ -198,9 +205,10 @@ abstract class MemberState {
      * Everything up to {@code upTo} of epoch {@code e} is held by a majority; everything up to {@code stable}
      * by every member (this member's log keeps only what may still be needed for a repair).
      */
-    synchronized void commit(EpochId e, long upTo, long stable) {
+    synchronized void commit(EpochId e, long upTo, long stable, long seqHolds) {
         if (phase instanceof Phase.Open open && open.epoch().equals(e)) {
-            if (upTo > commitKnown) {
+            sequencerHolds = Math.max(sequencerHolds, seqHolds);
+            if (upTo > commitKnown || durablePair) {
                 commitKnown = upTo;
                 deliverCommitted();
             }
@@ -285,6 +293,9 @@ abstract class MemberState {
     }
 
     final void deliverCommitted() {
+        if (durablePair && phase instanceof Phase.Open) {
+            commitKnown = Math.max(commitKnown, Math.min(ackable(), sequencerHolds));
+        }
         long limit = !(phase instanceof Phase.Open) || (shortcut && commitKnown >= tailEnd) ? held
                 : Math.min(held, commitKnown);
         while (delivered < limit) {

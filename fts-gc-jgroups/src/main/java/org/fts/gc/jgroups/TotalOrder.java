@@ -124,7 +124,10 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         this.watchOut = new WatchNet(net, () -> view);
         this.timer = new TimerDuties(self, net, origin, member, sequencer, stalls, seqWatch, watchOut, this::toMember);
         if (disk != null) {
-            disk.start(() -> FailStop.guard(() -> ack(member.ackDue(true))));
+            disk.start(() -> FailStop.guard(() -> {
+                member.durableAdvanced();
+                ack(member.ackDue(true));
+            }));
         }
     }
 
@@ -198,7 +201,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         } else if (m instanceof Wire.Ack a) {
             sequencer.acks().onAck(src, a.epochView(), a.held());
         } else if (m instanceof Wire.Commit c) {
-            member.commit(new EpochId(c.epochView(), src), c.committed(), c.stable());
+            member.commit(new EpochId(c.epochView(), src), c.committed(), c.stable(), c.sequencerHolds());
         } else if (m instanceof Wire.StateReq r) {
             Recovery.runAll(member.onStateReq(src, r.view(), r.ballot()));
         } else if (m instanceof Wire.State s) {

@@ -59,9 +59,14 @@ final class Wire {
 
     /**
      * Sequencer to the other members: every entry up to {@code committed} is held by a majority, and up to {@code
-     * stable} by every member (0: not said; the ORDs say it under {@code sequencer} ordering).
+     * stable} by every member (0: not said; the ORDs say it under {@code sequencer} ordering). With a log,
+     * {@code sequencerHolds} is what the sequencer's own disk holds of the epoch (0: not said): where it and one
+     * follower are a majority, that follower delivers what its own disk holds of it (docs/durability.md).
      */
-    record Commit(long epochView, long committed, long stable) implements Msg {
+    record Commit(long epochView, long committed, long stable, long sequencerHolds) implements Msg {
+        Commit(long epochView, long committed, long stable) {
+            this(epochView, committed, stable, 0);
+        }
     }
 
     /**
@@ -252,8 +257,8 @@ final class Wire {
         } else if (m instanceof Ack a) {
             return ByteBuffer.allocate(17).put(Tag.ACK.code).putLong(a.epochView()).putLong(a.held()).array();
         } else if (m instanceof Commit c) {
-            return ByteBuffer.allocate(25).put(Tag.COMMIT.code).putLong(c.epochView()).putLong(c.committed())
-                    .putLong(c.stable()).array();
+            return ByteBuffer.allocate(33).put(Tag.COMMIT.code).putLong(c.epochView()).putLong(c.committed())
+                    .putLong(c.stable()).putLong(c.sequencerHolds()).array();
         } else if (m instanceof Req r) {
             return ByteBuffer.allocate(33).put(Tag.REQ.code).putLong(r.epochView()).putLong(r.from()).putLong(r.to())
                     .putLong(r.firstUnacked()).array();
@@ -332,7 +337,7 @@ final class Wire {
             case ACK:
                 return new Ack(b.getLong(), b.getLong());
             case COMMIT:
-                return new Commit(b.getLong(), b.getLong(), b.getLong());
+                return new Commit(b.getLong(), b.getLong(), b.getLong(), b.remaining() >= 8 ? b.getLong() : 0);
             case REQ:
                 return new Req(b.getLong(), b.getLong(), b.getLong(), b.getLong());
             case GRANT:

@@ -217,7 +217,7 @@ final class SimNetwork {
         } else if (m instanceof Wire.Ack a) {
             return "ACK e=" + a.epochView() + " held=" + a.held();
         } else if (m instanceof Wire.Commit c) {
-            return "COMMIT e=" + c.epochView() + " c=" + c.committed();
+            return "COMMIT e=" + c.epochView() + " c=" + c.committed() + (c.sequencerHolds() > 0 ? " holds=" + c.sequencerHolds() : "");
         } else if (m instanceof Wire.StateReq r) {
             return "STATE_REQ v=" + r.view();
         } else if (m instanceof Wire.State s) {

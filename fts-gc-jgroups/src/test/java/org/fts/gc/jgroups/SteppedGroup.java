@@ -35,6 +35,8 @@ final class SteppedGroup implements AutoCloseable {
         final DeliveryPump pump;
         final TotalOrder order;
         final ArrayDeque<Object[]> inbox = new ArrayDeque<>();   // {src, bytes}
+        /** With {@link #withLogs()}: this member's log, synced only when the test says ({@link #sync}). */
+        final SimLog log;
 
         /** Offload: while true, this member's DATA multicasts wait in {@link #heldSends} (a stalled sender). */
         boolean holdSends;
@@ -44,7 +46,8 @@ final class SteppedGroup implements AutoCloseable {
             id = new MemberId(name);
             pump = new DeliveryPump(name, recorder);
             pump.start();
-            order = new TotalOrder(id, config, this, pump, null, ordering, task -> {
+            log = logs ? new SimLog(new SimLog.Disk()) : null;
+            order = new TotalOrder(id, config, this, pump, log, ordering, task -> {
                 if (holdSends) {
                     heldSends.add(task);
                 } else {
@@ -158,6 +161,7 @@ final class SteppedGroup implements AutoCloseable {
     /** Which messages the links of {@link #drop} drop (all, when null). */
     Set<Class<? extends Wire.Msg>> dropOnly;
     private long viewId;
+    private boolean logs;
 
     private final org.fts.gc.FailStop.Action halt;
 
@@ -174,6 +178,42 @@ final class SteppedGroup implements AutoCloseable {
 
     Node node(String name) {
         return nodes.get(name);
+    }
+
+    /** Members added after this keep a log ({@code fts.durability=log}), synced only by {@link #sync}. */
+    SteppedGroup withLogs() {
+        logs = true;
+        return this;
+    }
+
+    /** Syncs {@code name}'s log (its writer's group commit); what follows from it is queued, not run. */
+    boolean sync(String name) {
+        return nodes.get(name).log.sync();
+    }
+
+    /** Runs, syncing every log whenever the group is quiet, until nothing is left to run or to sync. */
+    void runSyncing() {
+        for (int i = 0; i < 10_000; i++) {
+            run();
+            boolean any = false;
+            for (Node n : alive()) {
+                any |= n.log != null && n.log.sync();
+            }
+            if (!any) {
+                return;
+            }
+        }
+        throw new AssertionError("no quiescence");
+    }
+
+    /** The protocol's own count of what {@code name} delivered (before its delivery pump). */
+    long deliveredByProtocol(String name) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(" delivered=(\\d+)")
+                .matcher(nodes.get(name).order.describe());
+        if (!m.find()) {
+            throw new AssertionError("no delivered= in " + nodes.get(name).order.describe());
+        }
+        return Long.parseLong(m.group(1));
     }
 
     /** New members (not yet in any view). */
