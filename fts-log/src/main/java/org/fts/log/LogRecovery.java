@@ -51,7 +51,11 @@ final class LogRecovery {
             log.syncedAtOpen(0);
             return;
         }
-        cutTornTail(segments.get(segments.size() - 1), pieces.get(pieces.size() - 1), synced);
+        Segment tail = segments.get(segments.size() - 1);
+        if (tail.lastIndex() < synced) {   // zeros (the file is filled ahead) or nothing where synced records were
+            pieces.get(pieces.size() - 1).add(tail.lostTail(synced));
+        }
+        cutTornTail(tail, pieces.get(pieces.size() - 1), synced);
         List<Damage> found = new ArrayList<>();
         for (List<Segment.Piece> mine : pieces) {
             for (Segment.Piece piece : mine) {

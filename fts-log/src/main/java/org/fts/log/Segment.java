@@ -23,6 +23,10 @@ import java.util.zip.CRC32C;
  * damaged one; {@code payloadCrc} covers the payload. {@code synced} is the log's durable point when the record was
  * written: every record up to it had been synced.
  *
+ * <p>The file is kept zero-filled {@link #PREALLOCATE} bytes ahead of its last record: a sync then writes the
+ * records' blocks only, not the file's size and its new blocks (on ext4, a journal commit per sync). A scan ends its
+ * records where only zeros are left: a record never has an all-zero header (its index is at least 1).
+ *
  * <p>Not thread-safe: the log serializes access.
  */
 final class Segment {
@@ -30,6 +34,8 @@ final class Segment {
     static final int HEADER = 16;
     static final int RECORD_HEADER = 32;
     static final int MAX_META = 1024;
+    /** How far ahead of its last record the file is zero-filled (grown in steps of this size). */
+    static final int PREALLOCATE = 1 << 20;
     private static final byte[] MAGIC = {'F', 'T', 'S', 'L'};
 
     /** What a stretch of the file holds: a verified record, a record whose payload fails, or unreadable bytes. */
@@ -50,6 +56,8 @@ final class Segment {
     private long[] offsets = new long[64];
     private int count;
     private long end;
+    /** The file's size: zeros from {@code end} up to it. */
+    private long allocated;
 
     private Segment(Path path, long firstIndex, FileChannel channel) {
         this.path = path;
@@ -69,6 +77,7 @@ final class Segment {
         writeFully(ch, header(firstIndex), 0);
         Segment s = new Segment(p, firstIndex, ch);
         s.end = HEADER;
+        s.allocated = HEADER;
         return s;
     }
 
@@ -123,8 +132,9 @@ final class Segment {
     private void scan(List<Piece> pieces) throws IOException {
         byte[] data = readAll(channel);
         int size = data.length;
+        allocated = size;
         int pos = Math.min(HEADER, size);
-        while (pos < size) {
+        while (pos < size && !zeros(data, pos)) {
             long due = firstIndex + count;
             Piece r = header(data, pos, due);
             if (r != null) {
@@ -157,6 +167,16 @@ final class Segment {
             pos = stop;
         }
         end = pos;
+    }
+
+    /** Whether {@code data} holds only zeros from {@code pos} on: the file's preallocated end. */
+    static boolean zeros(byte[] data, int pos) {
+        for (int i = pos; i < data.length; i++) {
+            if (data[i] != 0) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -197,12 +217,27 @@ final class Segment {
         return b.array();
     }
 
+    /**
+     * The records after the last one the file holds, up to {@code upTo}, which the log had synced: lost (read back as
+     * zeros, or cut off), so an unreadable stretch over the bytes where they were, reported as damage, never the end.
+     */
+    Piece lostTail(long upTo) {
+        long due = firstIndex + count;
+        long start = end;
+        for (long i = due; i <= upTo; i++) {
+            add(-start - 1);
+        }
+        end = Math.max(end, allocated);
+        return new Piece(Kind.LOST, due, upTo, start, end, null, -1);
+    }
+
     /** Cuts the file at {@code offset} (a torn tail), durably; the records from {@code index} on are gone. */
     void cutAt(long offset, long index) throws IOException {
         channel.truncate(offset);
         channel.force(true);
         count = (int) Math.max(0, index - firstIndex);
         end = offset;
+        allocated = offset;
     }
 
     long lastIndex() {
@@ -223,6 +258,15 @@ final class Segment {
             throw new IllegalArgumentException("index " + index + " appended where " + (firstIndex + count) + " is due");
         }
         ByteBuffer b = encode(index, meta, payload, synced);
+        if (end + b.capacity() > allocated) {   // zeros ahead, synced with the next sync
+            long to = end + b.capacity() + PREALLOCATE;
+            ByteBuffer zeros = ByteBuffer.allocate((int) Math.min(PREALLOCATE, to - allocated));
+            for (long p = Math.max(allocated, end); p < to; p += zeros.capacity()) {
+                zeros.clear().limit((int) Math.min(zeros.capacity(), to - p));
+                writeFully(channel, zeros, p);
+            }
+            allocated = to;
+        }
         writeFully(channel, b, end);
         add(end);
         end += b.capacity();
@@ -292,6 +336,7 @@ final class Segment {
         count = keep;
         channel.truncate(end);
         channel.force(true);
+        allocated = end;
     }
 
     /** Where record {@code k} (or the unreadable stretch holding it) begins. */

@@ -62,10 +62,11 @@ class SegmentedLogTest {
         }
     }
 
-    /** Flips a byte at {@code offset} of {@code file} (from its end if negative). */
+    /** Flips a byte at {@code offset} of {@code file} (from the end of its records if negative). */
     private static void flip(Path file, long offset) throws IOException {
+        long recordsEnd = SegmentFiles.recordsEnd(file);
         try (RandomAccessFile f = new RandomAccessFile(file.toFile(), "rw")) {
-            long at = offset < 0 ? f.length() + offset : offset;
+            long at = offset < 0 ? recordsEnd + offset : offset;
             f.seek(at);
             int b = f.read();
             f.seek(at);
@@ -131,8 +132,9 @@ class SegmentedLogTest {
         }
         crash(log);
         Path seg = segment(0);
+        long recordsEnd = SegmentFiles.recordsEnd(seg);
         try (RandomAccessFile f = new RandomAccessFile(seg.toFile(), "rw")) {
-            f.setLength(f.length() - 3);   // the last record's payload cut short, as a crash mid-write leaves it
+            f.setLength(recordsEnd - 3);   // the last record's payload cut short, as a crash mid-write leaves it
         }
         try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
             assertHolds(again, 1, 102);
@@ -142,6 +144,69 @@ class SegmentedLogTest {
         }
         try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
             assertHolds(again, 1, 103);
+        }
+    }
+
+    @Test
+    void theFileIsZeroFilledAheadOfItsRecordsAndTheZerosAreItsEndNotDamage() throws IOException {
+        SegmentedLog log = filled(1, 100, 64L << 20);
+        crash(log);
+        Path seg = segment(0);
+        long recordsEnd = SegmentFiles.recordsEnd(seg);
+        assertTrue(Files.size(seg) - recordsEnd > Segment.PREALLOCATE / 2,
+                "zeros ahead: " + Files.size(seg) + " bytes for " + recordsEnd + " of records");
+        try (SegmentedLog again = SegmentedLog.open(dir, 64L << 20)) {
+            assertHolds(again, 1, 100);
+            assertTrue(again.damage().isEmpty(), again.damage()::toString);
+            again.append(101, meta(101), rec(101));   // written over the zeros
+            again.sync();
+        }
+        try (SegmentedLog again = SegmentedLog.open(dir, 64L << 20)) {
+            assertHolds(again, 1, 101);
+        }
+    }
+
+    @Test
+    void aRecordTornInsideTheZerosAheadIsATornTail() throws IOException {
+        SegmentedLog log = filled(1, 10, 1 << 20);
+        log.append(11, meta(11), rec(11));   // not synced
+        crash(log);
+        Path seg = segment(0);
+        long recordsEnd = SegmentFiles.recordsEnd(seg);
+        try (RandomAccessFile f = new RandomAccessFile(seg.toFile(), "rw")) {
+            f.seek(recordsEnd - 5);
+            f.write(new byte[5]);   // its last blocks never reached the disk: zeros, as the file was filled with
+        }
+        try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
+            assertHolds(again, 1, 10);
+            assertTrue(again.damage().isEmpty(), "a torn write is not damage: " + again.damage());
+        }
+    }
+
+    @Test
+    void zerosWhereSyncedRecordsWereAreDamageNotTheEnd() throws IOException {
+        crash(filled(1, 20, 1 << 20));
+        Path seg = segment(0);
+        long from = payloadOffset(seg, 15, 0) - Segment.RECORD_HEADER - meta(15).length;
+        long to = SegmentFiles.recordsEnd(seg);
+        try (RandomAccessFile f = new RandomAccessFile(seg.toFile(), "rw")) {
+            f.seek(from);
+            f.write(new byte[(int) (to - from)]);   // a lost write: 15..20 read back as zeros
+        }
+        try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
+            assertEquals(20, again.lastIndex(), "the log had synced 20: zeros there are a lost write, kept");
+            assertEquals(List.of(15L), again.damage().stream().map(Damage::from).toList());
+            List<Record> copies = new java.util.ArrayList<>();
+            for (long i = 15; i <= 20; i++) {
+                copies.add(new Record(i, meta(i), rec(i)));
+            }
+            assertTrue(again.repair(copies).isEmpty(), "repaired from copies");
+            again.append(21, meta(21), rec(21));
+            again.sync();
+        }
+        try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
+            assertHolds(again, 1, 21);
+            assertTrue(again.damage().isEmpty(), again.damage()::toString);
         }
     }
 

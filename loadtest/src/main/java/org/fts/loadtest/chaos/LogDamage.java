@@ -32,14 +32,14 @@ final class LogDamage {
     }
 
     /**
-     * How far {@code segment} holds records: its size, but jgroups-raft's file ends in zeros written ahead of its
-     * records (a flip there damages nothing, a tear there tears nothing), so for it the end of its last record.
+     * How far {@code segment} holds records: both FTS's segments and jgroups-raft's file end in zeros written ahead
+     * of their records (a flip there damages nothing, a tear there tears nothing), so the end of the last record.
      */
     static long logged(Path segment) throws IOException {
-        long size = Files.size(segment);
         if (!segment.getFileName().toString().equals("entries.raft")) {
-            return size;
+            return org.fts.log.SegmentFiles.recordsEnd(segment);
         }
+        long size = Files.size(segment);
         try (RandomAccessFile f = new RandomAccessFile(segment.toFile(), "r")) {
             long pos = 0;
             while (pos + RAFT_HEADER <= size) {   // magic:u8 (1) totalLength:u32 ...
