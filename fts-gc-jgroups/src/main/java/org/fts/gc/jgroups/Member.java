@@ -368,6 +368,8 @@ final class Member extends MemberDisk {
                 && GroupConfig.replicas(List.of(self, epoch.sequencer())) >= config.majority(c.members()));
         durablePair = config.uniform() && disk != null && !offload && !self.equals(epoch.sequencer())
                 && GroupConfig.replicas(List.of(self, epoch.sequencer())) >= config.majority(c.members());
+        // What the sequencer said before this member opened is not kept: its repeated ACK (the timer's) brings the
+        // sequencer's COMMIT again, with what its disk holds (Acks.update, the repeat).
         sequencerHolds = 0;
         LOG.info("{}: opened epoch {} at {}{} ({} members)", self, epoch, c.start(),
                 gap ? " with a gap (its state must be fetched)" : "", c.members().size());

@@ -209,7 +209,7 @@ abstract class MemberState {
         if (phase instanceof Phase.Open open && open.epoch().equals(e)) {
             sequencerHolds = Math.max(sequencerHolds, seqHolds);
             if (upTo > commitKnown || durablePair) {
-                commitKnown = upTo;
+                commitKnown = Math.max(commitKnown, upTo);
                 deliverCommitted();
             }
             trim(stable);
