@@ -33,7 +33,7 @@ class RaftConformanceTest extends JGroupsBackedConformance {
         p.setProperty("fts.gc.jgroups.stack", "udp");
         p.setProperty("fts.gc.raft.members", "a,b,c");
         p.setProperty("fts.group.size", String.valueOf(groupSize));
-        p.setProperty("fts.durability.dir", data.toString());
+        p.setProperty("fts.durability.dir", data.toAbsolutePath().toString());
         return GroupChannels.create(p, memberName);
     }
 }

@@ -73,7 +73,7 @@ class CheckpointRestartProcessTest {
         Path data = Files.createTempDirectory(Path.of("target"), "checkpoints-").toAbsolutePath();
         String group = "cp-" + UUID.randomUUID().toString().substring(0, 6);
         List<String> options = new java.util.ArrayList<>(List.of("-Dfts.durability=log",
-                "-Dfts.durability.dir=" + data, "-Dfts.durability.checkpoint=65536"));
+                "-Dfts.durability.dir=" + data.toAbsolutePath(), "-Dfts.durability.checkpoint=65536"));
         options.addAll(binding);
         cluster = new ReplicaCluster(group, 3, false, options, Path.of("target", "child-logs"));
         orb = ORB.init(new String[0], Clients.ftDefaults());

@@ -58,7 +58,7 @@ class RaftChannelTest {
         p.setProperty("fts.gc.jgroups.stack", "udp");
         p.setProperty("fts.gc.raft.members", "r0,r1,r2");
         p.setProperty("fts.group.size", "3");
-        p.setProperty("fts.durability.dir", data.toString());
+        p.setProperty("fts.durability.dir", data.toAbsolutePath().toString());
         if (durable) {
             p.setProperty("fts.durability", "log");
         }

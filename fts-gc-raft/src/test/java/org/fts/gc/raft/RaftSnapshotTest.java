@@ -122,7 +122,7 @@ class RaftSnapshotTest {
         p.setProperty("fts.gc.raft.members", "r0,r1,r2");
         p.setProperty("fts.group.size", "3");
         p.setProperty("fts.durability", "log");
-        p.setProperty("fts.durability.dir", data.toString());
+        p.setProperty("fts.durability.dir", data.toAbsolutePath().toString());
         p.setProperty("fts.durability.checkpoint", String.valueOf(64 << 10));
         GroupChannel ch = GroupChannels.create(p, replica + "#" + UUID.randomUUID().toString().substring(0, 4));
         opened.add(ch);

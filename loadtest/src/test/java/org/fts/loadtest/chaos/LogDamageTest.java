@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -16,21 +15,34 @@ class LogDamageTest {
 
     @Test
     void aFlipLandsInWhatWasLoggedSinceTheMarkAndATearShortensTheNewestSegment() throws Exception {
-        Path log = Files.createDirectories(dir.resolve("log"));
-        Files.write(log.resolve(String.format("%020d.log", 1)), new byte[4000]);
-        Path newest = log.resolve(String.format("%020d.log", 900));
-        Files.write(newest, new byte[1000]);
-        LogDamage.Mark mark = LogDamage.mark(dir);
-        assertEquals(new LogDamage.Mark(newest, 1000), mark);
-        Files.write(newest, new byte[1000], StandardOpenOption.APPEND);
+        Path log = dir.resolve("log");
+        byte[] payload = new byte[100];
+        java.util.Arrays.fill(payload, (byte) 7);
+        try (org.fts.log.SegmentedLog l = org.fts.log.SegmentedLog.open(log, 64 << 10)) {
+            for (long i = 1; i <= 60; i++) {
+                l.append(i, payload);
+            }
+            l.sync();
+            LogDamage.Mark mark = LogDamage.mark(dir);
+            Path newest = mark.segment();
+            assertEquals(org.fts.log.SegmentFiles.recordsEnd(newest), mark.size(), "the mark: where its records end");
+            assertTrue(Files.size(newest) > mark.size(), "the segment is zero-filled ahead of its records");
+            for (long i = 61; i <= 70; i++) {
+                l.append(i, payload);
+            }
+            l.sync();
+            long end = org.fts.log.SegmentFiles.recordsEnd(newest);
+            byte[] before = Files.readAllBytes(newest);
 
-        String did = LogDamage.damage(dir, mark, 50, 10);
-        byte[] after = Files.readAllBytes(newest);
-        assertEquals(1990, after.length, did);
-        for (int i = 0; i < after.length; i++) {
-            assertEquals(i == 1500 ? 0x5a : 0, after[i] & 0xff, "byte " + i + ": " + did);
+            String did = LogDamage.damage(dir, mark, 50, 10);
+            byte[] after = Files.readAllBytes(newest);
+            long at = mark.size() + (end - mark.size()) * 50 / 100;
+            assertEquals(end - 10, after.length, did);
+            for (int i = 0; i < after.length; i++) {
+                assertEquals(i == at ? before[i] ^ 0x5a : before[i], after[i], "byte " + i + ": " + did);
+            }
+            assertTrue(did.contains("offset " + at) && did.contains("tore 10 bytes"), did);
         }
-        assertTrue(did.contains("offset 1500") && did.contains("tore 10 bytes"), did);
     }
 
     /** {@code n} raft records of 100 bytes each (26 of header), then {@code ahead} zeros written ahead. */
