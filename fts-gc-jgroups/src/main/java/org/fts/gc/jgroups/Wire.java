@@ -64,9 +64,6 @@ final class Wire {
      * follower are a majority, that follower delivers what its own disk holds of it (docs/durability.md).
      */
     record Commit(long epochView, long committed, long stable, long sequencerHolds) implements Msg {
-        Commit(long epochView, long committed, long stable) {
-            this(epochView, committed, stable, 0);
-        }
     }
 
     /**
