@@ -95,6 +95,21 @@ public interface GroupChannel extends AutoCloseable {
      */
     Whiteboard whiteboard();
 
+    /**
+     * A linearizable read barrier ({@code docs/reads.md}): calls {@link ReadBarrier#ready} on the delivery thread
+     * once this member has delivered every broadcast that any member of the group had delivered when this method was
+     * called, or {@link ReadBarrier#refused} when it cannot confirm that (then the caller orders its read as a
+     * broadcast). A read the application performs in {@code ready} therefore sees every write whose delivery any
+     * member could have answered before the read arrived, without being ordered itself. Only under uniform delivery
+     * ({@code fts.delivery=uniform}); with {@code agreed} every barrier is refused. Barriers asked for at about the
+     * same time share one confirmation. Never blocks. The default refuses every barrier.
+     *
+     * @throws GroupException if the channel is not joined or is closed
+     */
+    default void readBarrier(ReadBarrier barrier) {
+        onDeliveryThread(() -> barrier.refused("the group binding has no read barrier"));
+    }
+
     /** This member's identity; available once created. */
     MemberId self();
 

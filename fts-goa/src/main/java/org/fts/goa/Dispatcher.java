@@ -43,13 +43,15 @@ final class Dispatcher {
     private final Function<byte[], String> iogr;
     private final int maxRequestSize;
     private final Placement placement;
+    private final ReadPath reads;
 
     /**
      * @param iogr    the object's current group reference, stringified, for clients whose FT_GROUP_VERSION is old
      */
     Dispatcher(ORB orb, GoaConfig config, Map<ObjectKey, Servant> objects, ReplicaEngine engine,
-               Membership membership, Function<byte[], String> iogr, Placement placement) {
+               Membership membership, Function<byte[], String> iogr, Placement placement, ReadPath reads) {
         this.placement = placement;
+        this.reads = reads;
         this.orb = orb;
         this.self = config.replicaId();
         // Ids made up for plain clients must not repeat across restarts of a replica (the cache would answer
@@ -99,19 +101,22 @@ final class Dispatcher {
             id = new RequestId(incarnation, counter.incrementAndGet());
             keepUntil = 0;   // nobody can retry it
         }
-        CastPath.Ticket ticket = castPath.enter();
+        boolean read = Jacorb.responseExpected(rh) && reads.isRead(oid, operation);   // stage 5r: docs/reads.md
+        CastPath.Ticket ticket = read ? null : castPath.enter();
         Request request;
         try {
             request = Capture.capture(id, self, oid, operation, in, rh, now, keepUntil);
         } catch (RuntimeException e) {
-            ticket.cancel();
+            if (ticket != null) {
+                ticket.cancel();
+            }
             throw e;
         }
-        CompletableFuture<Reply> done = castPath.cast(request, ticket);
+        CompletableFuture<Reply> done = read ? reads.read(request) : castPath.cast(request, ticket);
         if (!request.responseExpected()) {
             return null;
         }
-        if (standing.interruptions() != interruptions) {
+        if (!read && standing.interruptions() != interruptions) {
             // It stopped serving while this request waited in the doorway: the waiting requests were failed,
             // maybe before this one was registered, and its cast may have gone to a view that is not primary.
             castPath.notExecuted(id, new IllegalStateException("replica " + self + " stopped serving while "

@@ -50,11 +50,13 @@ final class FrontDispatch implements GroupRequests {
     private final Function<byte[], String[]> interfaces;
     private volatile Placement placement;
     private volatile boolean open;
+    private final ReadPath reads;
 
     FrontDispatch(ORB orb, GoaConfig config, Map<ObjectKey, Servant> objects, ReplicaEngine engine,
                   Membership membership, Function<byte[], String> iogr, String poaName,
-                  Function<byte[], String[]> interfaces) {
+                  Function<byte[], String[]> interfaces, ReadPath reads) {
         this.interfaces = interfaces;
+        this.reads = reads;
         this.orb = orb;
         this.self = config.replicaId();
         this.incarnation = self + "/" + UUID.randomUUID();   // made-up ids never repeat across incarnations
@@ -151,15 +153,16 @@ final class FrontDispatch implements GroupRequests {
             id = new RequestId(incarnation, counter.incrementAndGet());
             keepUntil = 0;
         }
-        CastPath.Ticket ticket = castPath.enter();
+        boolean read = r.responseExpected() && reads.isRead(oid, r.operation());   // stage 5r: docs/reads.md
+        CastPath.Ticket ticket = read ? null : castPath.enter();
         int[] cs = ex.codeSets();
         Request request = new Request(id, self, oid, r.operation(), r.minor(), r.littleEndian(), cs[0], cs[1],
                 r.bodyStart() % 8, r.arguments(), r.responseExpected(), now, r.responseExpected() ? keepUntil : 0);
-        CompletableFuture<Reply> done = castPath.cast(request, ticket);
+        CompletableFuture<Reply> done = read ? reads.read(request) : castPath.cast(request, ticket);
         if (!r.responseExpected()) {
             return;
         }
-        if (standing.interruptions() != interruptions) {   // see Dispatcher.invoke
+        if (!read && standing.interruptions() != interruptions) {   // see Dispatcher.invoke
             castPath.notExecuted(id, new IllegalStateException("replica " + self + " stopped serving while "
                     + r.operation() + " was being cast"));
         }

@@ -17,6 +17,7 @@ public final class GoaKeys implements ConfigKeyProvider {
         keys.add(GiopGuard.INTAKE_MAX_BYTES);
         keys.add(GiopGuard.IO_TIMEOUT);
         keys.add(Placement.MODE);
+        keys.addAll(ReadOperations.KEYS);
         keys.addAll(org.fts.goa.frontend.FrontEnd.KEYS);
         keys.addAll(BatchingConfig.KEYS);
         return keys;

@@ -94,9 +94,12 @@ public final class GroupPOA extends PoaBasics {
         StartupChecks.tlsOnlyOrPlain(local);   // before anything runs: a refused replica leaves nothing behind
         this.references = new References(orb, groupPoa, this, membership, config.group(), objects);
         int iiopPort = StartupChecks.frontEndPort(props, local);
+        java.util.function.Function<byte[], String[]> interfaces = oid -> objects.get(new ObjectKey(oid))
+                ._all_interfaces(this, oid);
+        ReadPath reads = engine.readPath(new ReadOperations(props, interfaces), ReadOperations.CHECK.get(props));
         this.frontDoor = iiopPort == 0 ? null
                 : new FrontDispatch(orb, config, objects, engine, membership, references::iogr, groupPoa.the_name(),
-                        oid -> objects.get(new ObjectKey(oid))._all_interfaces(this, oid));
+                        interfaces, reads);
         try {
             this.frontEnd = iiopPort == 0 ? null
                     : org.fts.goa.frontend.FrontEnd.start(local.host(), iiopPort, props, frontDoor);
@@ -108,7 +111,8 @@ public final class GroupPOA extends PoaBasics {
         String endpoint = frontEnd == null ? local.endpoint() : frontEnd.endpoint();
         references.ownEndpoint(frontEnd == null ? null : endpoint);
         this.placement = Placement.of(props, orb, config, channel, engine, membership, endpoint, references::placed);
-        Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, references::iogr, placement);
+        Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, references::iogr, placement,
+                reads);
         groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
         this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
         this.stats = new StatsExport(config, engine.batcher().stats());

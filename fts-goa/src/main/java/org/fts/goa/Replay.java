@@ -59,7 +59,8 @@ final class Replay {
                 + "expired (a copy cast long before); it is not executed", 0, CompletionStatus.COMPLETED_MAYBE));
     }
 
-    private Reply system(Request r, SystemException e) {
+    /** The reply carrying {@code e}, as {@code r}'s client expects it. */
+    Reply system(Request r, SystemException e) {
         OutputStream out = Jacorb.replyStream(orb, r);
         Jacorb.writeSystemException(out, e);
         return new Reply(Reply.Kind.SYSTEM_EXCEPTION, Jacorb.bytes(out));

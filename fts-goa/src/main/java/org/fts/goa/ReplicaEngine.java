@@ -37,6 +37,7 @@ final class ReplicaEngine implements StateTransfer.Host {
     private final Standing standing;
     private final StateTransfer transfer;
     private final DeliveryRouter router;
+    private final Replay replay;
     /** Opened when the application activated its objects (deliveries wait for it when the group layer logs). */
     private final java.util.concurrent.CountDownLatch activation = new java.util.concurrent.CountDownLatch(1);
 
@@ -66,6 +67,7 @@ final class ReplicaEngine implements StateTransfer.Host {
         this.castPath = new CastPath(batcher, longDoorway);
         this.lanes = new ExecutionLanes(self, config.backgroundThreads(), channel);
         this.standing = new Standing(config.groupSize());
+        this.replay = replay;
         this.transfer = new StateTransfer(this, Math.max(250, config.stateTimeout().toMillis() / 4), self);
         Execution execution = new Execution(self, replay, cache, objects, lanes, castPath);
         this.router = new DeliveryRouter(self, member, channel, batcher, standing, castPath, execution, lanes,
@@ -95,6 +97,21 @@ final class ReplicaEngine implements StateTransfer.Host {
 
     Batcher batcher() {
         return batcher;
+    }
+
+    /**
+     * The path of declared reads (docs/reads.md), executed here after the channel's read barrier; with {@code check},
+     * each one compares the state's digest before and after ({@code fts.reads.check}).
+     */
+    ReadPath readPath(ReadOperations declared, boolean check) {
+        java.util.function.Supplier<String> digest = !check ? null : () -> {
+            try {
+                return Snapshot.digest(Snapshot.take(objects, cache, membership));
+            } catch (Snapshot.StateException e) {
+                throw new IllegalStateException("cannot take the state to check a read: " + e.getMessage(), e);
+            }
+        };
+        return new ReadPath(self, channel, replay, objects, lanes, standing, castPath, declared, digest);
     }
 
     /** Casts this replica's endpoint into the total order, so every replica adds it to the group reference. */

@@ -121,6 +121,21 @@ public final class LocalChannel implements GroupChannel {
         DeliveryPump.task(pump, closed, self, task);
     }
 
+    /** Queued behind every broadcast its partition ordered so far, all of which are queued here already. */
+    @Override
+    public void readBarrier(org.fts.gc.ReadBarrier barrier) {
+        LocalGroup g = group;
+        if (g == null || closed) {
+            throw new GroupException(self + " is not joined");
+        }
+        g.readBarrier(this, barrier);
+    }
+
+    void enqueueTask(Runnable task) {
+        pump.setDelayNanos(network.delayNanos());
+        pump.task(task);
+    }
+
     @Override
     public boolean isDeliveryThread() {
         return DeliveryPump.isDeliveryThread(pump);

@@ -105,6 +105,21 @@ final class LocalGroup {
         }
     }
 
+    /**
+     * A read barrier at {@code member}: in a primary partition every broadcast ordered so far is already queued at
+     * each of its members, so a task queued now runs after them; no other partition delivers meanwhile.
+     */
+    synchronized void readBarrier(LocalChannel member, org.fts.gc.ReadBarrier barrier) {
+        Partition p = partitionOf(member);
+        if (!config.uniform()) {
+            member.enqueueTask(() -> barrier.refused("fts.delivery=agreed: reads are ordered"));
+        } else if (p.epoch == null) {
+            member.enqueueTask(() -> barrier.refused("its view is not primary"));
+        } else {
+            member.enqueueTask(barrier::ready);
+        }
+    }
+
     synchronized void send(LocalChannel sender, MemberId to, byte[] payload) {
         Partition p = partitionOf(sender);
         for (LocalChannel m : p.members) {

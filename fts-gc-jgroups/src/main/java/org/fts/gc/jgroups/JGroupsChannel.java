@@ -125,6 +125,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         try {
             order.ackIfMoved();
             order.retryRecovery(System.nanoTime(), RECOVERY_RETRY_NANOS);
+            order.readTick(System.nanoTime());
             if (stallNanos > 0) {
                 order.watchStalls(System.nanoTime(), stallNanos);
             }
@@ -174,6 +175,15 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             throw new GroupException(to + " is not in the current view of " + self);
         }
         send(a, Wire.encode(new Wire.Direct(payload)), "send to " + to);
+    }
+
+    @Override
+    public void readBarrier(org.fts.gc.ReadBarrier barrier) {
+        TotalOrder o = order;
+        if (o == null || closed || channel == null) {
+            throw new GroupException(self + ": no read barrier: channel is " + (closed ? "closed" : "not joined"));
+        }
+        o.readBarrier(barrier);
     }
 
     @Override

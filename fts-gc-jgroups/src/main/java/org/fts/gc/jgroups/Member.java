@@ -47,6 +47,18 @@ final class Member extends MemberDisk {
         }
     }
 
+    // ================================ read barriers (docs/reads.md) ================================
+
+    /** {@code barriers} are ready once this member delivered up to {@code position}, if before {@code deadline}. */
+    synchronized void readsAt(long position, List<org.fts.gc.ReadBarrier> barriers, long deadline) {
+        reads.add(position, delivered, barriers, deadline, pump);
+    }
+
+    /** The read barriers past their deadline (all of them with {@code Long.MAX_VALUE}): the caller refuses them. */
+    synchronized List<org.fts.gc.ReadBarrier> expireReads(long now) {
+        return reads.isEmpty() ? List.of() : reads.expire(now);
+    }
+
     // ================================ views and recoveries ================================
 
     /** A view was installed here; answers a recovery request that arrived before it. */

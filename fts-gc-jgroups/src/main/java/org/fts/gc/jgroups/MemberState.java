@@ -78,6 +78,8 @@ abstract class MemberState {
     /** The standing (held and commit point) this member last repeated its acknowledgement for ({@link #ackDue}). */
     long repeatedAt = -1;
     final TreeMap<Long, Entry> log = new TreeMap<>();
+    /** Read barriers waiting for this member to deliver up to their confirmed position. */
+    final ReadWaiters reads = new ReadWaiters();
     /** Entries beyond {@code held + 1}: repairs arriving out of order. */
     final TreeMap<Long, Entry> ahead = new TreeMap<>();
     /**
@@ -323,6 +325,9 @@ abstract class MemberState {
                 deliveredMarks.merge(e.origin(), e.oseq(), Math::max);
                 sinceCheckpoint += e.payload().length;
             }
+        }
+        if (!reads.isEmpty()) {
+            reads.release(delivered, pump);
         }
         if (gapOwn >= 0 && phase instanceof Phase.Open && commitKnown >= gapTailEnd) {
             origin.delivered(gapOwn);   // its broadcasts the skipped, now committed, history holds

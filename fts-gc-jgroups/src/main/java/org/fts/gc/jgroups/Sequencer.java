@@ -102,6 +102,17 @@ final class Sequencer {
     }
 
     /**
+     * The epoch this member sequences, if its own member has opened it too, and the last position ordered in it:
+     * a read index (docs/reads.md). Null otherwise.
+     */
+    synchronized ReadConfirmer.Point readPoint() {
+        if (state instanceof SequencerState.Sequencing s && s.epoch().equals(member.epoch())) {
+            return new ReadConfirmer.Point(s.epoch(), s.members(), nextGseq - 1);
+        }
+        return null;
+    }
+
+    /**
      * Members of the epoch this member sequences that hold less than the commit point and acknowledged nothing
      * new for {@code patienceNanos} (none when it sequences nothing). Never takes this monitor.
      */

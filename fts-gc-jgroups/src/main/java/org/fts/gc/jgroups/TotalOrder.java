@@ -102,6 +102,10 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private volatile View view;
     private final SequencerWatch.Out watchOut;
     private final TimerDuties timer;
+    private final ReadRequester reads;
+    private final ReadConfirmer readRounds;
+    /** The read barriers' clock, in nanoseconds (the protocol simulator's is virtual). */
+    private java.util.function.LongSupplier readClock = System::nanoTime;
 
     /**
      * @param disk     the member's log ({@code fts.durability=log}), or null: with one, the member starts from what it
@@ -123,6 +127,22 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         this.seqWatch = new SequencerWatch(self);
         this.watchOut = new WatchNet(net, () -> view);
         this.timer = new TimerDuties(self, net, origin, member, sequencer, stalls, seqWatch, watchOut, this::toMember);
+        this.reads = new ReadRequester(member, pump, this::readIndex, config.uniform());
+        this.readRounds = new ReadConfirmer(self, config, new ReadConfirmer.Net() {
+            @Override
+            public void ping(ReadWire.Ping ping) {
+                net.multicastUrgent(Wire.encode(ping));
+            }
+
+            @Override
+            public void answer(MemberId to, ReadWire.Answer answer) {
+                if (to.equals(self)) {
+                    reads.answered(self, answer, readClock.getAsLong());
+                } else {
+                    net.urgent(to, Wire.encode(answer));
+                }
+            }
+        }, sequencer::readPoint);
         if (disk != null) {
             disk.start(() -> FailStop.guard(() -> {
                 member.durableAdvanced();
@@ -146,6 +166,31 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         member.synced();
     }
 
+    /** A read barrier (docs/reads.md): ready once this member delivered up to a read index its sequencer confirmed. */
+    void readBarrier(org.fts.gc.ReadBarrier barrier) {
+        reads.request(barrier, readClock.getAsLong());
+    }
+
+    /** The timer's part in read barriers: unconfirmed ones are refused after {@link ReadRequester#TIMEOUT_NANOS}. */
+    void readTick(long now) {
+        reads.tick(now);
+        readRounds.tick(now);
+    }
+
+    /** Read barriers confirmed and refused at this member, and confirmation rounds it ran as a sequencer. */
+    long[] readCounts() {
+        long[] c = reads.counts();
+        return new long[] {c[0], c[1], readRounds.rounds()};
+    }
+
+    private void readIndex(EpochId epoch, ReadWire.Index request) {
+        if (epoch.sequencer().equals(self)) {
+            readRounds.asked(self, request, readClock.getAsLong());
+        } else {
+            net.urgent(epoch.sequencer(), Wire.encode(request));
+        }
+    }
+
     /** The application fell behind: this member no longer holds the group's state until it is synced again. */
     void unsynced() {
         member.unsynced();
@@ -162,6 +207,8 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
                 recover = sequencer.viewChanged(v);
             }
             Recovery.runAll(member.viewChanged(v));
+            readRounds.viewChanged();
+            reads.viewChanged();
             if (recover) {
                 long ballot = sequencer.ballot();
                 LOG.debug("{}: coordinator of view {}: recovering with ballot {}", self, v, ballot);
@@ -188,7 +235,9 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     }
 
     private void dispatch(MemberId src, Wire.Msg m) {
-        if (m instanceof Wire.Ord o) {
+        if (m instanceof ReadWire.ReadMsg r) {
+            read(src, r);
+        } else if (m instanceof Wire.Ord o) {
             member.onOrd(src, o);
         } else if (m instanceof Wire.Data d) {
             member.onData(d);
@@ -234,6 +283,21 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
             pump.direct(src, d.payload());
         } else {
             LOG.warn("{}: dropped an unexpected {} from {}", self, m.getClass().getSimpleName(), src);
+        }
+    }
+
+    private void read(MemberId src, ReadWire.ReadMsg m) {
+        if (m instanceof ReadWire.Index i) {
+            readRounds.asked(src, i, readClock.getAsLong());
+        } else if (m instanceof ReadWire.Ping p) {
+            EpochId e = member.epoch();   // only a member that still follows the pinging sequencer's epoch says so
+            if (e != null && e.view() == p.epochView() && e.sequencer().equals(src)) {
+                net.urgent(src, Wire.encode(new ReadWire.Pong(p.epochView(), p.round())));
+            }
+        } else if (m instanceof ReadWire.Pong p) {
+            readRounds.ponged(src, p, readClock.getAsLong());
+        } else if (m instanceof ReadWire.Answer a) {
+            reads.answered(src, a, readClock.getAsLong());
         }
     }
 
@@ -401,6 +465,11 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
     /** The counters' MBean over this member's roles. */
     OrderStats stats(Ordering ordering) {
         return new OrderStats(member, sequencer, origin, seqWatch, ordering);
+    }
+
+    /** For the protocol simulator only: the read barriers' clock. */
+    void readClock(java.util.function.LongSupplier clock) {
+        this.readClock = clock;
     }
 
     /** For the protocol simulator only: observe deliveries and epoch openings. */

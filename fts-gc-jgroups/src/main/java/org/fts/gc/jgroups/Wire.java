@@ -42,7 +42,8 @@ final class Wire {
 
     /** A message of the protocol. */
     sealed interface Msg permits Fwd, Ord, Ack, Commit, StateReq, State, SendRepair, Repair, EpochMsg, NotPrimary,
-            Direct, Probe, ProbeReply, ProbeFor, Vouch, Unreachable, Refused, Req, Grant, Data, MendCut {
+            Direct, Probe, ProbeReply, ProbeFor, Vouch, Unreachable, Refused, Req, Grant, Data, MendCut,
+            ReadWire.ReadMsg {
     }
 
     /** Origin to sequencer: broadcast {@code oseq}; every oseq below {@code firstUnacked} was delivered. */
@@ -243,7 +244,9 @@ final class Wire {
     }
 
     static byte[] encode(Msg m) {
-        if (m instanceof Fwd f) {
+        if (m instanceof ReadWire.ReadMsg r) {
+            return ReadWire.encode(r);
+        } else if (m instanceof Fwd f) {
             return ByteBuffer.allocate(1 + 16 + f.payload().length).put(Tag.FWD.code).putLong(f.oseq())
                     .putLong(f.firstUnacked()).put(f.payload()).array();
         } else if (m instanceof Ord o) {
@@ -320,6 +323,9 @@ final class Wire {
     /** Parses a message; {@link RuntimeException} (e.g. BufferUnderflowException) if malformed. */
     static Msg decode(byte[] msg) {
         ByteBuffer b = ByteBuffer.wrap(msg, 1, msg.length - 1);
+        if (ReadWire.owns(msg[0])) {
+            return ReadWire.decode(msg[0], b);
+        }
         switch (Tag.of(msg[0])) {
             case FWD:
                 return new Fwd(b.getLong(), b.getLong(), rest(b));

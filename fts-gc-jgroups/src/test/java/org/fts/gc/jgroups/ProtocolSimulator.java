@@ -100,6 +100,7 @@ final class ProtocolSimulator {
     private final int[] incarnations;
     private final Map<MemberId, SimNode> all = new HashMap<>();
     final SimHistory history = new SimHistory(this);
+    private final SimReads reads = new SimReads(this);
     private final List<String> schedule;
     private final PrintStream verbose;
     private final SimSteps steps;
@@ -215,6 +216,10 @@ final class ProtocolSimulator {
 
     Random rnd() {
         return rnd;
+    }
+
+    SimReads reads() {
+        return reads;
     }
 
     Options options() {

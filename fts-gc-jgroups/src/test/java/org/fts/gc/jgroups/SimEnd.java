@@ -92,6 +92,9 @@ final class SimEnd {
         if (sim.ok()) {
             check();
         }
+        if (sim.ok() && sim.options().uniform()) {
+            sim.reads().checkAtEnd();
+        }
     }
 
     /** Every member with a gap installs the state, as soon as its provider holds it. */

@@ -74,6 +74,11 @@ final class SimHistory {
         return false;
     }
 
+    /** Where {@code payload} was delivered, or null if nowhere yet. */
+    Long position(String payload) {
+        return posOf.get(payload);
+    }
+
     boolean contains(String payload) {
         return posOf.containsKey(payload);
     }

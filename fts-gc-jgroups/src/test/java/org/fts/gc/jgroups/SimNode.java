@@ -75,6 +75,7 @@ final class SimNode implements TotalOrder.Transport, MemberTap, GroupListener {
         this.pump = new DeliveryPump(id.name(), this);
         this.order = new TotalOrder(id, config, this, pump, log, ordering, Runnable::run);
         order.tap(this);
+        order.readClock(sim.reads()::clock);
     }
 
     /**
@@ -175,6 +176,7 @@ final class SimNode implements TotalOrder.Transport, MemberTap, GroupListener {
     public void deliver(MemberId sender, byte[] payload) {
         String text = new String(payload, StandardCharsets.UTF_8);
         String expected = toHand.poll();
+        sim.reads().handed(text);
         if (!text.equals(expected)) {
             sim.violate("pump order", id + "'s pump handed " + text + " where the protocol delivered " + expected);
         }

@@ -32,6 +32,10 @@ final class SimSteps {
         if (sim.options().durable() && rnd.nextInt(4) == 0 && syncOne()) {
             return;   // with logs: a writer's sync (drawn apart, so that runs without logs keep their schedules)
         }
+        if (sim.options().uniform() && rnd.nextInt(10) == 0 && !sim.live().isEmpty()) {
+            sim.reads().read(sim.pick(sim.live()));   // drawn apart, like the sync
+            return;
+        }
         while (!take(rnd.nextInt(100))) {
             // that step did not apply here: draw another
         }
@@ -84,6 +88,7 @@ final class SimSteps {
             sim.log("timer " + n);
             n.order.ackIfMoved();
             n.order.retryRecovery(0, 0);   // a coordinator asks again for the reports it misses
+            sim.reads().tick(n);
         } else if (w < 86) {
             List<SimNode> c = sim.live().stream().filter(n -> !n.late.isEmpty()).toList();
             if (c.isEmpty()) {

@@ -1,0 +1,63 @@
+package org.fts.gc.jgroups;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import org.fts.gc.ReadBarrier;
+import org.fts.gc.internal.DeliveryPump;
+
+/**
+ * Read barriers whose position the sequencer confirmed, waiting for their member to deliver up to it
+ * (docs/reads.md). Guarded by the member's monitor: {@link #release} runs where the member hands deliveries to its
+ * pump, so a barrier's {@code ready} is queued right behind the delivery of its position.
+ */
+final class ReadWaiters {
+    private record Waiter(ReadBarrier barrier, long deadline) {
+    }
+
+    private final TreeMap<Long, List<Waiter>> byPosition = new TreeMap<>();
+
+    /** Queues {@code barriers}' {@code ready} behind the delivery of {@code position}: now, if delivered already. */
+    void add(long position, long delivered, List<ReadBarrier> barriers, long deadline, DeliveryPump pump) {
+        if (position <= delivered) {
+            pump.task(() -> barriers.forEach(ReadBarrier::ready));
+            return;
+        }
+        List<Waiter> at = byPosition.computeIfAbsent(position, p -> new ArrayList<>());
+        barriers.forEach(b -> at.add(new Waiter(b, deadline)));
+    }
+
+    /** After the member delivered up to {@code delivered}: the barriers waiting for it are ready. */
+    void release(long delivered, DeliveryPump pump) {
+        while (!byPosition.isEmpty() && byPosition.firstKey() <= delivered) {
+            List<Waiter> ready = byPosition.pollFirstEntry().getValue();
+            pump.task(() -> ready.forEach(w -> w.barrier().ready()));
+        }
+    }
+
+    /** The barriers waiting since before {@code now}'s deadline, or all of them ({@code now} = Long.MAX_VALUE). */
+    List<ReadBarrier> expire(long now) {
+        List<ReadBarrier> out = new ArrayList<>();
+        var it = byPosition.entrySet().iterator();
+        while (it.hasNext()) {
+            Map.Entry<Long, List<Waiter>> e = it.next();
+            e.getValue().removeIf(w -> {
+                if (now == Long.MAX_VALUE || now - w.deadline() >= 0) {
+                    out.add(w.barrier());
+                    return true;
+                }
+                return false;
+            });
+            if (e.getValue().isEmpty()) {
+                it.remove();
+            }
+        }
+        return out;
+    }
+
+    boolean isEmpty() {
+        return byPosition.isEmpty();
+    }
+}

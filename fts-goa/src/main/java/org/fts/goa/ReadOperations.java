@@ -1,0 +1,82 @@
+package org.fts.goa;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import org.fts.config.ConfigException;
+import org.fts.config.ConfigKey;
+import org.omg.PortableServer.Servant;
+
+/**
+ * Which operations of which objects are declared reads (docs/reads.md): named in {@code fts.reads} as
+ * {@code repository-id#operation}, for any interface the object implements, or by the servant itself
+ * ({@link ReadOnlyOperations}). None by default. Answers are remembered per object and operation.
+ */
+final class ReadOperations {
+    static final ConfigKey<List<String>> READS = ConfigKey.list("fts.reads", List.of(),
+            "operations that only read their object's state, as repository-id#operation (e.g. "
+                    + "IDL:samples/HelloObj:1.0#get): executed at the replica holding the connection after a read "
+                    + "barrier, not ordered (docs/reads.md); servants may also declare them (ReadOnlyOperations)");
+    static final ConfigKey<Boolean> CHECK = ConfigKey.bool("fts.reads.check", false,
+            "tests and trials: compare the state's digest before and after every declared read; a read that changed "
+                    + "it gets INTERNAL and stops its replica (the servant's bug: the replicas' states would diverge)");
+    static final List<ConfigKey<?>> KEYS = List.of(READS, CHECK);
+
+    private final Set<String> named;
+    private final Function<byte[], String[]> interfaces;
+    private final Map<ObjectKey, Map<String, Boolean>> known = new ConcurrentHashMap<>();
+
+    /** @param interfaces an object's repository ids, by object id */
+    ReadOperations(Properties props, Function<byte[], String[]> interfaces) {
+        org.fts.config.ConfigKeys.validateAndLog(org.slf4j.LoggerFactory.getLogger(ReadOperations.class), "reads",
+                props, KEYS);
+        this.named = parse(props);
+        this.interfaces = interfaces;
+    }
+
+    /** Checks every entry of {@code fts.reads}; a malformed one stops start-up, naming the key. */
+    static Set<String> parse(Properties props) {
+        for (String e : READS.get(props)) {
+            int hash = e.indexOf('#');
+            if (hash <= 0 || hash == e.length() - 1 || e.indexOf('#', hash + 1) >= 0 || !e.startsWith("IDL:")) {
+                throw new ConfigException(READS.name(), "has entry '" + e + "', expected repository-id#operation, "
+                        + "e.g. IDL:samples/HelloObj:1.0#get");
+            }
+        }
+        return READS.get(props).stream().collect(Collectors.toUnmodifiableSet());
+    }
+
+    /** Whether nothing is declared in configuration (servants may still declare reads). */
+    boolean noneNamed() {
+        return named.isEmpty();
+    }
+
+    /** Whether {@code operation} on object {@code oid}, served by {@code servant}, is a declared read. */
+    boolean isRead(byte[] oid, String operation, Servant servant) {
+        if (servant == null || operation.startsWith("_") && !operation.startsWith("_get_")) {
+            return false;
+        }
+        return known.computeIfAbsent(new ObjectKey(oid), k -> new ConcurrentHashMap<>())
+                .computeIfAbsent(operation, op -> declared(oid, op, servant));
+    }
+
+    private boolean declared(byte[] oid, String operation, Servant servant) {
+        if (servant instanceof ReadOnlyOperations r && r.readOperations().contains(operation)) {
+            return true;
+        }
+        if (named.isEmpty()) {
+            return false;
+        }
+        for (String id : interfaces.apply(oid)) {
+            if (named.contains(id + "#" + operation)) {
+                return true;
+            }
+        }
+        return false;
+    }
+}
