@@ -323,6 +323,59 @@ public abstract class GroupChannelConformance extends WhiteboardConformance {
         }
     }
 
+    /**
+     * A read barrier ({@link GroupChannel#readBarrier}) at one member is ready only after that member delivered every
+     * broadcast another member had delivered when the barrier was asked for; a member cut off from the primary
+     * refuses it.
+     */
+    @Test
+    void aReadBarrierFollowsEveryBroadcastDeliveredAnywhereBeforeItAndAMinorityRefusesIt() throws Exception {
+        List<Member> m = joinGroupOf(3, "a", "b", "c");
+        for (Member x : m) {
+            awaitEpoch(x, e -> e.members().size() == 3, x.id() + " in the full epoch");
+        }
+        for (int round = 0; round < 12; round++) {
+            String prefix = "read" + round + ":";
+            Member writer = m.get(round % 3);
+            Member reader = m.get((round + 1) % 3);
+            broadcast(writer, prefix, 3);
+            writer.recorder().awaitState(r -> texts(r, prefix).size() == 3, WAIT, () -> prefix + " delivered at "
+                    + writer.id());
+            java.util.concurrent.CompletableFuture<Integer> seen = new java.util.concurrent.CompletableFuture<>();
+            reader.channel().readBarrier(new ReadBarrier() {
+                @Override
+                public void ready() {
+                    seen.complete(texts(reader.recorder(), prefix).size());
+                }
+
+                @Override
+                public void refused(String why) {
+                    seen.completeExceptionally(new AssertionError("refused in a healthy group: " + why));
+                }
+            });
+            assertEquals(3, seen.get(WAIT.toMillis(), TimeUnit.MILLISECONDS), "what " + reader.id()
+                    + " had delivered of " + prefix + " when its barrier was ready");
+        }
+        Member c = m.get(2);
+        isolate(c.channel());
+        c.recorder().awaitState(r -> !r.notPrimaryUnsafe().isEmpty(), WAIT, () -> "c, alone, is not primary");
+        java.util.concurrent.CompletableFuture<String> alone = new java.util.concurrent.CompletableFuture<>();
+        c.channel().readBarrier(new ReadBarrier() {
+            @Override
+            public void ready() {
+                alone.complete(null);
+            }
+
+            @Override
+            public void refused(String why) {
+                alone.complete(why);
+            }
+        });
+        String why = alone.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        assertTrue(why != null, "a member outside the primary refuses the barrier");
+        heal(c.channel());
+    }
+
     @Test
     void aBlockedListenerDoesNotStallTheGroup() throws Exception {
         CountDownLatch release = new CountDownLatch(1);

@@ -46,6 +46,11 @@ final class EpochWatch {
         this.pump = pump;
     }
 
+    /** Whether this member's first epoch opened (its deliveries then go straight to the pump). */
+    synchronized boolean opened() {
+        return opened;
+    }
+
     /** A restart without fts.durability=log found a log of its own: its first epoch is a gap. */
     synchronized void restartedInMemory() {
         restartedInMemory = true;

@@ -94,6 +94,11 @@ final class Ledger implements StateMachine {
      * (jgroups-raft tells joiners, not merged members: without it such a member waited for the next broadcast).
      */
     static final byte[] NOOP = encode("", 0, new byte[0]);
+    /**
+     * The read-index command (docs/reads.md), only ever sent as a read-only request, never appended: the leader
+     * applies it once it may answer a linearizable read, and answers how many entries it applied.
+     */
+    static final byte[] READ_INDEX = {(byte) 0xC2};
     /** The first byte of an entry with a checksum. */
     static final byte VERSION = (byte) 0xC1;
     private static final int PREFIX = 5;
@@ -134,6 +139,9 @@ final class Ledger implements StateMachine {
 
     @Override
     public byte[] apply(byte[] data, int offset, int length, boolean serializeResponse) {
+        if (length == 1 && data[offset] == READ_INDEX[0]) {
+            return ByteBuffer.allocate(8).putLong(applied).array();
+        }
         try {
             if (applyEntry(data, offset, length, true)) {
                 kept(data, offset, length);
@@ -145,6 +153,11 @@ final class Ledger implements StateMachine {
             throw e;
         }
         return null;
+    }
+
+    /** How many entries (no-ops aside) this member applied: positions comparable between members. */
+    long applied() {
+        return applied;
     }
 
     /**

@@ -77,6 +77,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     private ScheduledExecutorService watch;
     private volatile EpochWatch epochs;
     private volatile RaftHandle handle;
+    private volatile RaftReads reads;
     /** The whiteboard: entries ride on direct messages, and on a refresh multicast of their own. */
     private final org.fts.gc.jgroups.BoardLink board;
 
@@ -112,6 +113,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         epochs = watcher;
         pump = p;
         p.start();
+        java.util.concurrent.atomic.AtomicReference<Ledger> ledgerOf = new java.util.concurrent.atomic.AtomicReference<>();
         Ledger ledger = new Ledger(self.toString(), new Ledger.Sink() {
             @Override
             public void deliver(String origin, byte[] payload) {
@@ -120,6 +122,10 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
 
             @Override
             public void applied(String origin, long oseq) {
+                RaftReads r = reads;
+                if (r != null) {
+                    r.applied(ledgerOf.get().applied());
+                }
                 Submitter s = submitter;
                 if (s != null && origin.equals(self.name())) {
                     s.applied(oseq);
@@ -157,6 +163,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             RAFT r = raft;
             return r == null ? 0 : r.commitIndex();
         });
+        ledgerOf.set(ledger);
         try {
             JChannel ch = new JChannel(new ByteArrayInputStream(RaftStack.withRaft(stackXml)
                     .getBytes(StandardCharsets.UTF_8)));
@@ -177,6 +184,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
                     .sendCommitsImmediately(false);
             RaftHandle handle = new RaftHandle(ch, ledger);
             this.handle = handle;
+            this.reads = new RaftReads(p, () -> handle.getAsync(Ledger.READ_INDEX, 0, Ledger.READ_INDEX.length));
             raft = r;
             channel = ch;
             submitter = new Submitter(self.name(), entry -> handle.setAsync(entry, 0, entry.length,
@@ -266,6 +274,25 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         if (e != null && !closed) {
             e.check(view, raft);
         }
+        RaftReads r = reads;
+        if (r != null) {
+            r.expire(System.nanoTime());
+        }
+    }
+
+    /** Before the first epoch this member refuses; then jgroups-raft's read-only request confirms (RaftReads). */
+    @Override
+    public void readBarrier(org.fts.gc.ReadBarrier barrier) {
+        RaftReads r = reads;
+        EpochWatch e = epochs;
+        if (r == null || closed) {
+            throw new GroupException(self + ": no read barrier: channel is " + (closed ? "closed" : "not joined"));
+        }
+        if (!e.opened()) {
+            onDeliveryThread(() -> barrier.refused("no epoch opened here yet"));
+            return;
+        }
+        r.request(barrier);
     }
 
     private static boolean hasLog(Path dir) {
