@@ -38,6 +38,7 @@ final class ReplicaEngine implements StateTransfer.Host {
     private final StateTransfer transfer;
     private final DeliveryRouter router;
     private final Replay replay;
+    private volatile ReadPath reads;
     /** Opened when the application activated its objects (deliveries wait for it when the group layer logs). */
     private final java.util.concurrent.CountDownLatch activation = new java.util.concurrent.CountDownLatch(1);
 
@@ -111,7 +112,14 @@ final class ReplicaEngine implements StateTransfer.Host {
                 throw new IllegalStateException("cannot take the state to check a read: " + e.getMessage(), e);
             }
         };
-        return new ReadPath(self, channel, replay, objects, lanes, standing, castPath, declared, digest);
+        reads = new ReadPath(self, channel, replay, objects, lanes, standing, castPath, declared, digest);
+        return reads;
+    }
+
+    /** Declared reads executed here after a read barrier, and those whose barrier was refused (ordered instead). */
+    long[] readCounts() {
+        ReadPath r = reads;
+        return r == null ? new long[2] : r.counts();
     }
 
     /** Casts this replica's endpoint into the total order, so every replica adds it to the group reference. */

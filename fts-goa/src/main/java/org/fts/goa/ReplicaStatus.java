@@ -141,6 +141,8 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         f.put("log", log == null ? "-" : log);
         f.put("digest", digest());
         f.put("load", placement.describe());
+        long[] reads = engine.readCounts();
+        f.put("reads", "local=" + reads[0] + " ordered=" + reads[1]);
         return f;
     }
 

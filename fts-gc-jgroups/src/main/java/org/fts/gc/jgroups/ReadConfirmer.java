@@ -20,6 +20,10 @@ import org.fts.gc.internal.EpochId;
  * was confirmed, and every broadcast delivered anywhere before a request arrived is at or before the position. A
  * round not confirmed within {@link ReadRequester#TIMEOUT_NANOS}, and every request at a view change, is refused.
  *
+ * <p>A request says as much as a pong of its own: its member followed this epoch when it sent it, after its reads
+ * began. So where this sequencer and the asking member are a majority (three replicas), the request is answered at
+ * once, with no round of pings; only this sequencer's own reads, and every read of a larger group, wait for pongs.
+ *
  * <p>Its monitor is taken alone; {@link #point} (the sequencer's monitor, then the member's) is read before it.
  */
 final class ReadConfirmer {
@@ -127,6 +131,7 @@ final class ReadConfirmer {
         while (true) {
             Point p = point.get();
             List<Asked> refused = new ArrayList<>();
+            List<Asked> confirmed = new ArrayList<>();
             List<Asked> done = null;
             ReadWire.Ping ping = null;
             long position;
@@ -135,11 +140,22 @@ final class ReadConfirmer {
                     return;
                 }
                 List<Asked> mine = new ArrayList<>();
+                int majorityNow = p == null ? 0 : config.majority(p.members());
                 for (Asked a : next) {
-                    (p != null && a.epochView() == p.epoch().view() ? mine : refused).add(a);
+                    if (p == null || a.epochView() != p.epoch().view()) {
+                        refused.add(a);
+                    } else if (!a.from().replica().equals(self.replica()) && majorityNow <= 2
+                            && p.members().contains(a.from())) {
+                        confirmed.add(a);   // this sequencer and the asking member are a majority: see the class
+                    } else {
+                        mine.add(a);
+                    }
                 }
                 next.clear();
                 position = p == null ? -1 : p.position();
+                if (!confirmed.isEmpty()) {
+                    rounds.increment();
+                }
                 if (!mine.isEmpty()) {
                     rounds.increment();
                     roundNo++;
@@ -159,6 +175,7 @@ final class ReadConfirmer {
                 }
             }
             answer(refused, -1);
+            answer(confirmed, position);
             if (ping != null) {
                 net.ping(ping);
                 return;

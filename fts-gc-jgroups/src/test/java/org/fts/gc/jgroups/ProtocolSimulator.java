@@ -29,9 +29,22 @@ final class ProtocolSimulator {
      * the fault model (a majority without the state: then liveness is not checked, safety still is).
      */
     record Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering,
-                   boolean durable) {
+                   boolean durable, boolean reads) {
         Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering) {
-            this(replicas, steps, uniform, beyondFaultModel, ordering, false);
+            this(replicas, steps, uniform, beyondFaultModel, ordering, false, uniform);
+        }
+
+        Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering,
+                boolean durable) {
+            this(replicas, steps, uniform, beyondFaultModel, ordering, durable, uniform);
+        }
+
+        /**
+         * These options without reads ({@link SimReads}): the schedules of runs before reads were modelled, which the
+         * seeds that found a mechanism then replay step for step.
+         */
+        Options withoutReads() {
+            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, durable, false);
         }
 
         static Options of(int replicas) {
@@ -39,19 +52,19 @@ final class ProtocolSimulator {
         }
 
         Options with(Ordering o) {
-            return new Options(replicas, steps, uniform, beyondFaultModel, o, durable);
+            return new Options(replicas, steps, uniform, beyondFaultModel, o, durable, reads);
         }
 
         /** These options with each replica's log modelled ({@code fts.durability=log}), storage faults included. */
         Options withLogs() {
-            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, true);
+            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, true, reads);
         }
 
         String describe() {
             return "N=" + replicas + ", " + steps + " steps, " + (uniform ? "uniform" : "agreed")
                     + (beyondFaultModel ? ", beyond the fault model" : "")
                     + (ordering == Ordering.SEQUENCER ? "" : ", " + ordering.alias + " ordering")
-                    + (durable ? ", with logs and storage faults" : "");
+                    + (durable ? ", with logs and storage faults" : "") + (reads || !uniform ? "" : ", no reads");
         }
 
         /** The arguments of bin/fts simulate that run these options. */
@@ -59,7 +72,7 @@ final class ProtocolSimulator {
             return "--replicas " + replicas + " --steps " + steps + (uniform ? "" : " --delivery agreed")
                     + (beyondFaultModel ? " --faults beyond" : "")
                     + (ordering == Ordering.SEQUENCER ? "" : " --ordering " + ordering.alias)
-                    + (durable ? " --durability log" : "");
+                    + (durable ? " --durability log" : "") + (reads || !uniform ? "" : " --reads off");
         }
     }
 

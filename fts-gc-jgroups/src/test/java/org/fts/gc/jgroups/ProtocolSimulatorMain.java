@@ -25,6 +25,7 @@ public final class ProtocolSimulatorMain {
         boolean beyond = false;
         Ordering ordering = Ordering.SEQUENCER;
         boolean durable = false;
+        boolean reads = true;
         Long replay = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -42,6 +43,7 @@ public final class ProtocolSimulatorMain {
                 case "--ordering" -> ordering = Ordering.of(v);
                 case "--durability" -> durable = "log".equals(v);
                 case "--replay" -> replay = Long.parseLong(v);
+                case "--reads" -> reads = !"off".equals(v);
                 case "--help" -> usage(null);
                 default -> usage("unknown option " + a);
             }
@@ -51,7 +53,7 @@ public final class ProtocolSimulatorMain {
             usage("need --replicas >= 2, --steps >= 0, --seeds >= 1");
         }
         ProtocolSimulator.Options options = new ProtocolSimulator.Options(replicas, steps, uniform, beyond, ordering,
-                durable);
+                durable, reads && uniform);
         if (replay != null) {
             ProtocolSimulator.Result r = ProtocolSimulator.replay(replay, options, System.out);
             System.out.println(r.ok() ? r.report() : "seed " + replay + ": VIOLATION of " + r.invariant() + " at step "
@@ -87,7 +89,7 @@ public final class ProtocolSimulatorMain {
             System.err.println("simulate: " + error);
         }
         System.err.println("usage: bin/fts simulate [--seeds N] [--start S] [--replicas 3|5] [--steps K] "
-                + "[--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--replay SEED]");
+                + "[--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--reads on|off] [--replay SEED]");
         System.exit(error == null ? 0 : 2);
     }
 }

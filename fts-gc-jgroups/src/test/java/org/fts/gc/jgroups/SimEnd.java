@@ -92,7 +92,7 @@ final class SimEnd {
         if (sim.ok()) {
             check();
         }
-        if (sim.ok() && sim.options().uniform()) {
+        if (sim.ok() && sim.options().reads()) {
             sim.reads().checkAtEnd();
         }
     }

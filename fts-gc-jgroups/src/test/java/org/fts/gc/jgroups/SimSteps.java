@@ -32,7 +32,7 @@ final class SimSteps {
         if (sim.options().durable() && rnd.nextInt(4) == 0 && syncOne()) {
             return;   // with logs: a writer's sync (drawn apart, so that runs without logs keep their schedules)
         }
-        if (sim.options().uniform() && rnd.nextInt(10) == 0 && !sim.live().isEmpty()) {
+        if (sim.options().reads() && rnd.nextInt(10) == 0 && !sim.live().isEmpty()) {
             sim.reads().read(sim.pick(sim.live()));   // drawn apart, like the sync
             return;
         }

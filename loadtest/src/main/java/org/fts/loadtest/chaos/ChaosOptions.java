@@ -18,15 +18,18 @@ import java.util.List;
  * @param ordering the jgroups binding's ordering ({@code fts.gc.jgroups.ordering}: sequencer or offload)
  * @param placement where new client connections are served ({@code fts.placement}: first or load); with load,
  *                  every client is an ORB of its own and starts at the first replica, so that connections move
+ * @param reads    {@code declared}: the workload's reads ({@code get}, {@code value}) are declared reads ({@code
+ *                 fts.reads}, docs/reads.md), executed at one replica after a read barrier; {@code ordered}: ordered
+ *                 like writes
  */
 public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery, String batching, long seed,
                            int clients, int keys, long budget, boolean encrypt, int replicas, boolean hosts,
-                           boolean durable, String gc, String ordering, String placement) {
+                           boolean durable, String gc, String ordering, String placement, String reads) {
     public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed|netpart|bridge|oneway"
             + "|lossy|netmixed|killall|corrupt|ctrl|diskfull] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
             + "[--batching ALIAS] [--durability memory|log] [--seed S] [--clients 10] [--keys 5] [--budget "
             + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft] [--ordering sequencer|offload]"
-            + " [--placement first|load]";
+            + " [--placement first|load] [--reads declared|ordered]";
     /** The most replicas {@code --hosts} places: 127.0.0.2 to 127.0.0.254. */
     static final int MAX_HOSTS = 253;
 
@@ -61,6 +64,9 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         if (!placement.equals("first") && !placement.equals("load")) {
             throw new IllegalArgumentException("--placement is first or load, not " + placement);
         }
+        if (!reads.equals("declared") && !reads.equals("ordered")) {
+            throw new IllegalArgumentException("--reads is declared or ordered, not " + reads);
+        }
         if (durable && "agreed".equals(delivery)) {
             throw new IllegalArgumentException("--durability log needs uniform delivery");
         }
@@ -87,6 +93,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         String gc = "jgroups";
         String ordering = "sequencer";
         String placement = "first";   // the product's default
+        String reads = "declared";
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--hosts")) {   // the one flag without a value
                 hosts = true;
@@ -111,6 +118,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 case "--gc" -> gc = v;
                 case "--ordering" -> ordering = v;
                 case "--placement" -> placement = v;
+                case "--reads" -> reads = v;
                 case "--clients" -> clients = Integer.parseInt(v);
                 case "--keys" -> keys = Integer.parseInt(v);
                 case "--budget" -> budget = Long.parseLong(v);
@@ -123,7 +131,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             }
         }
         return new ChaosOptions(nemesis, seconds, delivery, batching, seed, clients, keys, budget, encrypt, replicas,
-                hosts, durable, gc, ordering, placement);
+                hosts, durable, gc, ordering, placement, reads);
     }
 
     /** Each replica's address: 127.0.0.(2+i) with {@code --hosts}, else 127.0.0.1 for all. */
@@ -153,6 +161,9 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             o.add("-Dfts.gc.jgroups.ordering=offload");
         }
         o.add("-Dfts.placement=" + placement);   // either way: the default may change
+        if (reads.equals("declared")) {   // the workload's reads (Workload): every run exercises the read path
+            o.add("-Dfts.reads=IDL:fts_samples/HelloObj:1.0#get,IDL:fts_samples/Counter:1.0#value");
+        }
         if (durable) {
             o.add("-Dfts.durability=log");   // the directory: the run's (Chaos)
             // the smallest checkpoint interval: a run's few MB of log checkpoint and compact many times, so that
@@ -171,6 +182,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 + (budget == Linearizability.DEFAULT_BUDGET ? "" : " --budget " + budget)
                 + (encrypt ? " --encrypt sym" : "") + (gc.equals("jgroups") ? "" : " --gc " + gc)
                 + (ordering.equals("sequencer") ? "" : " --ordering " + ordering)
-                + (placement.equals("first") ? "" : " --placement " + placement);
+                + (placement.equals("first") ? "" : " --placement " + placement)
+                + (reads.equals("declared") ? "" : " --reads " + reads);
     }
 }

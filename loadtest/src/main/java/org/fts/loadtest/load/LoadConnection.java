@@ -37,6 +37,10 @@ final class LoadConnection {
     private final SocketChannel channel;
     private final GiopRequest request;
     private final ByteBuffer steady;
+    /** Null, or the request sent as every {@link #writeEvery}th call instead of {@link #request} (a read/write mix). */
+    private final GiopRequest write;
+    private final ByteBuffer steadyWrite;
+    private final int writeEvery;
     private final long expirationMillis;
     private ByteBuffer in = ByteBuffer.allocateDirect(64 * 1024);
     private final AtomicLongArray intended = new AtomicLongArray(MAX_IN_FLIGHT);
@@ -45,14 +49,17 @@ final class LoadConnection {
     private volatile boolean dead;
 
     /** @param lastId the id of the call made already on the connection (its first, which carried the code sets) */
-    private LoadConnection(int index, String endpoint, SocketChannel channel, GiopRequest request, int lastId,
-                           long expirationMillis) {
+    private LoadConnection(int index, String endpoint, SocketChannel channel, GiopRequest request, GiopRequest write,
+                           int writeEvery, int lastId, long expirationMillis) {
         this.index = index;
         this.endpoint = endpoint;
         this.channel = channel;
         this.request = request;
+        this.write = write;
+        this.writeEvery = writeEvery;
         this.lastId = lastId;
         this.steady = request.newBuffer();
+        this.steadyWrite = write == null ? null : write.newBuffer();
         this.expirationMillis = expirationMillis;
     }
 
@@ -64,11 +71,18 @@ final class LoadConnection {
      */
     static LoadConnection open(int index, String host, int port, GiopRequest.Builder call, long expirationMillis)
             throws IOException {
+        return open(index, host, port, call, null, 0, expirationMillis);
+    }
+
+    /** As above; with {@code writes}, every {@code writeEvery}th call is that request instead. */
+    static LoadConnection open(int index, String host, int port, GiopRequest.Builder call, GiopRequest.Builder writes,
+                               int writeEvery, long expirationMillis) throws IOException {
         for (int forwards = 0; ; forwards++) {
             SocketChannel ch = connect(host, port);
             GiopReply.Forward to = bind(ch, call, expirationMillis);
             if (to == null) {
-                return new LoadConnection(index, host + ":" + port, ch, call.codeSets(false).build(), 1,
+                GiopRequest w = writes == null ? null : writes.codeSets(false).build();
+                return new LoadConnection(index, host + ":" + port, ch, call.codeSets(false).build(), w, writeEvery, 1,
                         expirationMillis);
             }
             ch.close();
@@ -78,6 +92,9 @@ final class LoadConnection {
             host = to.host();
             port = to.port();
             call.objectKey(to.objectKey());
+            if (writes != null) {
+                writes.objectKey(to.objectKey());
+            }
         }
     }
 
@@ -145,8 +162,9 @@ final class LoadConnection {
         }
         int id = ++lastId;
         intended.set(id & (MAX_IN_FLIGHT - 1), intendedNanos);
-        ByteBuffer b = steady;
-        GiopRequest r = request;
+        boolean w = write != null && id % writeEvery == 0;
+        ByteBuffer b = w ? steadyWrite : steady;
+        GiopRequest r = w ? write : request;
         long expiration = r.hasFtRequest() ? FtRequestContext.timeT(System.currentTimeMillis() + expirationMillis) : 0;
         r.patch(b, id, id, expiration);   // retention id = request id: unique per connection's client id
         inFlight.incrementAndGet();

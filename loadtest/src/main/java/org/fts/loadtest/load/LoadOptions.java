@@ -18,9 +18,13 @@ record LoadOptions(List<String> targets, List<Integer> connections, List<LoadRun
 
     static final String USAGE = "bin/fts load [--targets plain,fts,nb,atab,...] [--connections 1,50]"
             + " [--mode closed|open|closed,open] [--rate CALLS_PER_S|P%] [--seconds S] [--warmup S] [--runs N]"
-            + " [--ft] [--attach spread|first] [--callers N] [--io-threads N] [--max-in-flight N] [--call set|increment]"
+            + " [--ft] [--attach spread|first] [--callers N] [--io-threads N] [--max-in-flight N] [--call set|increment|get|mix]"
             + " [--server-warmup S] [--cap CORES] [--ior IOR|@FILE [--pids P,Q]] [--out DIR] [--docs FILE]"
             + " [-Dfts.key=value ...]";
+
+    /** {@code --call mix}: HelloObj, every {@link #MIX_WRITE_EVERY}th call of a connection a set, the others gets. */
+    static final String MIX = "mix";
+    static final int MIX_WRITE_EVERY = 10;
 
     static LoadOptions parse(String[] args) {
         List<String> targets = List.of("plain", "fts");
@@ -78,8 +82,9 @@ record LoadOptions(List<String> targets, List<Integer> connections, List<LoadRun
         if (!attach.equals("spread") && !attach.equals("first")) {
             throw new IllegalArgumentException("--attach " + attach + ": spread or first");
         }
-        if (!call.equals("set") && !call.equals("increment")) {
-            throw new IllegalArgumentException("--call " + call + ": set (HelloObj) or increment (Counter)");
+        if (!List.of("set", "increment", "get", MIX).contains(call)) {
+            throw new IllegalArgumentException("--call " + call + ": set or get (HelloObj), increment (Counter), or "
+                    + "mix (HelloObj: 90% get, 10% set)");
         }
         if (modes.contains(LoadRun.Mode.OPEN) && rate == null) {
             throw new IllegalArgumentException("--mode open needs --rate (calls/s, or P% of the first target's"

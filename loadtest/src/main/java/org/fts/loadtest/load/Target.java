@@ -71,7 +71,7 @@ final class Target implements AutoCloseable {
         try {
             List<String> refs = new ArrayList<>();
             for (int i = 0; i < objects; i++) {
-                refs.add(cluster.reference(call.equals("set") ? "hello-" + i : "counter"));
+                refs.add(cluster.reference(call.equals("increment") ? "counter" : "hello-" + i));
             }
             List<Ior> parsed = refs.stream().map(Ior::parse).toList();
             IntFunction<Endpoint> endpoints = i -> endpoint(parsed.get(i % parsed.size()), i, attach);
@@ -130,8 +130,15 @@ final class Target implements AutoCloseable {
     /** Opens connection {@code i} to its endpoint, with {@code ft} FT_REQUEST (and FT_GROUP_VERSION) contexts. */
     LoadConnection connect(int i, String call, boolean ft, String runId) throws IOException {
         Endpoint e = endpoints.apply(i);
-        GiopRequest.Builder b = new GiopRequest.Builder().objectKey(e.objectKey()).operation(call);
-        if (call.equals("set")) {
+        boolean mix = call.equals(LoadOptions.MIX);
+        GiopRequest.Builder b = request(e, mix ? "get" : call, ft, runId, i);
+        GiopRequest.Builder writes = mix ? request(e, "set", ft, runId, i) : null;
+        return LoadConnection.open(i, e.host(), e.port(), b, writes, LoadOptions.MIX_WRITE_EVERY, 15_000);
+    }
+
+    private static GiopRequest.Builder request(Endpoint e, String operation, boolean ft, String runId, int i) {
+        GiopRequest.Builder b = new GiopRequest.Builder().objectKey(e.objectKey()).operation(operation);
+        if (operation.equals("set")) {
             b.body(w -> w.string("fifteen-chars.."));   // the paper's request: 15 characters
         }
         if (ft) {
@@ -140,7 +147,7 @@ final class Target implements AutoCloseable {
                 b.groupVersion(e.groupVersion());
             }
         }
-        return LoadConnection.open(i, e.host(), e.port(), b, 15_000);
+        return b;
     }
 
     List<Long> pids() {
