@@ -333,6 +333,11 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         }
         closed = true;
         board.stop();
+        OrderStats st = stats;
+        if (st != null && st.getReadsConfirmed() + st.getReadsRefused() > 0) {
+            LOG.info("{}: read barriers: {} confirmed, {} refused, {} requests, {} answered as a sequencer", self,
+                    st.getReadsConfirmed(), st.getReadsRefused(), st.getReadRequests(), st.getReadRounds());
+        }
         ScheduledExecutorService t = timer;
         if (t != null) {
             t.shutdownNow();

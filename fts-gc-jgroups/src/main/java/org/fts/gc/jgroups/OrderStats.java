@@ -7,13 +7,38 @@ final class OrderStats implements OrderStatsMBean {
     private final Origin origin;
     private final SequencerWatch watch;
     private final Ordering ordering;
+    private final ReadRequester reads;
+    private final ReadConfirmer readRounds;
 
-    OrderStats(Member member, Sequencer sequencer, Origin origin, SequencerWatch watch, Ordering ordering) {
+    OrderStats(Member member, Sequencer sequencer, Origin origin, SequencerWatch watch, Ordering ordering,
+               ReadRequester reads, ReadConfirmer readRounds) {
+        this.reads = reads;
+        this.readRounds = readRounds;
         this.member = member;
         this.sequencer = sequencer;
         this.origin = origin;
         this.watch = watch;
         this.ordering = ordering;
+    }
+
+    @Override
+    public long getReadsConfirmed() {
+        return reads.counts()[0];
+    }
+
+    @Override
+    public long getReadsRefused() {
+        return reads.counts()[1];
+    }
+
+    @Override
+    public long getReadRequests() {
+        return reads.counts()[2];
+    }
+
+    @Override
+    public long getReadRounds() {
+        return readRounds.rounds();
     }
 
     @Override

@@ -6,6 +6,18 @@ package org.fts.gc.jgroups;
  * blocks for long (the member's monitor is never held across a send).
  */
 public interface OrderStatsMBean {
+    /** Read barriers this member confirmed (docs/reads.md). */
+    long getReadsConfirmed();
+
+    /** Read barriers this member refused: their reads were ordered. */
+    long getReadsRefused();
+
+    /** Read-index requests this member sent its sequencer (each for every barrier waiting then). */
+    long getReadRequests();
+
+    /** As a sequencer: read-index requests it answered, a round of pings or none (three replicas) each. */
+    long getReadRounds();
+
     /** {@code sequencer} or {@code offload} ({@code fts.gc.jgroups.ordering}). */
     String getOrdering();
 

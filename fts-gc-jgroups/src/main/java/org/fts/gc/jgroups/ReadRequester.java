@@ -37,6 +37,7 @@ final class ReadRequester {
     private long nextId;
     private final java.util.concurrent.atomic.LongAdder confirmed = new java.util.concurrent.atomic.LongAdder();
     private final java.util.concurrent.atomic.LongAdder refused = new java.util.concurrent.atomic.LongAdder();
+    private final java.util.concurrent.atomic.LongAdder requests = new java.util.concurrent.atomic.LongAdder();
 
     ReadRequester(Member member, DeliveryPump pump, Net net, boolean uniform) {
         this.member = member;
@@ -130,9 +131,9 @@ final class ReadRequester {
         }
     }
 
-    /** Barriers confirmed and refused so far. */
+    /** Barriers confirmed and refused so far, and requests sent. */
     long[] counts() {
-        return new long[] {confirmed.sum(), refused.sum()};
+        return new long[] {confirmed.sum(), refused.sum(), requests.sum()};
     }
 
     /** Under the monitor: the next request, if none is in flight and barriers wait. */
@@ -143,6 +144,7 @@ final class ReadRequester {
         inFlight = new ArrayList<>(waiting);
         waiting.clear();
         inFlightId = ++nextId;
+        requests.increment();
         inFlightEpoch = e;
         sentAt = now;
         return new ReadWire.Index(e.view(), inFlightId);

@@ -43,6 +43,8 @@ public final class StatusProbe implements DiagnosticsHandler.ProbeHandler {
         out.put("epoch", stats.getEpoch());
         out.put("delivered", Long.toString(stats.getDelivered()));
         out.put("committed", Long.toString(stats.getCommitted()));
+        out.put("read_barriers", "confirmed=" + stats.getReadsConfirmed() + " refused=" + stats.getReadsRefused()
+                + " requests=" + stats.getReadRequests() + " rounds=" + stats.getReadRounds());
         return out;
     }
 

@@ -177,12 +177,6 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
         readRounds.tick(now);
     }
 
-    /** Read barriers confirmed and refused at this member, and confirmation rounds it ran as a sequencer. */
-    long[] readCounts() {
-        long[] c = reads.counts();
-        return new long[] {c[0], c[1], readRounds.rounds()};
-    }
-
     private void readIndex(EpochId epoch, ReadWire.Index request) {
         if (epoch.sequencer().equals(self)) {
             readRounds.asked(self, request, readClock.getAsLong());
@@ -464,7 +458,7 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
 
     /** The counters' MBean over this member's roles. */
     OrderStats stats(Ordering ordering) {
-        return new OrderStats(member, sequencer, origin, seqWatch, ordering);
+        return new OrderStats(member, sequencer, origin, seqWatch, ordering, reads, readRounds);
     }
 
     /** For the protocol simulator only: the read barriers' clock. */
