@@ -20,8 +20,9 @@ public record Durability(boolean log, Path dir, long checkpointBytes) {
     public static final ConfigKey<String> MODE = ConfigKey.choice("fts.durability", "memory", List.of("memory", "log"),
             "log: each replica writes what it acknowledges to a write-ahead log (fts.durability.dir) and syncs it "
                     + "before acknowledging, so that a request is answered only once a majority's disks hold it and "
-                    + "a whole-group power loss loses nothing answered; memory: a majority crashing at once loses "
-                    + "the group's history (the group then refuses to serve rather than serve it empty)");
+                    + "a whole-group power loss loses nothing answered (it needs fts.delivery=uniform); memory: a majority "
+                    + "crashing at once while a replica keeps the history makes the group refuse to serve until it is back, "
+                    + "and every replica crashing at once loses every write (the group is founded anew, empty)");
     public static final ConfigKey<String> DIR = ConfigKey.absolutePath("fts.durability.dir",
             "the replicas' logs (fts.durability=log, and fts.gc=raft in either mode), in <dir>/<group>/<replica id>; "
                     + "a replica locks its own, two processes cannot share one. Empty: $STATE_DIRECTORY (systemd's "

@@ -74,6 +74,11 @@ final class CastPath {
         return new Ticket(batcher, longDoorway);
     }
 
+    /** A ticket that never entered the doorway: its cast goes straight into the current batch. */
+    Ticket pastTheDoorway() {
+        return new Ticket(batcher, false);
+    }
+
     /**
      * Casts {@code r} into the current batch; the future completes with its reply once this replica executed
      * it. A oneway request completes at once. A request that has no wire form (a string over 65535 bytes)

@@ -118,21 +118,22 @@ final class ReadPath {
         FailStop.fatal(new IllegalStateException(what));
     }
 
-    /** The barrier was refused: the read goes down the ordinary path (a thread of its own: a cast may block). */
+    /**
+     * The barrier was refused: the read goes down the ordinary path, cast from the delivery thread (a group callback
+     * may broadcast), past the doorway: a long doorway opens only when this replica's own batch is delivered, here.
+     */
     private void order(Request r, CompletableFuture<Reply> done) {
         ordered.increment();
-        CompletableFuture.runAsync(() -> {
-            try {
-                castPath.cast(r, castPath.enter()).whenComplete((reply, failure) -> {
-                    if (failure != null) {
-                        done.completeExceptionally(failure);
-                    } else {
-                        done.complete(reply);
-                    }
-                });
-            } catch (RuntimeException e) {
-                done.completeExceptionally(e);
-            }
-        });
+        try {
+            castPath.cast(r, castPath.pastTheDoorway()).whenComplete((reply, failure) -> {
+                if (failure != null) {
+                    done.completeExceptionally(failure);
+                } else {
+                    done.complete(reply);
+                }
+            });
+        } catch (RuntimeException e) {
+            done.completeExceptionally(e);
+        }
     }
 }

@@ -58,4 +58,10 @@ public interface ReplicaMXBean {
 
     /** How many times this replica's execution fell too far behind the group and it fetched the group's state. */
     long getFellBehind();
+
+    /** Declared reads executed here after a read barrier, not ordered (docs/reads.md). */
+    long getReadsLocal();
+
+    /** Declared reads whose read barrier was refused, so they were ordered like any request. */
+    long getReadsOrdered();
 }

@@ -119,6 +119,16 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         return channel.fellBehind();
     }
 
+    @Override
+    public long getReadsLocal() {
+        return engine.readCounts()[0];
+    }
+
+    @Override
+    public long getReadsOrdered() {
+        return engine.readCounts()[1];
+    }
+
     /**
      * This replica's fields for {@code fts status} ({@link GroupChannel#exposeStatus}): identity, whether it
      * serves, its view as the adaptor sees it, the configured group size, reply cache, log, state digest and load.
@@ -141,8 +151,7 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         f.put("log", log == null ? "-" : log);
         f.put("digest", digest());
         f.put("load", placement.describe());
-        long[] reads = engine.readCounts();
-        f.put("reads", "local=" + reads[0] + " ordered=" + reads[1]);
+        f.put("reads", "local=" + getReadsLocal() + " ordered=" + getReadsOrdered());
         return f;
     }
 

@@ -38,10 +38,27 @@ public final class HarnessReplica {
 
     /**
      * The launcher's commands on stdin: {@code stats}, {@code digest} (the adaptor's state digest), {@code load}
-     * (its load and placement), {@code view}
+     * (its load and placement), {@code reads} (declared reads served here and ordered), {@code view}
      * (the replica ids of the current group view), and, for
      * tests on JGroups, {@code isolate} / {@code heal} (a partition of this replica: JGroups DISCARD).
      */
+    /** The replica MBean's read counters ({@code ReplicaMXBean}), as {@code local=N ordered=M}; "-" without one. */
+    private static String reads(String self) {
+        try {
+            javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            for (javax.management.ObjectName n : server.queryNames(new javax.management.ObjectName(
+                    "org.fts:type=Replica,*"), null)) {
+                if (("\"" + self + "\"").equals(n.getKeyProperty("member"))) {
+                    return "local=" + server.getAttribute(n, "ReadsLocal") + " ordered="
+                            + server.getAttribute(n, "ReadsOrdered");
+                }
+            }
+            return "-";
+        } catch (javax.management.JMException e) {
+            return "- (" + e.getMessage() + ")";
+        }
+    }
+
     private static void command(String line, String self, POA poa) {
         GroupPOA goa = poa instanceof GroupPOA g ? g : null;
         BatchStats stats = goa == null ? null : goa.batchStats();
@@ -54,6 +71,7 @@ public final class HarnessReplica {
                 case "digest" -> System.out.println("DIGEST " + self + " "
                         + (goa == null ? "-" : goa.stateDigest()));
                 case "load" -> System.out.println("LOAD " + self + " " + (goa == null ? "-" : goa.load()));
+                case "reads" -> System.out.println("READS " + self + " " + reads(self));
                 case "view" -> System.out.println("VIEW " + self + " " + (goa == null ? "" : String.join(",",
                         goa.channel().view().members().stream().map(m -> m.name().split("#")[0]).toList())));
                 case "isolate" -> {

@@ -288,6 +288,11 @@ public final class ReplicaCluster implements AutoCloseable {
         return ask(i, "load", 15);
     }
 
+    /** Replica {@code i}'s declared-read counters, {@code local=N ordered=M}; fails without an answer in 15 s. */
+    public String reads(int i) throws IOException, InterruptedException {
+        return ask(i, "reads", 15);
+    }
+
     /** Sends {@code command} to replica {@code i} and returns its answer, waiting at most {@code seconds}. */
     private String ask(int i, String command, int seconds) throws IOException, InterruptedException {
         BlockingQueue<String> q = queue(i, command);

@@ -84,6 +84,9 @@ class ReadsInJvmTest {
             for (int i = 0; i < 3; i++) {
                 assertEquals(readsThrough[i], counters.get(i).reads.get(), "reads executed at replica " + i
                         + ": only those that reached it");
+                assertEquals((long) readsThrough[i], java.lang.management.ManagementFactory.getPlatformMBeanServer()
+                        .getAttribute(new javax.management.ObjectName("org.fts:type=Replica,group=\"goa\",member=\"r"
+                                + i + "\""), "ReadsLocal"), "replica " + i + "'s ReadsLocal (ReplicaMXBean)");
             }
         }
     }

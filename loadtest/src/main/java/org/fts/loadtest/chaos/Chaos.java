@@ -166,6 +166,7 @@ public final class Chaos {
             keys.forEach(k -> report.add("  " + k));
             report.add("  counter: " + counter.ok() + " OK and " + counter.info() + " INFO increments, final values "
                     + counter.finals() + (counter.explanation() == null ? "" : ": " + counter.explanation()));
+            report.add("  declared reads (per replica, since its last start): " + reads(cluster));
             v.reasons().forEach(r -> report.add("FAIL: " + r));
             if (!v.passed()) {
                 report.add("history: " + historyFile);
@@ -190,6 +191,22 @@ public final class Chaos {
         p.setProperty("fts.client.request_duration", REQUEST_DURATION);
         p.setProperty("OAIAddr", "127.0.0.1");
         return p;
+    }
+
+    /** Each replica's declared-read counters (ReplicaMXBean), for the report: what the read path served. */
+    private static String reads(ReplicaCluster cluster) {
+        List<String> out = new ArrayList<>();
+        for (int i = 0; i < cluster.ports().size(); i++) {
+            try {
+                out.add("r" + i + " " + cluster.reads(i));
+            } catch (java.io.IOException e) {
+                out.add("r" + i + " ?");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                out.add("r" + i + " ?");
+            }
+        }
+        return String.join(", ", out);
     }
 
     /** Whether every replica's state digest is the same now (a replica that does not answer: no). */

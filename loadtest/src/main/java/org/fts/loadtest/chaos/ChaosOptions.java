@@ -46,7 +46,8 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         }
         if (nemesis == FaultPlan.Kind.KILLALL && !durable) {
             throw new IllegalArgumentException("--nemesis killall loses every replica's memory at once: it needs "
-                    + "--durability log (without a log the group refuses to serve, by design: docs/primary-view.md)");
+                    + "--durability log (without a log every write is lost and the group is founded anew, empty: "
+                    + "docs/primary-view.md)");
         }
         if (nemesis.needsLog() && !durable) {
             throw new IllegalArgumentException("--nemesis " + nemesis + " damages or fills the replicas' logs: it needs "

@@ -71,18 +71,22 @@ class ChaosPartsTest {
         assertEquals(10, d.clients());
         assertEquals(5, d.keys());
         assertEquals("first", d.placement(), "the product's default");
-        assertEquals(List.of("-Dfts.placement=first"), d.replicaJvmOptions());
+        assertEquals("declared", d.reads(), "every run exercises the read path");
+        assertEquals(List.of("-Dfts.placement=first",
+                "-Dfts.reads=IDL:fts_samples/HelloObj:1.0#get,IDL:fts_samples/Counter:1.0#value"), d.replicaJvmOptions());
         ChaosOptions o = ChaosOptions.parse("--nemesis", "partition", "--seconds", "30", "--seed", "-5",
-                "--delivery", "uniform", "--batching", "tab", "--clients", "4", "--keys", "2", "--placement", "load");
+                "--delivery", "uniform", "--batching", "tab", "--clients", "4", "--keys", "2", "--placement", "load",
+                "--reads", "ordered");
         assertEquals(List.of("-Dfts.delivery=uniform", "-Dfts.batching=tab", "-Dfts.placement=load"),
                 o.replicaJvmOptions());
         assertEquals("bin/fts chaos --nemesis partition --seconds 30 --seed -5 --clients 4 --keys 2 "
-                + "--delivery uniform --batching tab --placement load", o.replayCommand());
+                + "--delivery uniform --batching tab --placement load --reads ordered", o.replayCommand());
         String[] replay = o.replayCommand().substring("bin/fts chaos ".length()).split(" ");
         assertEquals(o, ChaosOptions.parse(replay));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--nemesis", "flood"));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--delivery", "fast"));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--placement", "random"));
+        assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--reads", "lease"));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--seconds"));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--kill", "r0"));
     }
