@@ -14,7 +14,7 @@ import org.fts.gc.internal.EpochId;
  * confirmed position. A barrier it cannot confirm (no open epoch, a view change, no answer within {@link
  * #TIMEOUT_NANOS}, or the sequencer refused) is refused, and the application orders its read.
  *
- * <p>Its monitor is taken alone or before the member's; it never calls out while holding it, and sends after.
+ * <p>Its monitor is taken alone or before the member's (it reads the member's epoch under it); it sends after.
  */
 final class ReadRequester {
     /** How long a request for a read index, or a confirmed barrier's wait for its position, may take. */
@@ -52,26 +52,27 @@ final class ReadRequester {
             refuse(List.of(barrier), "fts.delivery=agreed: reads are ordered");
             return;
         }
-        EpochId e = member.epoch();
-        if (e == null) {
+        if (member.epoch() == null) {
             refuse(List.of(barrier), "it follows no open epoch");
             return;
         }
         ReadWire.Index send;
+        EpochId to;
         synchronized (this) {
             waiting.add(barrier);
-            send = next(e, now);
+            send = next(now);
+            to = inFlightEpoch;
         }
         if (send != null) {
-            net.index(e, send);
+            net.index(to, send);
         }
     }
 
     /** The sequencer's answer: the batch in flight waits for its position, or is refused. */
     void answered(org.fts.gc.MemberId src, ReadWire.Answer a, long now) {
-        EpochId e = member.epoch();
         List<ReadBarrier> batch;
-        ReadWire.Index send = null;
+        ReadWire.Index send;
+        EpochId to;
         synchronized (this) {
             if (inFlight.isEmpty() || a.id() != inFlightId || a.epochView() != inFlightEpoch.view()
                     || !src.equals(inFlightEpoch.sequencer())) {
@@ -79,9 +80,8 @@ final class ReadRequester {
             }
             batch = inFlight;
             inFlight = List.of();
-            if (e != null) {
-                send = next(e, now);
-            }
+            send = next(now);
+            to = inFlightEpoch;
         }
         if (a.position() < 0) {
             refuse(batch, "its sequencer could not confirm that it still leads the group");
@@ -90,7 +90,7 @@ final class ReadRequester {
             member.readsAt(a.position(), batch, now + TIMEOUT_NANOS);
         }
         if (send != null) {
-            net.index(e, send);
+            net.index(to, send);
         }
     }
 
@@ -109,25 +109,25 @@ final class ReadRequester {
 
     /** The timer: a request unanswered, or a position not delivered, within {@link #TIMEOUT_NANOS} is refused. */
     void tick(long now) {
-        EpochId e = member.epoch();
         List<ReadBarrier> late = new ArrayList<>();
-        ReadWire.Index send = null;
+        ReadWire.Index send;
+        EpochId to;
         synchronized (this) {
             if (!inFlight.isEmpty() && now - sentAt > TIMEOUT_NANOS) {
                 late.addAll(inFlight);
                 inFlight = List.of();
             }
-            if (e == null && inFlight.isEmpty()) {
+            send = next(now);
+            to = inFlightEpoch;
+            if (send == null && inFlight.isEmpty()) {   // barriers waiting, and no open epoch to ask in
                 late.addAll(waiting);
                 waiting.clear();
-            } else if (e != null) {
-                send = next(e, now);
             }
         }
         late.addAll(member.expireReads(now));
         refuse(late, "it could not confirm within " + TIMEOUT_NANOS / 1_000_000 + " ms");
         if (send != null) {
-            net.index(e, send);
+            net.index(to, send);
         }
     }
 
@@ -136,9 +136,18 @@ final class ReadRequester {
         return new long[] {confirmed.sum(), refused.sum(), requests.sum()};
     }
 
-    /** Under the monitor: the next request, if none is in flight and barriers wait. */
-    private ReadWire.Index next(EpochId e, long now) {
+    /**
+     * Under the monitor: the next request, if none is in flight and barriers wait, in the epoch this member follows
+     * now. Its epoch is read here, after every barrier of the batch was added, and counts as a confirmation at the
+     * sequencer: that the member followed the epoch after each of the batch's reads began ({@link ReadConfirmer}).
+     * Lock order: this monitor, then the member's.
+     */
+    private ReadWire.Index next(long now) {
         if (!inFlight.isEmpty() || waiting.isEmpty()) {
+            return null;
+        }
+        EpochId e = member.epoch();
+        if (e == null) {
             return null;
         }
         inFlight = new ArrayList<>(waiting);
