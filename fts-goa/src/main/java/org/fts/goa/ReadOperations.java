@@ -27,6 +27,9 @@ final class ReadOperations {
                     + "it gets INTERNAL and stops its replica (the servant's bug: the replicas' states would diverge)");
     static final List<ConfigKey<?>> KEYS = List.of(READS, CHECK);
 
+    /** Answers remembered per object at most: an IDL interface has fewer operations, a client may send any name. */
+    static final int MAX_REMEMBERED = 256;
+
     private final Set<String> named;
     private final Function<byte[], String[]> interfaces;
     private final Map<ObjectKey, Map<String, Boolean>> known = new ConcurrentHashMap<>();
@@ -61,8 +64,15 @@ final class ReadOperations {
         if (servant == null || operation.startsWith("_") && !operation.startsWith("_get_")) {
             return false;
         }
-        return known.computeIfAbsent(new ObjectKey(oid), k -> new ConcurrentHashMap<>())
-                .computeIfAbsent(operation, op -> declared(oid, op, servant));
+        Map<String, Boolean> ops = known.computeIfAbsent(new ObjectKey(oid), k -> new ConcurrentHashMap<>());
+        Boolean read = ops.get(operation);
+        if (read == null) {
+            read = declared(oid, operation, servant);
+            if (ops.size() < MAX_REMEMBERED) {   // operation names come from clients: any string, so a bound
+                ops.put(operation, read);
+            }
+        }
+        return read;
     }
 
     private boolean declared(byte[] oid, String operation, Servant servant) {

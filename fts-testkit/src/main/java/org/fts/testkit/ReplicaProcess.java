@@ -43,7 +43,7 @@ final class ReplicaProcess {
         if (line.startsWith("IOGR ")) {
             String[] f = line.split(" ", 3);
             references.putIfAbsent(f[1], f[2]);
-        } else if (line.matches("(STATS|VIEW|LOGSTATS|DIGEST|LOAD) .*")) {
+        } else if (line.matches("(STATS|VIEW|LOGSTATS|DIGEST|LOAD|READS) .*")) {
             String[] f = line.split(" ", 3);
             answers.computeIfAbsent(f[0], k -> new LinkedBlockingQueue<>()).add(f.length > 2 ? f[2] : "");
         } else if (line.startsWith("ISOLATED ") || line.startsWith("HEALED ")) {

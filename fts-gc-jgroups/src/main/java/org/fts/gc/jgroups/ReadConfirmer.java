@@ -24,7 +24,8 @@ import org.fts.gc.internal.EpochId;
  * began. So where this sequencer and the asking member are a majority (three replicas), the request is answered at
  * once, with no round of pings; only this sequencer's own reads, and every read of a larger group, wait for pongs.
  *
- * <p>Its monitor is taken alone; {@link #point} (the sequencer's monitor, then the member's) is read before it.
+ * <p>Lock order: its monitor, then {@link #point}'s (the sequencer's monitor, then the member's), read under it;
+ * nothing holding those calls in here. It sends after leaving its monitor.
  */
 final class ReadConfirmer {
     /** What it sends. */
@@ -129,7 +130,6 @@ final class ReadConfirmer {
 
     private void startRound(long now) {
         while (true) {
-            Point p = point.get();
             List<Asked> refused = new ArrayList<>();
             List<Asked> confirmed = new ArrayList<>();
             List<Asked> done = null;
@@ -139,6 +139,9 @@ final class ReadConfirmer {
                 if (!round.isEmpty() || next.isEmpty()) {
                     return;
                 }
+                // Under this monitor, after every request of the round arrived: this sequencer's own confirmation,
+                // and the position, must be later than each of their reads' start.
+                Point p = point.get();
                 List<Asked> mine = new ArrayList<>();
                 int majorityNow = p == null ? 0 : config.majority(p.members());
                 for (Asked a : next) {

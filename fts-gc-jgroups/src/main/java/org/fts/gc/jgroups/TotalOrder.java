@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *       those already in the history (per-origin oseq marks), so each is delivered once.</li>
  * </ul>
  *
- * <p>Locks, always in this order: the origin's, the sequencer's monitor, the member's monitor (the
+ * <p>Locks, always in this order: the origin's, the sequencer's monitor, the member's monitor (the read barriers'
+ * {@link ReadConfirmer} and {@link ReadRequester} take theirs before the sequencer's and the member's; the
  * sequencer's acknowledgement book has its own, taken alone). Network sends happen under the first two only.
  */
 final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {

@@ -145,7 +145,10 @@ class ReadsInJvmTest {
                 false)) {
             INTERNAL e = assertThrows(INTERNAL.class, () -> counter(r, 1).increment());
             assertEquals(org.omg.CORBA.CompletionStatus.COMPLETED_YES, e.completed);
-            assertEquals(1, stopped.size(), "the replica whose state the read changed stops");
+            // the reply leaves first, then the replica stops: wait for the stop
+            org.fts.testing.Waits.await(() -> !stopped.isEmpty(), java.time.Duration.ofSeconds(10),
+                    () -> "the replica whose state the read changed stops");
+            assertEquals(1, stopped.size(), "only that replica stops");
             String why = stopped.get(0).getMessage();
             assertTrue(why.contains("declared read increment on object") && why.contains("changed its state"), why);
             assertEquals(new ArrayList<>(List.of(0, 1, 0)), counters.stream().map(CounterImpl::valueNow).toList());
