@@ -54,15 +54,11 @@ final class ReadOperations {
         return READS.get(props).stream().collect(Collectors.toUnmodifiableSet());
     }
 
-    /** Whether nothing is declared in configuration (servants may still declare reads). */
-    boolean noneNamed() {
-        return named.isEmpty();
-    }
-
     /** Whether {@code operation} on object {@code oid}, served by {@code servant}, is a declared read. */
     boolean isRead(byte[] oid, String operation, Servant servant) {
-        if (servant == null || operation.startsWith("_") && !operation.startsWith("_get_")) {
-            return false;
+        if (servant == null || named.isEmpty() && !(servant instanceof ReadOnlyOperations)
+                || operation.startsWith("_") && !operation.startsWith("_get_")) {
+            return false;   // nothing declared (the default): no lookup on the request path
         }
         Map<String, Boolean> ops = known.computeIfAbsent(new ObjectKey(oid), k -> new ConcurrentHashMap<>());
         Boolean read = ops.get(operation);

@@ -79,7 +79,7 @@ abstract class MemberState {
     long repeatedAt = -1;
     final TreeMap<Long, Entry> log = new TreeMap<>();
     /** Read barriers waiting for this member to deliver up to their confirmed position. */
-    final ReadWaiters reads = new ReadWaiters();
+    final org.fts.gc.internal.ReadWaiters reads = new org.fts.gc.internal.ReadWaiters();
     /** Entries beyond {@code held + 1}: repairs arriving out of order. */
     final TreeMap<Long, Entry> ahead = new TreeMap<>();
     /**

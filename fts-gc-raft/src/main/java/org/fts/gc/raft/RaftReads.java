@@ -3,13 +3,12 @@ package org.fts.gc.raft;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.fts.gc.ReadBarrier;
 import org.fts.gc.internal.DeliveryPump;
+import org.fts.gc.internal.ReadWaiters;
 
 /**
  * Read barriers on the raft binding (docs/reads.md): jgroups-raft's read-only request carries a read-index command
@@ -27,13 +26,10 @@ final class RaftReads {
         CompletableFuture<byte[]> readIndex() throws Exception;
     }
 
-    private record Waiter(ReadBarrier barrier, long deadline) {
-    }
-
     private final DeliveryPump pump;
     private final Ask ask;
     private final List<ReadBarrier> waiting = new ArrayList<>();
-    private final TreeMap<Long, List<Waiter>> confirmed = new TreeMap<>();
+    private final ReadWaiters confirmed = new ReadWaiters();
     private boolean inFlight;
     private long applied;
 
@@ -54,24 +50,16 @@ final class RaftReads {
     /** This member applied {@code position} entries (on jgroups-raft's thread, after handing the last to the pump). */
     synchronized void applied(long position) {
         applied = position;
-        while (!confirmed.isEmpty() && confirmed.firstKey() <= position) {
-            List<Waiter> ready = confirmed.pollFirstEntry().getValue();
-            pump.task(() -> ready.forEach(w -> w.barrier().ready()));
+        if (!confirmed.isEmpty()) {
+            confirmed.release(position, pump);
         }
     }
 
     /** The timer: confirmed barriers whose position did not come within the timeout are refused. */
     void expire(long nowNanos) {
-        List<ReadBarrier> late = new ArrayList<>();
+        List<ReadBarrier> late;
         synchronized (this) {
-            var it = confirmed.entrySet().iterator();
-            while (it.hasNext()) {
-                Map.Entry<Long, List<Waiter>> e = it.next();
-                e.getValue().removeIf(w -> nowNanos - w.deadline() >= 0 && late.add(w.barrier()));
-                if (e.getValue().isEmpty()) {
-                    it.remove();
-                }
-            }
+            late = confirmed.expire(nowNanos);
         }
         refuse(late, "this member did not apply the confirmed read index in time");
     }
@@ -105,12 +93,9 @@ final class RaftReads {
         List<ReadBarrier> next;
         synchronized (this) {
             inFlight = false;
-            if (position >= 0 && position <= applied) {
-                pump.task(() -> batch.forEach(ReadBarrier::ready));
-            } else if (position >= 0) {
-                long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS);
-                List<Waiter> at = confirmed.computeIfAbsent(position, p -> new ArrayList<>());
-                batch.forEach(b -> at.add(new Waiter(b, deadline)));
+            if (position >= 0) {
+                confirmed.add(position, applied, batch,
+                        System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS), pump);
             }
             next = next();
         }

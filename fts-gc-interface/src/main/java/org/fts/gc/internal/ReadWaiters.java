@@ -1,4 +1,4 @@
-package org.fts.gc.jgroups;
+package org.fts.gc.internal;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -6,21 +6,21 @@ import java.util.Map;
 import java.util.TreeMap;
 
 import org.fts.gc.ReadBarrier;
-import org.fts.gc.internal.DeliveryPump;
 
 /**
- * Read barriers whose position the sequencer confirmed, waiting for their member to deliver up to it
- * (docs/reads.md). Guarded by the member's monitor: {@link #release} runs where the member hands deliveries to its
- * pump, so a barrier's {@code ready} is queued right behind the delivery of its position.
+ * Read barriers whose position was confirmed (by the sequencer, or raft's leader), waiting for their member to
+ * deliver up to it (docs/reads.md). Not thread-safe: guarded by its owner's monitor. {@link #release} runs where the
+ * member hands deliveries to its pump, so a barrier's {@code ready} is queued right behind the delivery of its
+ * position.
  */
-final class ReadWaiters {
+public final class ReadWaiters {
     private record Waiter(ReadBarrier barrier, long deadline) {
     }
 
     private final TreeMap<Long, List<Waiter>> byPosition = new TreeMap<>();
 
     /** Queues {@code barriers}' {@code ready} behind the delivery of {@code position}: now, if delivered already. */
-    void add(long position, long delivered, List<ReadBarrier> barriers, long deadline, DeliveryPump pump) {
+    public void add(long position, long delivered, List<ReadBarrier> barriers, long deadline, DeliveryPump pump) {
         if (position <= delivered) {
             pump.task(() -> barriers.forEach(ReadBarrier::ready));
             return;
@@ -30,7 +30,7 @@ final class ReadWaiters {
     }
 
     /** After the member delivered up to {@code delivered}: the barriers waiting for it are ready. */
-    void release(long delivered, DeliveryPump pump) {
+    public void release(long delivered, DeliveryPump pump) {
         while (!byPosition.isEmpty() && byPosition.firstKey() <= delivered) {
             List<Waiter> ready = byPosition.pollFirstEntry().getValue();
             pump.task(() -> ready.forEach(w -> w.barrier().ready()));
@@ -38,7 +38,7 @@ final class ReadWaiters {
     }
 
     /** The barriers waiting since before {@code now}'s deadline, or all of them ({@code now} = Long.MAX_VALUE). */
-    List<ReadBarrier> expire(long now) {
+    public List<ReadBarrier> expire(long now) {
         List<ReadBarrier> out = new ArrayList<>();
         var it = byPosition.entrySet().iterator();
         while (it.hasNext()) {
@@ -57,7 +57,7 @@ final class ReadWaiters {
         return out;
     }
 
-    boolean isEmpty() {
+    public boolean isEmpty() {
         return byPosition.isEmpty();
     }
 }
