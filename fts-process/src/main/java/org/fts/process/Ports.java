@@ -13,8 +13,36 @@ public final class Ports {
      * out as free (port 0) could be taken by any process's next outgoing connection or UDP socket before the replica
      * starting later binds it, and one did (a JacORB listener's BindException, FailoverProcessTest in CI).
      */
-    private static final int PORT_FLOOR = 20_000;
-    private static final int PORT_SPAN = 12_000;
+    private static final int RANGE_FLOOR = 20_000;
+    private static final int RANGE_SPAN = 12_000;
+
+    /**
+     * JVMs that pick ports at the same time (the build's test forks) each take their own slice of the range:
+     * {@code -Dfts.ports.slice=K/N} (1 &le; K &le; N) picks from the K-th of N equal slices, so that a port one
+     * JVM picked and has not bound yet is never picked by another. Without it, the whole range.
+     */
+    static final String SLICE = "fts.ports.slice";
+    private static final int[] SLICE_RANGE = slice(System.getProperty(SLICE));
+    private static final int PORT_FLOOR = SLICE_RANGE[0];
+    private static final int PORT_SPAN = SLICE_RANGE[1];
+
+    static int[] slice(String spec) {
+        if (spec == null || spec.isBlank()) {
+            return new int[] {RANGE_FLOOR, RANGE_SPAN};
+        }
+        String[] kn = spec.trim().split("/");
+        try {
+            int k = Integer.parseInt(kn[0].trim());
+            int n = kn.length == 2 ? Integer.parseInt(kn[1].trim()) : -1;
+            if (n >= 1 && n <= 100 && k >= 1 && k <= n) {
+                int span = RANGE_SPAN / n;
+                return new int[] {RANGE_FLOOR + (k - 1) * span, span};
+            }
+        } catch (NumberFormatException e) {
+            // fall through to the error below
+        }
+        throw new IllegalArgumentException(SLICE + "=" + spec + ": expected K/N with 1 <= K <= N <= 100");
+    }
 
     /** A UDP port free now, below the ephemeral range. */
     public static int freeUdp() throws IOException {
