@@ -31,6 +31,16 @@ public final class ChildJvm implements AutoCloseable {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> LIVE.forEach(ChildJvm::close), "reap-children"));
     }
 
+    /**
+     * Options every child JVM gets before its own ({@code -Dfts.child.jvm_options="-XX:TieredStopAtLevel=1"}): the
+     * build's tests start short-lived replicas, and their JIT compiling for code they run for seconds is most of
+     * their CPU on a small machine. Benchmarks and the demo leave it unset.
+     */
+    static final String EXTRA_OPTIONS_PROPERTY = "fts.child.jvm_options";
+    private static final List<String> EXTRA_OPTIONS = List.of(
+            System.getProperty(EXTRA_OPTIONS_PROPERTY, "").trim().split("\\s+")).stream()
+            .filter(o -> !o.isEmpty()).toList();
+
     private final String name;
     private final Path logs;
     private final Process process;
@@ -58,6 +68,7 @@ public final class ChildJvm implements AutoCloseable {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
+        cmd.addAll(EXTRA_OPTIONS);
         cmd.addAll(jvmArgs);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
