@@ -31,7 +31,8 @@ public record GroupConfig(int groupSize, boolean uniform, long maxBacklog) {
     public static final ConfigKey<String> DELIVERY = ConfigKey.choice("fts.delivery", "uniform",
             List.of("agreed", "uniform"), "uniform: a broadcast is delivered (a request executed and answered) only "
                     + "once a majority of replicas hold it, so no crash or partition of a minority loses an answered "
-                    + "request; agreed: one hop sooner, but a sequencer cut off or crashing can lose answered requests");
+                    + "request; agreed: one hop sooner, but a sequencer cut off or crashing can lose answered "
+                    + "requests (refused with fts.durability=log; declared reads are ordered)");
 
     public static final ConfigKey<Long> MAX_BACKLOG = ConfigKey.longValue("fts.delivery.max_backlog", 0, 0,
             Long.MAX_VALUE, "bytes",

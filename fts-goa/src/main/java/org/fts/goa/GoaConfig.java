@@ -26,8 +26,13 @@ public record GoaConfig(String group, String replicaId, List<String> replicas, i
             "threads", "threads executing delivered requests; more than 1 needs fts.servants.independent=true");
     public static final ConfigKey<Boolean> SERVANTS_INDEPENDENT = ConfigKey.bool("fts.servants.independent",
             false, "servants share no state: requests to different objects may execute in parallel");
+    /**
+     * Sized from the fastest rate measured (26.7k calls/s, docs/performance.md) over a retry window
+     * (fts.client.request_duration 15 s + fts.cache.margin 5 s): 534k replies; about 250 bytes each for small
+     * replies, 150 MB at the bound (docs/capacity.md). 100,000 covered 5k calls/s.
+     */
     public static final ConfigKey<Integer> CACHE_MAX_ENTRIES = ConfigKey.integer("fts.cache.max_entries",
-            100_000, 16, Integer.MAX_VALUE, "replies",
+            600_000, 16, Integer.MAX_VALUE, "replies",
             "reply cache bound: beyond it the oldest replies go, and a retry of their requests gets IMP_LIMIT "
                     + "(COMPLETED_YES) instead of executing again; size it for request rate x fts.client.request_duration");
     public static final ConfigKey<Duration> CACHE_TTL = ConfigKey.duration("fts.cache.ttl", Duration.ofSeconds(60),
@@ -36,9 +41,15 @@ public record GoaConfig(String group, String replicaId, List<String> replicas, i
     public static final ConfigKey<Duration> CACHE_MARGIN = ConfigKey.duration("fts.cache.margin",
             Duration.ofSeconds(5), Duration.ZERO, Duration.ofHours(1),
             "a reply stays cached this long past its request's FT_REQUEST expiration (clock skew)");
+    /**
+     * Below the FT client's fts.client.reply_timeout (5 s), so that a stalled request's TRANSIENT reaches an FT client
+     * before it gives the attempt up on its own, and it retries at once elsewhere; at 30 s (before) no FT client ever
+     * saw it.
+     */
     public static final ConfigKey<Duration> REQUEST_TIMEOUT = ConfigKey.duration("fts.request.timeout",
-            Duration.ofSeconds(30), Duration.ofMillis(10), Duration.ofHours(1),
-            "longest a request waits to be ordered and executed before the client gets TRANSIENT");
+            Duration.ofSeconds(4), Duration.ofMillis(10), Duration.ofHours(1),
+            "longest a request waits to be ordered and executed before the client gets TRANSIENT (COMPLETED_MAYBE; an "
+                    + "FT client retries it elsewhere); keep it below the clients' fts.client.reply_timeout");
 
     public static final ConfigKey<Duration> STATE_TIMEOUT = ConfigKey.duration("fts.state.timeout",
             Duration.ofSeconds(60), Duration.ofSeconds(1), Duration.ofHours(1),
