@@ -33,6 +33,8 @@ final class DeliveryRouter implements GroupListener {
     private final Execution execution;
     private final ExecutionLanes lanes;
     private final StateTransfer transfer;
+    /** Set once, before the channel joins. */
+    private volatile SettingsCheck settings;
     private final Membership membership;
     /** Null, or opened once the application activated its objects: the first delivery waits for it. */
     private final java.util.concurrent.CountDownLatch activation;
@@ -181,9 +183,18 @@ final class DeliveryRouter implements GroupListener {
             LOG.warn("{}: dropped a malformed message from {}: {}", self, sender, e.getMessage());
             return;
         }
-        if (transfer.onDirect(sender, m)) {
+        if (m instanceof Direct.Settings theirs) {
+            SettingsCheck c = settings;
+            if (c != null) {
+                c.received(sender, theirs);
+            }
+        } else if (transfer.onDirect(sender, m)) {
             installed();
         }
+    }
+
+    void settings(SettingsCheck check) {
+        settings = check;
     }
 
     @Override

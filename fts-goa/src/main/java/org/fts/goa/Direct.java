@@ -5,12 +5,12 @@ import java.io.DataInputStream;
 import java.io.IOException;
 
 /**
- * The GOA's point-to-point messages between replicas ({@code GroupChannel.send}) for state transfer, one
- * type tag first: a {@link Chunk} of a snapshot, or a provider's {@link Refused}.
+ * The GOA's point-to-point messages between replicas ({@code GroupChannel.send}), one type tag first: for state
+ * transfer a {@link Chunk} of a snapshot or a provider's {@link Refused}; at start, a replica's {@link Settings}.
  */
-sealed interface Direct permits Direct.Chunk, Direct.Refused {
+sealed interface Direct permits Direct.Chunk, Direct.Refused, Direct.Settings {
 
-    /** The attempt ({@link Cast.StateMarker#nonce()}) this message answers. */
+    /** The attempt ({@link Cast.StateMarker#nonce()}) this message answers; empty for {@link Settings}. */
     String nonce();
 
     /** Piece {@code index} of {@code total} of the snapshot for attempt {@code nonce}. */
@@ -21,8 +21,24 @@ sealed interface Direct permits Direct.Chunk, Direct.Refused {
     record Refused(String nonce, String reason) implements Direct {
     }
 
+    /** The sender's {@link AgreedSettings}, encoded: they differ from the receiver's ({@link SettingsCheck}). */
+    record Settings(String values) implements Direct {
+        @Override
+        public String nonce() {
+            return "";
+        }
+    }
+
     byte CHUNK = 2;
     byte REFUSED = 3;
+    byte SETTINGS = 4;
+
+    static byte[] settings(String values) {
+        return Encoding.bytes(64 + values.length(), out -> {
+            out.writeByte(SETTINGS);
+            out.writeUTF(values.length() > 8000 ? values.substring(0, 8000) : values);
+        });
+    }
 
     static byte[] chunk(String nonce, int index, int total, byte[] data, int off, int len) {
         return Encoding.bytes(32 + len, out -> {
@@ -62,6 +78,9 @@ sealed interface Direct permits Direct.Chunk, Direct.Refused {
             }
             if (type == REFUSED) {
                 return new Refused(in.readUTF(), in.readUTF());
+            }
+            if (type == SETTINGS) {
+                return new Settings(in.readUTF());
             }
             throw new IllegalArgumentException("unknown message type " + type);
         } catch (IOException e) {

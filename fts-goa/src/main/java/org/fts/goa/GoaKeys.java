@@ -20,6 +20,7 @@ public final class GoaKeys implements ConfigKeyProvider {
         keys.addAll(ReadOperations.KEYS);
         keys.addAll(org.fts.goa.frontend.FrontEnd.KEYS);
         keys.addAll(BatchingConfig.KEYS);
+        keys.addAll(MetricsEndpoint.KEYS);
         return keys;
     }
 }

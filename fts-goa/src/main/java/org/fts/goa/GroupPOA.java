@@ -60,6 +60,8 @@ public final class GroupPOA extends PoaBasics {
     private final References references;
     private final StatsExport stats;
     private final Placement placement;
+    /** Null unless fts.metrics.port is set. */
+    private final MetricsEndpoint metrics;
     private final ReplicaStatus status;
     private final NamingBinder naming;
     private final GroupPOAManager manager;
@@ -110,7 +112,8 @@ public final class GroupPOA extends PoaBasics {
         }
         String endpoint = frontEnd == null ? local.endpoint() : frontEnd.endpoint();
         references.ownEndpoint(frontEnd == null ? null : endpoint);
-        this.placement = Placement.of(props, orb, config, channel, engine, membership, endpoint, references::placed);
+        this.placement = Placement.of(props, orb, config, channel, engine, membership, endpoint, references::placed,
+                engine.settingsCheck(AgreedSettings.of(props, config.groupSize())));
         Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, references::iogr, placement,
                 reads);
         groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
@@ -126,9 +129,14 @@ public final class GroupPOA extends PoaBasics {
                 () -> membership.current().version(), config.replicaId());
         this.leaveOnShutdown = GoaConfig.LEAVE_ON_SHUTDOWN.get(props)
                 ? new Thread(() -> leave("the JVM shuts down"), "fts-leave-" + config.replicaId()) : null;
+        MetricsEndpoint endpointForMetrics = null;
         try {
+            endpointForMetrics = MetricsEndpoint.start(props, local.host());
             channel.join(config.group(), engine.listener());
         } catch (RuntimeException e) {   // nothing of this replica may outlive its failed start
+            if (endpointForMetrics != null) {
+                endpointForMetrics.close();
+            }
             if (naming != null) {
                 naming.close();
             }
@@ -141,6 +149,7 @@ public final class GroupPOA extends PoaBasics {
             channel.close();
             throw e;
         }
+        this.metrics = endpointForMetrics;
         channel.exposeStatus(status::fields);   // fts status, JGroups' probe
         if (leaveOnShutdown != null) {
             Runtime.getRuntime().addShutdownHook(leaveOnShutdown);
@@ -392,6 +401,9 @@ public final class GroupPOA extends PoaBasics {
             }
         }
         groupPoa.destroy(etherealize, waitForCompletion);
+        if (metrics != null) {
+            metrics.close();
+        }
         stats.close();
         status.close();
     }

@@ -27,7 +27,8 @@ import org.slf4j.LoggerFactory;
  *   <li>{@link #ARRIVALS}: connections ever placed here (it only grows: a forwarder tells by it that its forwards
  *       arrived);</li>
  *   <li>{@link #FIXED}: the part of {@link #CPU} its connections do not explain ({@link CpuSplit}): executing
- *       every request, and for the sequencer ordering them all.</li>
+ *       every request, and for the sequencer ordering them all;</li>
+ *   <li>{@link #FINGERPRINT}: not a load: its {@link AgreedSettings}' fingerprint ({@link SettingsCheck}).</li>
  * </ol>
  * Connections are counted from their first request ({@link #arrived}); one that is closed leaves the count at the
  * next sample. Thread-safe.
@@ -40,6 +41,7 @@ final class LoadIndex implements AutoCloseable {
     static final int CPU = 4;
     static final int ARRIVALS = 5;
     static final int FIXED = 6;
+    static final int FINGERPRINT = 7;
     static final long SAMPLE_MILLIS = 250;
     /** The weight of a new sample in the averages: about a second of samples. */
     private static final double SMOOTHING = 0.25;
@@ -66,12 +68,15 @@ final class LoadIndex implements AutoCloseable {
     private volatile long arrivals;
     private double cpuAverage;
     private double connectionCpu;
-    private volatile long[] last = new long[] {-1, 0, 0, 0, 0, 0, 0};
+    private volatile long[] last;
+    private final long fingerprint;
     private volatile Runnable afterSample = () -> { };
 
     /** @param split whether to split CPU by thread (placement by load needs it; without, {@link #FIXED} is all of it) */
     LoadIndex(String replicaId, Whiteboard board, IntSupplier endpoint, BooleanSupplier serving,
-              IntSupplier inFlight, boolean split) {
+              IntSupplier inFlight, boolean split, long fingerprint) {
+        this.fingerprint = fingerprint;
+        this.last = new long[] {-1, 0, 0, 0, 0, 0, 0, fingerprint};
         this.split = new CpuSplit(split);
         this.board = board;
         this.endpoint = endpoint;
@@ -154,7 +159,7 @@ final class LoadIndex implements AutoCloseable {
             cpuAverage += SMOOTHING * (cpu.total() - cpuAverage);
             connectionCpu += SMOOTHING * (Math.min(cpu.connections(), cpu.total()) - connectionCpu);
             long[] v = {endpoint.getAsInt(), serves ? 1 : 0, placed, inFlight.getAsInt(), Math.round(cpuAverage),
-                arrivals, Math.round(cpuAverage - connectionCpu)};
+                arrivals, Math.round(cpuAverage - connectionCpu), fingerprint};
             last = v;
             board.publish(v);
             afterSample.run();

@@ -128,7 +128,7 @@ final class Placement {
 
     /** Reads {@code fts.placement} and starts measuring this replica's load. */
     static Placement of(Properties props, ORB orb, GoaConfig config, GroupChannel channel, ReplicaEngine engine,
-                        Membership membership, String here, Function<byte[], String> iogr) {
+                        Membership membership, String here, Function<byte[], String> iogr, SettingsCheck settings) {
         ConfigKeys.validateAndLog(LOG, "placement", props, List.of(MODE));
         boolean byLoad = MODE.get(props).equals("load");
         if (byLoad && org.fts.goa.frontend.FrontEnd.PORT.get(props) != 0) {
@@ -137,9 +137,12 @@ final class Placement {
         }
         LoadIndex load = new LoadIndex(config.replicaId(), channel.whiteboard(),
                 () -> membership.current().endpoints().indexOf(here), () -> engine.standing().notServing() == null,
-                () -> engine.castPath().inFlight(), byLoad);
+                () -> engine.castPath().inFlight(), byLoad, settings.fingerprint());
         Placement p = new Placement(byLoad, load, channel.whiteboard(), channel.self(), membership, here, orb, iogr);
-        load.afterSample(p::learn);
+        load.afterSample(() -> {
+            p.learn();
+            settings.check();   // on the same thread, after the fingerprint went out with the sample
+        });
         return p;
     }
 

@@ -75,6 +75,13 @@ final class ReplicaEngine implements StateTransfer.Host {
                 transfer, membership, logged ? activation : null, this);
     }
 
+    /** Compares this replica's settings with the group's as it starts; the router hands it their messages. */
+    SettingsCheck settingsCheck(AgreedSettings mine) {
+        SettingsCheck c = new SettingsCheck(self, mine, channel, standing);
+        router.settings(c);
+        return c;
+    }
+
     /** What the channel delivers to. */
     GroupListener listener() {
         return router;

@@ -31,6 +31,10 @@ final class Standing {
     private volatile long interruptions;
     /** Completes once activate() may return: the state is current, or the group has no primary yet. */
     private final CompletableFuture<Void> started = new CompletableFuture<>();
+    /** Whether its settings were compared with its view's members' ({@link SettingsCheck}): start waits for it. */
+    private boolean settingsSettled;
+    /** Why it refuses to serve for good (its settings differ from the group's), or null. */
+    private String refused;
 
     Standing(int groupSize) {
         this.groupSize = groupSize;
@@ -92,9 +96,31 @@ final class Standing {
         publish();
     }
 
+    /** Its settings were compared with the group's (or could not be, in time): activate() may return. */
+    void settingsSettled() {
+        settingsSettled = true;
+        publish();
+    }
+
+    /**
+     * Its settings differ from the group's: if activate() has not returned yet, it fails with {@code why}, and
+     * the replica never serves; returns false (and changes nothing) if it has returned already.
+     */
+    boolean refuse(RuntimeException why) {
+        if (started.isDone()) {
+            return false;
+        }
+        refused = why.getMessage();
+        started.completeExceptionally(why);
+        publish();
+        return true;
+    }
+
     private void publish() {
-        String why = blocked != null ? blocked : !current ? "is obtaining the group's state"
-                : activated ? null : "has not activated its objects yet";
+        String why = refused != null ? "refuses to serve: " + refused : blocked != null ? blocked
+                : !current ? "is obtaining the group's state"
+                : !activated ? "has not activated its objects yet"
+                : settingsSettled ? null : "is comparing its settings with the group's";
         if (why != null) {
             interruptions++;   // single writer (the delivery thread); before the waiting requests are failed
         }
@@ -102,7 +128,8 @@ final class Standing {
             notServing = why;
             notifyAll();
         }
-        if (why == null || (!everOpened && blocked != null && view != null && activated)) {
+        if (settingsSettled && refused == null
+                && (why == null || (!everOpened && blocked != null && view != null && activated))) {
             started.complete(null);   // serving; or no primary yet: the replica serves once one forms
         }
     }

@@ -33,14 +33,40 @@ class StandingTest {
         assertNotNull(s.notServing());
         assertEquals(false, s.started().isDone(), "activate() waits");
         s.activated();
+        assertEquals("is comparing its settings with the group's", s.notServing());
+        assertEquals(false, s.started().isDone(), "activate() waits for the settings' comparison");
+        s.settingsSettled();
         assertNull(s.notServing());
         assertEquals(true, s.started().isDone());
+    }
+
+    @Test
+    void settingsThatDifferFailTheStartAndTheReplicaNeverServesButOnceStartedItServesOn() {
+        Standing s = new Standing(3);
+        s.onView(view(1, A, B, C));
+        s.onEpoch(new Epoch(1, A, List.of(A, B, C), false, true, null));
+        s.activated();
+        assertEquals(true, s.refuse(new IllegalStateException("fts.delivery is agreed here, uniform at r1")));
+        java.util.concurrent.ExecutionException e = org.junit.jupiter.api.Assertions.assertThrows(
+                java.util.concurrent.ExecutionException.class, () -> s.started().get());
+        assertEquals("fts.delivery is agreed here, uniform at r1", e.getCause().getMessage());
+        s.settingsSettled();
+        assertEquals("refuses to serve: fts.delivery is agreed here, uniform at r1", s.notServing());
+
+        Standing served = new Standing(3);
+        served.onView(view(1, A, B, C));
+        served.onEpoch(new Epoch(1, A, List.of(A, B, C), false, true, null));
+        served.activated();
+        served.settingsSettled();
+        assertEquals(false, served.refuse(new IllegalStateException("a newcomer's settings differ")));
+        assertNull(served.notServing(), "a replica that serves logs a newcomer's difference and serves on");
     }
 
     @Test
     void everyLossOfServiceMovesTheInterruptionCountAndServingDoesNot() {
         Standing s = new Standing(3);
         s.activated();
+        s.settingsSettled();
         s.onView(view(1, A, B, C));
         s.onEpoch(new Epoch(1, A, List.of(A, B, C), false, true, null));
         assertNull(s.notServing());

@@ -1,0 +1,169 @@
+package org.fts.goa;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+import javax.management.Attribute;
+import javax.management.JMException;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+
+import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.model.registry.MultiCollector;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.Labels;
+import io.prometheus.metrics.model.snapshots.MetricSnapshot;
+import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import org.fts.config.ConfigException;
+import org.fts.config.ConfigKey;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The replica's Prometheus endpoint ({@code fts.metrics.port}; off by default): {@code GET /metrics} in the text
+ * format, on the configured address only. It exposes what JMX exposes, read at each scrape: every attribute of this
+ * JVM's FTS MBeans ({@code org.fts:type=Replica|Batching}, the order's {@code jgroups:type=fts-order}) as a gauge
+ * {@code fts_<type>_<attribute>} labelled by the MBean's name (group and member, or cluster); a boolean is 1 or 0;
+ * a text attribute (the view, the role) is a gauge of 1 labelled {@code value}. Names and alert rules:
+ * docs/metrics.md. Never fatal once started: an MBean that fails to answer is left out of that scrape.
+ */
+final class MetricsEndpoint implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(MetricsEndpoint.class);
+
+    static final ConfigKey<Integer> PORT = ConfigKey.integer("fts.metrics.port", 0, 0, 65535, "port",
+            "the replica's Prometheus endpoint (GET /metrics: what JMX exposes, docs/metrics.md), on "
+                    + "fts.metrics.address; 0: off");
+    static final ConfigKey<String> ADDRESS = ConfigKey.optionalString("fts.metrics.address",
+            "the address the Prometheus endpoint listens on; empty: the replica's own (JacORB's OAIAddr, the host "
+                    + "its references name)");
+    static final List<ConfigKey<?>> KEYS = List.of(PORT, ADDRESS);
+
+    /** The MBeans whose attributes are exported, by ObjectName pattern. */
+    private static final List<String> PATTERNS = List.of("org.fts:*", "jgroups:type=fts-order,*");
+    /** Text attributes longer than this are cut (a label value). */
+    private static final int MAX_TEXT = 200;
+
+    private final HTTPServer server;
+
+    private MetricsEndpoint(HTTPServer server) {
+        this.server = server;
+    }
+
+    /**
+     * Starts the endpoint if {@code fts.metrics.port} is set; {@code host} is the replica's address.
+     *
+     * @return the endpoint, or null when off
+     * @throws ConfigException naming the key when the port cannot be bound
+     */
+    static MetricsEndpoint start(Properties props, String host) {
+        int port = PORT.get(props);
+        if (port == 0) {
+            return null;
+        }
+        String address = ADDRESS.get(props).isEmpty() ? host : ADDRESS.get(props);
+        PrometheusRegistry registry = new PrometheusRegistry();
+        registry.register((MultiCollector) MetricsEndpoint::collect);
+        try {
+            HTTPServer s = HTTPServer.builder().hostname(address).port(port).registry(registry).buildAndStart();
+            LOG.info("metrics: http://{}:{}/metrics (fts.metrics.port)", address, s.getPort());
+            return new MetricsEndpoint(s);
+        } catch (IOException | RuntimeException e) {
+            throw new ConfigException(PORT.name(), "is " + port + ", but the metrics endpoint cannot listen on "
+                    + address + ":" + port + ": " + e);
+        }
+    }
+
+    /** The port it listens on. */
+    int port() {
+        return server.getPort();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+    }
+
+    /** One scrape: every exported MBean's attributes, grouped into one family per (type, attribute). */
+    static MetricSnapshots collect() {
+        MBeanServer mbs = ManagementFactory.getPlatformMBeanServer();
+        Map<String, List<GaugeSnapshot.GaugeDataPointSnapshot>> families = new TreeMap<>();
+        Map<String, String> help = new TreeMap<>();
+        for (String pattern : PATTERNS) {
+            try {
+                for (ObjectName on : mbs.queryNames(new ObjectName(pattern), null)) {
+                    read(mbs, on, families, help);
+                }
+            } catch (JMException e) {
+                LOG.debug("metrics: {}: {}", pattern, e.toString());
+            }
+        }
+        List<MetricSnapshot> out = new ArrayList<>();
+        families.forEach((name, points) -> {
+            GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help.get(name));
+            points.forEach(b::dataPoint);
+            out.add(b.build());
+        });
+        return new MetricSnapshots(out);
+    }
+
+    private static void read(MBeanServer mbs, ObjectName on, Map<String, List<GaugeSnapshot.GaugeDataPointSnapshot>>
+            families, Map<String, String> help) {
+        String type = on.getKeyProperty("type");
+        if (type == null) {
+            return;
+        }
+        type = type.startsWith("fts-") ? type.substring(4) : type;   // jgroups:type=fts-order: fts_order_*
+        Labels labels = Labels.EMPTY;
+        for (String key : new TreeMap<>(on.getKeyPropertyList()).keySet()) {
+            if (!key.equals("type")) {
+                String value = on.getKeyProperty(key);
+                labels = labels.add(key, value.startsWith("\"") ? ObjectName.unquote(value) : value);
+            }
+        }
+        try {
+            MBeanAttributeInfo[] infos = mbs.getMBeanInfo(on).getAttributes();
+            String[] names = java.util.Arrays.stream(infos).map(MBeanAttributeInfo::getName).toArray(String[]::new);
+            for (Attribute a : mbs.getAttributes(on, names).asList()) {
+                String family = "fts_" + snake(type) + "_" + snake(a.getName());
+                Object v = a.getValue();
+                GaugeSnapshot.GaugeDataPointSnapshot.Builder p = GaugeSnapshot.GaugeDataPointSnapshot.builder();
+                if (v instanceof Number n) {
+                    p.value(n.doubleValue()).labels(labels);
+                } else if (v instanceof Boolean bool) {
+                    p.value(bool ? 1 : 0).labels(labels);
+                } else if (v instanceof String text) {
+                    family += "_info";
+                    String cut = text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) : text;
+                    p.value(1).labels(labels.add("value", cut));
+                } else {
+                    continue;
+                }
+                families.computeIfAbsent(family, f -> new ArrayList<>()).add(p.build());
+                help.putIfAbsent(family, "JMX " + on.getDomain() + ":type=" + type + " attribute " + a.getName());
+            }
+        } catch (JMException | RuntimeException e) {
+            LOG.debug("metrics: {}: {}", on, e.toString());
+        }
+    }
+
+    /** {@code ReplyCacheSize} to {@code reply_cache_size}, {@code fts-order} to {@code fts_order}. */
+    static String snake(String name) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (Character.isUpperCase(c) && i > 0 && !Character.isUpperCase(name.charAt(i - 1))) {
+                b.append('_');
+            }
+            b.append(Character.isLetterOrDigit(c) ? Character.toLowerCase(c) : '_');
+        }
+        return b.toString().toLowerCase(Locale.ROOT);
+    }
+}
