@@ -63,21 +63,66 @@ class ArchiveIT {
         return Map.entry(p.exitValue(), Files.readString(log));
     }
 
-    @Test
-    void threeReplicasRunFromTheUnpackedArchiveWithAShopsServants() throws Exception {
+    /** The archive unpacked into a fresh directory under target/: its top directory. */
+    private static Path unpack(Path tmp) throws Exception {
         Path archive = Path.of(System.getProperty("fts.dist.archive"));
         assertTrue(Files.isRegularFile(archive), archive + " exists (mvn package)");
-        Path tmp = Files.createTempDirectory(Path.of("target"), "archive-it-").toAbsolutePath();
         Process untar = new ProcessBuilder("tar", "xzf", archive.toAbsolutePath().toString(), "-C", tmp.toString())
                 .inheritIO().start();
         assertTrue(untar.waitFor(60, TimeUnit.SECONDS) && untar.exitValue() == 0, "tar xzf");
-        Path home;
         try (Stream<Path> top = Files.list(tmp)) {
-            home = top.filter(Files::isDirectory).findFirst().orElseThrow();
+            return top.filter(Files::isDirectory).findFirst().orElseThrow();
         }
+    }
+
+    /**
+     * The archive's README's "Try it" lines, run as a new user would, from the unpacked archive: three replicas of
+     * the example store start on 127.0.0.1, the demo's 40 calls are all answered though the replica its client is
+     * connected to is killed with {@code kill -9}, and the group stops. Every replica is reaped by its PID.
+     */
+    @Test
+    void theReadmesLocalTrialStartsAGroupThatAnswersThroughACrash() throws Exception {
+        Path tmp = Files.createTempDirectory(Path.of("target"), "archive-try-").toAbsolutePath();
+        Path home = unpack(tmp);
+        List<String> lines = Files.readAllLines(home.resolve("README")).stream().map(String::trim)
+                .filter(l -> l.startsWith("bin/fts try ")).map(l -> l.replaceAll("\\s+#.*$", "")).toList();
+        assertEquals(List.of("bin/fts try start", "bin/fts try demo", "bin/fts try stop"), lines);
+        try {
+            Map.Entry<Integer, String> start = run(home, tmp.resolve("start.out"), "try", "start");
+            assertEquals(0, start.getKey(), start.getValue());
+            assertTrue(start.getValue().contains("three replicas serve the store"), start.getValue());
+            Map.Entry<Integer, String> demo = run(home, tmp.resolve("demo.out"), "try", "demo");
+            assertEquals(0, demo.getKey(), demo.getValue());
+            assertTrue(demo.getValue().contains("kill -9 of replica 1"), demo.getValue());
+            assertTrue(demo.getValue().contains("40 of 40 calls answered"), demo.getValue());
+            assertTrue(demo.getValue().contains("call 40: put key-40, read back 'value-40'"), demo.getValue());
+            Map.Entry<Integer, String> stop = run(home, tmp.resolve("stop.out"), "try", "stop");
+            assertEquals(0, stop.getKey(), stop.getValue());
+        } finally {
+            for (int n = 1; n <= 3; n++) {   // whatever happened, no replica outlives the test
+                Path pid = home.resolve("run/try/r" + n + ".pid");
+                if (Files.isRegularFile(pid)) {
+                    ProcessHandle.of(Long.parseLong(Files.readString(pid).trim())).ifPresent(h -> {
+                        h.destroyForcibly();
+                        h.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(t -> h).join();
+                    });
+                }
+            }
+        }
+        for (int n = 1; n <= 3; n++) {
+            Path pid = home.resolve("run/try/r" + n + ".pid");
+            assertTrue(!Files.exists(pid), "try stop removed " + pid);
+        }
+    }
+
+    @Test
+    void threeReplicasRunFromTheUnpackedArchiveWithAShopsServants() throws Exception {
+        Path tmp = Files.createTempDirectory(Path.of("target"), "archive-it-").toAbsolutePath();
+        Path home = unpack(tmp);
         assertTrue(Files.isExecutable(home.resolve("bin/fts")));
         for (String f : List.of("LICENSE", "README", "config/fts.properties", "config/client.properties",
-                "config/fts-replica@.service", "config/simplelogger.properties")) {
+                "config/fts-replica@.service", "config/simplelogger.properties", "examples/local/replica-1.properties",
+                "examples/local/client.properties")) {
             assertTrue(Files.isRegularFile(home.resolve(f)), f + " is in the archive");
         }
         List<String> jars;

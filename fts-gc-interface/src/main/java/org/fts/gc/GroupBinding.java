@@ -7,7 +7,7 @@ import org.fts.config.ConfigKey;
 
 /**
  * A group-communication implementation, selected by its short alias in {@code fts.gc}. Bindings are found
- * with {@link java.util.ServiceLoader}; FTS ships {@code jgroups} and {@code local}.
+ * with {@link java.util.ServiceLoader}; FTS ships {@code jgroups}, {@code raft} and {@code local}.
  */
 public interface GroupBinding {
 

@@ -18,8 +18,10 @@ import org.slf4j.LoggerFactory;
  * Stage 7, on the group's delivery thread: takes every delivered batch apart and routes each {@link Cast}:
  * invocations to {@link Execution} and endpoint announcements to the group reference (at a cut of execution)
  * while the replica's state is current; both to the state transfer's buffer while it awaits a snapshot, and
- * nowhere before (the snapshot will hold them); markers to the {@link StateTransfer}. Views, epochs and "not primary" change the replica's {@link Standing}, which fails
- * the requests that wait here when the replica stops serving. Never runs servant code.
+ * nowhere before (the snapshot will hold them); markers to the {@link StateTransfer}. Views, epochs and "not
+ * primary" change the replica's {@link Standing}, which fails the requests that wait here when the replica stops
+ * serving. With one execution lane ({@code fts.pool.background=1}, the default) the lane is this thread, so servant
+ * code runs here too; with more, it runs on the lanes' threads ({@link ExecutionLanes}).
  */
 final class DeliveryRouter implements GroupListener {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryRouter.class);

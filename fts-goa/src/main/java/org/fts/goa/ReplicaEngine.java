@@ -45,13 +45,6 @@ final class ReplicaEngine implements StateTransfer.Host {
     /**
      * @param channel the replica's channel, not joined yet: join it with {@link #listener()}
      * @param objects the replica's servants by object id (filled by the application before activation)
-     */
-    ReplicaEngine(GoaConfig config, MemberId member, GroupChannel channel, BatchPolicy policy, boolean longDoorway,
-                  Replay replay, Map<ObjectKey, Servant> objects, Membership membership) {
-        this(config, member, channel, policy, longDoorway, replay, objects, membership, false);
-    }
-
-    /**
      * @param logged the group layer logs ({@code fts.durability=log}): a restarted replica's first deliveries
      *               replay its log, so nothing executes before the application activated its objects
      */

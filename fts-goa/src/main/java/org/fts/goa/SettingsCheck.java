@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * values. A replica that has not started serving yet refuses to: its {@code activate()} fails with the
  * differences (a {@link ConfigException}); one already serving logs them, once per member (the other refuses).
  * {@code activate()} returns only once the fingerprints of every member of its view were seen equal, or after
- * {@link #SETTLE_MILLIS} (a member that publishes none is named in a warning).
+ * {@link #SETTLE_MILLIS}: a member that publishes none (another version) is named in a warning; one whose fingerprint
+ * differs and whose values never came makes it refuse all the same.
  *
  * <p>{@link #check} runs on the load index's sampling thread; {@link #received} on the delivery thread, where the
  * standing changes.
@@ -79,6 +80,19 @@ final class SettingsCheck {
             return;
         }
         boolean late = System.nanoTime() - startNanos > SETTLE_MILLIS * 1_000_000;
+        if (late && differ) {   // a fingerprint differs and its owner never said its values: refuse all the same
+            settled = true;
+            String what = "replica " + replica + "'s settings differ from another member's of its view (their "
+                    + "fingerprints differ; its values did not arrive within " + SETTLE_MILLIS + " ms): compare "
+                    + AgreedSettings.KEYS + " across the group";
+            channel.onDeliveryThread(() -> {
+                if (standing.refuse(new ConfigException("a setting the group shares", "differs: " + what))) {
+                    LOG.error("{}: refuses to serve: {}", replica, what);
+                }
+                standing.settingsSettled();
+            });
+            return;
+        }
         if ((!differ && unknown.isEmpty()) || late) {
             if (late && !unknown.isEmpty()) {
                 LOG.warn("{}: could not compare its settings with {} (no fingerprint on the whiteboard within {} ms: "

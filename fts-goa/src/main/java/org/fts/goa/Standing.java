@@ -143,11 +143,6 @@ final class Standing {
         return everOpened;
     }
 
-    /** Whether this replica may give its state to another: current, in an open epoch. */
-    boolean canProvide() {
-        return current && epochOpen;
-    }
-
     /** Whether the group layer has opened an epoch here since the last view (primary for now). */
     boolean epochOpen() {
         return epochOpen;

@@ -11,13 +11,11 @@ public final class SyncStats {
     private final long[] recent = new long[WINDOW];
     private long syncs;
     private long records;
-    private long nanos;
 
     synchronized void synced(long recordsMadeDurable, long tookNanos) {
         recent[(int) (syncs % WINDOW)] = tookNanos;
         syncs++;
         records += recordsMadeDurable;
-        nanos += tookNanos;
     }
 
     public synchronized long syncs() {
@@ -27,10 +25,6 @@ public final class SyncStats {
     /** Records made durable per sync, on average. */
     public synchronized double recordsPerSync() {
         return syncs == 0 ? 0 : (double) records / syncs;
-    }
-
-    public synchronized long totalNanos() {
-        return nanos;
     }
 
     /** The {@code p}-th percentile (0..100) of the last syncs' durations, in nanoseconds; 0 without any. */

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.Test;
  * What the docs name exists (issue 44's audit, made a test): every {@code fts.*} key the docs and the README name is
  * declared (or is the prefix of declared keys, {@code fts.gc.jgroups}); every {@code --option} given to a
  * {@code bin/fts} command in them is one that command's help line lists (the archive's launcher, named by a path
- * ending in {@code /bin/fts}, by its own help); and every option a command's parser accepts is in its help line
+ * ending in {@code /bin/fts} or by a command only it has, by its own help); and every option a command's parser
+ * accepts is in its help line
  * ("{@code bin/fts help} lists every option").
  */
 class DocsNameWhatExistsTest {
@@ -88,7 +89,10 @@ class DocsNameWhatExistsTest {
             for (int i = 0; i < lines.size(); i++) {
                 Matcher m = use.matcher(lines.get(i));
                 while (m.find()) {
-                    Map<String, Set<String>> launcher = m.group(1).isEmpty() ? help : archive;
+                    // the source tree's launcher, unless the path says the archive's, or only the archive's has
+                    // the command (fts try)
+                    Map<String, Set<String>> launcher = m.group(1).isEmpty() && (help.containsKey(m.group(2))
+                            || !archive.containsKey(m.group(2))) ? help : archive;
                     String command = launcher.containsKey(m.group(2) + " " + m.group(3))
                             ? m.group(2) + " " + m.group(3) : m.group(2);
                     String rest = command.contains(" ") ? m.group(4) : (m.group(3) == null ? "" : " " + m.group(3))
