@@ -213,6 +213,12 @@ final class ReplicaEngine implements StateTransfer.Host {
     }
 
     @Override
+    public boolean seenServing(MemberId m) {
+        org.fts.gc.Whiteboard.Entry e = channel.whiteboard().entries().get(m);
+        return e != null && e.value(LoadIndex.SERVING) == 1;
+    }
+
+    @Override
     public byte[] snapshot() throws Snapshot.StateException {
         return Snapshot.take(objects, cache, membership);
     }

@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * only while the snapshot is taken. The requester drops what it delivers before its marker (the snapshot
  * holds it), buffers what it delivers after, installs the snapshot with its lanes idle, replays the buffer,
  * and is current. The provider asked first is the one the group layer names (a member holding a synced
- * state); a provider that refuses, leaves the view, or goes quiet for the attempt timeout is replaced by the
+ * state), else a member the whiteboard shows serving, else the view's first; a provider that refuses, leaves the
+ * view, or goes quiet for the attempt timeout is replaced by the
  * next member of the view, round-robin.
  *
  * <p>Threads: the delivery thread (markers, chunks, views, buffering), the application thread
@@ -59,6 +60,14 @@ final class StateTransfer {
 
         /** Whether this replica may give its state: current and in a primary view; else why not. */
         String cannotProvide();
+
+        /**
+         * Whether {@code member} was last seen serving (the whiteboard's hint): such a member is current and
+         * executes, so a marker naming it is answered soon. False when unknown.
+         */
+        default boolean seenServing(MemberId member) {
+            return false;
+        }
 
         /** Called at a cut. */
         byte[] snapshot() throws Snapshot.StateException;
@@ -173,11 +182,17 @@ final class StateTransfer {
         if (hint != null && view.contains(hint) && !tried.contains(hint) && !hint.equals(host.member())) {
             next = hint;
         }
-        for (MemberId m : next != null ? List.<MemberId>of() : view.members()) {
-            // never this replica's own dead predecessor (same replica id), which may linger in the view
-            if (!m.replica().equals(host.member().replica()) && !tried.contains(m)) {
-                next = m;
-                break;
+        // First a member seen serving, then any: a member that is itself behind (fetching a state, or replaying a
+        // log far behind the marker) neither gives its state nor refuses until it delivers the marker (raft ctrl
+        // seed 14 waited out a 15 s attempt on such a member while another could have answered at once).
+        for (boolean servingOnly : new boolean[] {true, false}) {
+            for (MemberId m : next != null ? List.<MemberId>of() : view.members()) {
+                // never this replica's own dead predecessor (same replica id), which may linger in the view
+                if (!m.replica().equals(host.member().replica()) && !tried.contains(m)
+                        && (!servingOnly || host.seenServing(m))) {
+                    next = m;
+                    break;
+                }
             }
         }
         if (next == null) {
