@@ -107,6 +107,10 @@ public final class InJvmReplicas implements AutoCloseable {
      * its ORB and adaptor are closed and the failure is rethrown.
      */
     void startReplica(int i, List<Servant> mine, Properties more) throws Exception {
+        awaitFree(ports.get(i));   // restarted right after stop(i): its old ORB may still hold the port a moment
+        if (!iiopPorts.isEmpty()) {
+            awaitFree(iiopPorts.get(i));
+        }
         Properties p = orbProps();
         p.setProperty("OAIAddr", "127.0.0.1");
         p.setProperty("OAPort", Integer.toString(ports.get(i)));
@@ -177,6 +181,22 @@ public final class InJvmReplicas implements AutoCloseable {
         // Real sockets even though client and replicas share this JVM (JacORB would short-circuit them).
         p.setProperty("jacorb.iiop.enable_loopback", "off");
         return p;
+    }
+
+    /**
+     * Waits (bounded) until {@code port} can be bound on 127.0.0.1: {@link #stop} shuts the ORB down without
+     * waiting for it, and a replica restarted at once found its old listener still open (MetricsInJvmTest in CI).
+     */
+    private static void awaitFree(int port) {
+        org.fts.testing.Waits.await(() -> {
+            try (java.net.ServerSocket s = new java.net.ServerSocket()) {
+                s.setReuseAddress(true);
+                s.bind(new java.net.InetSocketAddress("127.0.0.1", port));
+                return true;
+            } catch (IOException taken) {
+                return false;
+            }
+        }, java.time.Duration.ofSeconds(20), () -> "port " + port + " is still taken after a replica's stop");
     }
 
     /** Below the ephemeral range: a port 0 hands out can be taken by an outgoing connection before the bind. */
