@@ -32,6 +32,12 @@ public interface ReplicaMXBean {
     /** Replies held for retries. */
     int getReplyCacheSize();
 
+    /**
+     * Replies evicted before their requests expired, since the replica started: the cache was full
+     * ({@code fts.cache.max_entries}), and a retry of one gets IMP_LIMIT instead of its reply.
+     */
+    long getReplyCacheEarlyEvictions();
+
     /** States it installed from another replica (after a restart, a partition, or a join). */
     long getStateTransfersInstalled();
 

@@ -75,6 +75,11 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
     }
 
     @Override
+    public long getReplyCacheEarlyEvictions() {
+        return engine.cache().earlyEvictions();
+    }
+
+    @Override
     public long getStateTransfersInstalled() {
         return engine.transfer().installs();
     }

@@ -100,6 +100,11 @@ final class ReplyCache {
         return entries.size();
     }
 
+    /** Replies evicted before their requests expired (the cache was full): a retry of one gets IMP_LIMIT. */
+    synchronized long earlyEvictions() {
+        return earlyEvictions;
+    }
+
     /** Execution path, at a cut (state transfer): every entry, oldest first, and the cache's clock. */
     synchronized void writeTo(java.io.DataOutputStream out) throws java.io.IOException {
         out.writeLong(now);

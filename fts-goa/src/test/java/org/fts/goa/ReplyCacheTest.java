@@ -66,6 +66,7 @@ class ReplyCacheTest {
         RequestId first = new RequestId("c", 1);
         assertNull(cache.lookup(first, 2_000), "its reply is gone");
         assertTrue(cache.evictedEarly(first), "but it executed: it must not execute again");
+        assertEquals(2, cache.earlyEvictions(), "two replies went before their requests expired (JMX, /metrics)");
         assertFalse(cache.evictedEarly(new RequestId("c", 4)), "a cached one is no tombstone");
         assertFalse(cache.evictedEarly(new RequestId("c", 9)), "nor is a request never seen");
         cache.lookup(new RequestId("c", 6), 50_001);   // the delivered clock passes the expiry
