@@ -81,11 +81,6 @@ final class MetricsEndpoint implements AutoCloseable {
         }
     }
 
-    /** The port it listens on. */
-    int port() {
-        return server.getPort();
-    }
-
     @Override
     public void close() {
         server.close();

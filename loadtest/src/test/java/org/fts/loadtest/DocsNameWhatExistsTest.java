@@ -137,9 +137,23 @@ class DocsNameWhatExistsTest {
 
     /** bin/fts's help (its header comment): each command's line and the options it lists. */
     private static Map<String, Set<String>> help() throws IOException {
+        Map<String, Set<String>> out = readHelp("bin/fts", "bin/fts");
+        assertTrue(out.containsKey("chaos") && out.containsKey("bench gc"), () -> "bin/fts help unreadable: " + out);
+        return out;
+    }
+
+    /** The archive's launcher's help (fts-dist's bin/fts): each command and the options it lists. */
+    private static Map<String, Set<String>> archiveHelp() throws IOException {
+        Map<String, Set<String>> out = readHelp("fts-dist/src/dist/bin/fts", "fts");
+        assertTrue(out.containsKey("replica"), () -> "the archive's launcher's help unreadable: " + out);
+        return out;
+    }
+
+    /** A launcher's header comment, lines {@code #   <name> command [options]}; {@code bench X} is a command. */
+    private static Map<String, Set<String>> readHelp(String script, String name) throws IOException {
         Map<String, Set<String>> out = new LinkedHashMap<>();
-        Pattern line = Pattern.compile("^#   bin/fts ([a-z-]+)(?: ([a-z-]+))?(.*)$");
-        for (String l : Files.readAllLines(ROOT.resolve("bin/fts"))) {
+        Pattern line = Pattern.compile("^#   " + Pattern.quote(name) + " ([a-z-]+)(?: ([a-z-]+))?(.*)$");
+        for (String l : Files.readAllLines(ROOT.resolve(script))) {
             if (!l.startsWith("#")) {
                 break;
             }
@@ -155,28 +169,6 @@ class DocsNameWhatExistsTest {
                 }
             }
         }
-        assertTrue(out.containsKey("chaos") && out.containsKey("bench gc"), () -> "bin/fts help unreadable: " + out);
-        return out;
-    }
-
-    /** The archive's launcher's help (fts-dist's bin/fts): each command and the options it lists. */
-    private static Map<String, Set<String>> archiveHelp() throws IOException {
-        Map<String, Set<String>> out = new LinkedHashMap<>();
-        Pattern line = Pattern.compile("^#   fts ([a-z-]+)(.*)$");
-        for (String l : Files.readAllLines(ROOT.resolve("fts-dist/src/dist/bin/fts"))) {
-            if (!l.startsWith("#")) {
-                break;
-            }
-            Matcher m = line.matcher(l);
-            if (m.matches()) {
-                Set<String> options = out.computeIfAbsent(m.group(1), c -> new TreeSet<>());
-                Matcher o = OPTION.matcher(m.group(2));
-                while (o.find()) {
-                    options.add(o.group());
-                }
-            }
-        }
-        assertTrue(out.containsKey("replica"), () -> "the archive's launcher's help unreadable: " + out);
         return out;
     }
 
