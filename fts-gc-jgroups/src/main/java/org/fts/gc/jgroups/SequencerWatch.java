@@ -67,6 +67,8 @@ final class SequencerWatch {
     private final Map<MemberId, Set<MemberId>> askers = new HashMap<>();
     private long suspicions;
     private boolean left;
+    /** The id of this member's view. */
+    private long viewId = -1;
 
     SequencerWatch(MemberId self) {
         this.self = self;
@@ -84,6 +86,7 @@ final class SequencerWatch {
         checkingSince = 0;
         askers.clear();
         left = false;
+        viewId = v.id();
     }
 
     /** Any message from {@code src}: the sequencer's count as signs of life (the clock is read only for those). */
@@ -152,15 +155,18 @@ final class SequencerWatch {
     }
 
     /**
-     * {@code from} answered a probe of this member's: vouch for it to whoever asked; and if it is the sequencer
-     * and this member is not in its view, leave the stale view (once per view).
+     * {@code from} answered a probe of this member's, checked against its view {@code fromView}: vouch for it to
+     * whoever asked; and if it is the sequencer, this member is not in its view and that view is newer than this
+     * member's, leave the stale view (once per view). An answer from an older view is stale: the sequencer had not
+     * installed this member's view yet (a merge reaches the members one by one), or the answer was late; leaving on
+     * it split a view that had just formed (JGroupsBridgeTest one-way, CI on c2e96aa).
      */
-    void answered(MemberId from, boolean member, Out out) {
+    void answered(MemberId from, boolean member, long fromView, Out out) {
         Set<MemberId> waiting;
         boolean leave = false;
         synchronized (this) {
             waiting = askers.remove(from);
-            if (!member && from.equals(sequencer) && !left) {
+            if (!member && from.equals(sequencer) && !left && fromView > viewId) {
                 left = true;
                 leave = true;
             }

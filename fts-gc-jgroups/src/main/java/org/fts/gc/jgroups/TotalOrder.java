@@ -264,10 +264,10 @@ final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
             Recovery.runAll(member.onMendCut(src, c.view(), c.after()));
         } else if (m instanceof Wire.Probe p) {
             View v = view;
-            net.probe(src, Wire.encode(new Wire.ProbeReply(p.nonce(), v != null && v.contains(src))));
+            net.probe(src, Wire.encode(new Wire.ProbeReply(p.nonce(), v != null && v.contains(src), v == null ? -1 : v.id())));
         } else if (m instanceof Wire.ProbeReply r) {
             timer.answered(src, System.nanoTime());
-            seqWatch.answered(src, r.member(), watchOut);
+            seqWatch.answered(src, r.member(), r.view(), watchOut);
         } else if (m instanceof Wire.ProbeFor f) {
             seqWatch.probeFor(src, f.target(), watchOut);
         } else if (m instanceof Wire.Vouch v) {

@@ -168,11 +168,13 @@ final class Wire {
     }
 
     /**
-     * The answer to a {@link Probe}, saying whether the prober is a member of the answering member's view: a
-     * sequencer that excluded a member which did not learn it (paused, or cut one way) says so, and that member
-     * leaves its stale view (its probes, answered, would otherwise keep its failure detector content forever).
+     * The answer to a {@link Probe}, saying whether the prober is a member of the answering member's view, and that
+     * view's id ({@code view}; -1: none yet): a sequencer that excluded a member which did not learn it (paused, or
+     * cut one way) says so, and that member leaves its stale view (its probes, answered, would otherwise keep its
+     * failure detector content forever) — only if the answer's view is newer than its own: an answer checked
+     * against an older view (the sequencer not yet past it, or the answer late) says nothing about the current one.
      */
-    record ProbeReply(long nonce, boolean member) implements Msg {
+    record ProbeReply(long nonce, boolean member, long view) implements Msg {
     }
 
     /**
@@ -307,7 +309,8 @@ final class Wire {
         } else if (m instanceof Probe p) {
             return ByteBuffer.allocate(9).put(Tag.PROBE.code).putLong(p.nonce()).array();
         } else if (m instanceof ProbeReply p) {
-            return ByteBuffer.allocate(10).put(Tag.PROBE_REPLY.code).putLong(p.nonce()).put((byte) (p.member() ? 1 : 0)).array();
+            return ByteBuffer.allocate(18).put(Tag.PROBE_REPLY.code).putLong(p.nonce()).put((byte) (p.member() ? 1 : 0))
+                    .putLong(p.view()).array();
         } else if (m instanceof ProbeFor p) {
             return targeted(Tag.PROBE_FOR.code, p.target());
         } else if (m instanceof Vouch v) {
@@ -401,7 +404,7 @@ final class Wire {
             case PROBE:
                 return new Probe(b.getLong());
             case PROBE_REPLY:
-                return new ProbeReply(b.getLong(), b.get() != 0);
+                return new ProbeReply(b.getLong(), b.get() != 0, b.getLong());
             case PROBE_FOR:
                 return new ProbeFor(readName(b));
             case VOUCH:

@@ -137,28 +137,39 @@ class SequencerWatchTest {
         w.probeFor(B, S, out);
         assertEquals(List.of("probe s", "probe s"), sent);
         sent.clear();
-        w.answered(S, true, out);
+        w.answered(S, true, 5, out);
         assertEquals(2, sent.size());
         assertEquals(List.of("vouch a s", "vouch b s"), sent.stream().sorted().toList());
         sent.clear();
-        w.answered(S, true, out);
+        w.answered(S, true, 5, out);
         assertEquals(List.of(), sent, "vouched once per request");
     }
 
     @Test
     void aMemberTheSequencerExcludedWithoutItsKnowingLeavesItsStaleViewOnce() {
         SequencerWatch w = watching(A, 0);
-        w.answered(B, false, out);   // another member's view is not the sequencer's
+        w.answered(B, false, 2, out);   // another member's view is not the sequencer's
         assertEquals(List.of(), sent);
-        w.answered(S, false, out);   // the sequencer: "you are not in my view"
-        w.answered(S, false, out);
+        w.answered(S, false, 2, out);   // the sequencer: "you are not in my view 2"
+        w.answered(S, false, 2, out);
         assertEquals(List.of("leave s"), sent, "once per view");
         sent.clear();
-        w.view(new View(2, List.of(S, A), A), 0);
-        w.answered(S, true, out);
+        w.view(new View(3, List.of(S, A), A), 0);
+        w.answered(S, true, 3, out);
         assertEquals(List.of(), sent, "a member of its view stays");
-        w.answered(S, false, out);
+        w.answered(S, false, 4, out);
         assertEquals(List.of("leave s"), sent, "again in a later view");
+    }
+
+    @Test
+    void anAnswerFromAViewNoNewerThanThisMembersIsStaleAndIgnored() {
+        SequencerWatch w = new SequencerWatch(A);
+        w.view(new View(4, List.of(S, A, B), A), 0);   // a merge this member installed before the sequencer did
+        w.answered(S, false, 3, out);   // checked against the sequencer's view 3, which excluded this member
+        w.answered(S, false, -1, out);  // the sequencer had no view yet
+        assertEquals(List.of(), sent, "a stale answer does not split the new view");
+        w.answered(S, false, 5, out);
+        assertEquals(List.of("leave s"), sent, "a newer view without this member does");
     }
 
     @Test
