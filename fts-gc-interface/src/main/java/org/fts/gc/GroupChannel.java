@@ -168,6 +168,17 @@ public interface GroupChannel extends AutoCloseable {
     }
 
     /**
+     * Makes {@code commands} reachable by operators through the binding's own diagnostics, as {@link
+     * #exposeStatus} makes the status: the JGroups-based bindings hand every probe key that starts with {@code
+     * fts-} (e.g. {@code fts-backup}, {@code fts-restore=<file>}) to it and answer with the fields it returns, each
+     * as {@code fts.<name>=<value>}. It runs on the diagnostics thread, one command at a time, and may block it for
+     * as long as the command takes (the handler bounds that). Null or empty: the key is not one of its commands.
+     * Does nothing by default. May be called once, after {@link #join}.
+     */
+    default void exposeCommands(java.util.function.Function<String, java.util.Map<String, String>> commands) {
+    }
+
+    /**
      * Runs {@code task} on the delivery thread, after every callback already queued and before any queued
      * later: the application can run its own work at a position of its delivery order without a thread of its
      * own (the GOA executes requests there, with no hand-off). Never blocks. Like a callback, a {@code

@@ -16,8 +16,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Stage 7, on the group's delivery thread: takes every delivered batch apart and routes each {@link Cast}:
- * invocations to {@link Execution} and endpoint announcements to the group reference (at a cut of execution)
- * while the replica's state is current; both to the state transfer's buffer while it awaits a snapshot, and
+ * invocations to {@link Execution}, endpoint announcements to the group reference (at a cut of execution), and an
+ * operator's backups and restores to {@link Backups}, while the replica's state is current; both to the state transfer's buffer while it awaits a snapshot, and
  * nowhere before (the snapshot will hold them); markers to the {@link StateTransfer}. Views, epochs and "not
  * primary" change the replica's {@link Standing}, which fails the requests that wait here when the replica stops
  * serving. With one execution lane ({@code fts.pool.background=1}, the default) the lane is this thread, so servant
@@ -42,10 +42,13 @@ final class DeliveryRouter implements GroupListener {
     private final java.util.concurrent.CountDownLatch activation;
     /** Takes and installs the replica's state (checkpoints, and the state a restart goes on from). */
     private final StateTransfer.Host states;
+    private final Backups backups;
 
     DeliveryRouter(String self, MemberId member, GroupChannel channel, Batcher batcher, Standing standing,
                    CastPath castPath, Execution execution, ExecutionLanes lanes, StateTransfer transfer,
-                   Membership membership, java.util.concurrent.CountDownLatch activation, StateTransfer.Host states) {
+                   Membership membership, java.util.concurrent.CountDownLatch activation, StateTransfer.Host states,
+                   Backups backups) {
+        this.backups = backups;
         this.activation = activation;
         this.states = states;
         this.self = self;
@@ -151,6 +154,10 @@ final class DeliveryRouter implements GroupListener {
     private void act(Cast c) {
         if (c instanceof Cast.Invocation i) {
             execution.submit(i.request());
+        } else if (c instanceof Cast.Backup b) {
+            backups.delivered(b);
+        } else if (c instanceof Cast.Restore r) {
+            backups.delivered(r);
         } else if (c instanceof Cast.Announce a) {
             lanes.atCut(() -> {
                 if (membership.add(a.endpoint())) {

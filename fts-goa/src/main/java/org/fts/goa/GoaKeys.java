@@ -21,6 +21,7 @@ public final class GoaKeys implements ConfigKeyProvider {
         keys.addAll(org.fts.goa.frontend.FrontEnd.KEYS);
         keys.addAll(BatchingConfig.KEYS);
         keys.addAll(MetricsEndpoint.KEYS);
+        keys.addAll(Backups.KEYS);
         return keys;
     }
 }

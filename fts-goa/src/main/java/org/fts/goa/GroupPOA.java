@@ -77,6 +77,7 @@ public final class GroupPOA extends PoaBasics {
         org.fts.config.ConfigKeys.checkNames(LOG, props);
         this.config = GoaConfig.from(props, LOG);
         ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
+        ConfigKeys.validateAndLog(LOG, "backups", props, Backups.KEYS);
         StartupChecks.foreground(orb);
         org.fts.goa.giop.GiopGuard.checkInstalled(orb);   // the GIOP message size guard is an ORB property
         this.groupPoa = gate.createGroupPoa(root, config.group());   // early: requests for it wait in the gate
@@ -151,6 +152,8 @@ public final class GroupPOA extends PoaBasics {
         }
         this.metrics = endpointForMetrics;
         channel.exposeStatus(status::fields);   // fts status, JGroups' probe
+        engine.backups().directory(Backups.directory(props));
+        channel.exposeCommands(engine.backups()::command);   // fts backup, fts restore
         if (leaveOnShutdown != null) {
             Runtime.getRuntime().addShutdownHook(leaveOnShutdown);
         }

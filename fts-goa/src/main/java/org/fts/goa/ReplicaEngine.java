@@ -37,6 +37,7 @@ final class ReplicaEngine implements StateTransfer.Host {
     private final Standing standing;
     private final StateTransfer transfer;
     private final DeliveryRouter router;
+    private final Backups backups;
     private final Replay replay;
     private volatile ReadPath reads;
     /** Opened when the application activated its objects (deliveries wait for it when the group layer logs). */
@@ -64,8 +65,9 @@ final class ReplicaEngine implements StateTransfer.Host {
         this.replay = replay;
         this.transfer = new StateTransfer(this, Math.max(250, config.stateTimeout().toMillis() / 4), self);
         Execution execution = new Execution(self, replay, cache, objects, lanes, castPath);
+        this.backups = new Backups(self, member, config.group(), channel, castPath, lanes, objects, cache, membership);
         this.router = new DeliveryRouter(self, member, channel, batcher, standing, castPath, execution, lanes,
-                transfer, membership, logged ? activation : null, this);
+                transfer, membership, logged ? activation : null, this, backups);
     }
 
     /** Compares this replica's settings with the group's as it starts; the router hands it their messages. */
@@ -78,6 +80,11 @@ final class ReplicaEngine implements StateTransfer.Host {
     /** What the channel delivers to. */
     GroupListener listener() {
         return router;
+    }
+
+    /** Backup and restore through the total order ({@code fts backup}, {@code fts restore}). */
+    Backups backups() {
+        return backups;
     }
 
     StateTransfer transfer() {

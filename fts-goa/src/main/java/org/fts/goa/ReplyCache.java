@@ -174,6 +174,27 @@ final class ReplyCache {
         now = c.clock;
     }
 
+    /**
+     * Execution path, at a cut (a backup restored): takes {@code c}'s replies and tombstones if this cache holds
+     * none, with the later of the two clocks; otherwise keeps its own. Deterministic at a position of the order.
+     *
+     * @return whether it took them
+     */
+    synchronized boolean adoptIfEmpty(Contents c) {
+        if (!entries.isEmpty() || !tombstones.isEmpty()) {
+            return false;
+        }
+        entries.putAll(c.entries);
+        tombstones.putAll(c.tombstones);
+        now = Math.max(now, c.clock);
+        return true;
+    }
+
+    /** Execution path: whether this cache holds no reply and no tombstone (a group that answered no FT call). */
+    synchronized boolean isEmpty() {
+        return entries.isEmpty() && tombstones.isEmpty();
+    }
+
     private void advance(long timestamp) {
         if (timestamp > now) {
             now = timestamp;

@@ -79,12 +79,12 @@ final class Snapshot {
         });
     }
 
-    /**
-     * Installs {@code snapshot}: first checks that it names exactly this replica's objects, then replaces the
-     * membership, the reply cache and every object's state.
-     */
-    static void install(byte[] snapshot, Map<ObjectKey, Servant> objects, ReplyCache cache, Membership membership)
-            throws StateException {
+    /** A snapshot parsed whole, before anything is replaced. */
+    private record Parsed(long version, List<String> endpoints, ReplyCache.Contents replies, List<ObjectKey> keys,
+                          List<byte[]> states) {
+    }
+
+    private static Parsed parse(byte[] snapshot) throws StateException {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot));
             int v = in.readByte();
@@ -96,7 +96,7 @@ final class Snapshot {
             for (int i = in.readInt(); i > 0; i--) {
                 endpoints.add(in.readUTF());
             }
-            ReplyCache.Contents replies = ReplyCache.read(in);   // parsed fully before anything is replaced
+            ReplyCache.Contents replies = ReplyCache.read(in);
             int n = in.readInt();
             List<ObjectKey> keys = new ArrayList<>();
             List<byte[]> states = new ArrayList<>();
@@ -112,26 +112,83 @@ final class Snapshot {
                     states.add(null);
                 }
             }
-            checkSameObjects(keys, objects.keySet());
-            for (int i = 0; i < keys.size(); i++) {
-                Servant s = objects.get(keys.get(i));
-                if (states.get(i) != null) {
-                    if (!(s instanceof CheckpointableOperations c)) {
-                        throw new StateException("object " + name(keys.get(i))
-                                + " has state in the group but is not Checkpointable here");
-                    }
-                    try {
-                        c.set_state(states.get(i));
-                    } catch (InvalidState e) {
-                        throw new StateException("object " + name(keys.get(i)) + " refused its state: " + e.reason);
-                    }
-                }
+            if (in.available() != 0) {
+                throw new StateException(in.available() + " bytes after the last object's state");
             }
-            membership.restore(new Membership.Snapshot(version, endpoints));
-            cache.replaceWith(replies);
-        } catch (IOException e) {
+            return new Parsed(version, endpoints, replies, keys, states);
+        } catch (IOException | RuntimeException e) {
             throw new StateException("truncated or malformed state: " + e);
         }
+    }
+
+    /**
+     * Installs {@code snapshot}: first checks that it names exactly this replica's objects, then replaces the
+     * membership, the reply cache and every object's state.
+     */
+    static void install(byte[] snapshot, Map<ObjectKey, Servant> objects, ReplyCache cache, Membership membership)
+            throws StateException {
+        Parsed p = parse(snapshot);
+        setStates(p, objects);
+        membership.restore(new Membership.Snapshot(p.version(), p.endpoints()));
+        cache.replaceWith(p.replies());
+    }
+
+    /**
+     * Restores a backup ({@link Backups}): replaces every object's state with {@code snapshot}'s, after checking
+     * that it names exactly this replica's objects; the group reference stays this group's. The backup's replies
+     * are adopted only by an empty cache ({@link ReplyCache#adoptIfEmpty}). Deterministic: every replica at the
+     * same position does the same.
+     */
+    static void restoreObjects(byte[] snapshot, Map<ObjectKey, Servant> objects, ReplyCache cache)
+            throws StateException {
+        Parsed p = parse(snapshot);
+        setStates(p, objects);
+        cache.adoptIfEmpty(p.replies());
+    }
+
+    private static void setStates(Parsed p, Map<ObjectKey, Servant> objects) throws StateException {
+        List<ObjectKey> keys = p.keys();
+        checkSameObjects(keys, objects.keySet());
+        for (int i = 0; i < keys.size(); i++) {   // refused before any state is replaced
+            if (p.states().get(i) != null && !(objects.get(keys.get(i)) instanceof CheckpointableOperations)) {
+                throw new StateException("object " + name(keys.get(i))
+                        + " has state in the group but is not Checkpointable here");
+            }
+        }
+        for (int i = 0; i < keys.size(); i++) {
+            if (p.states().get(i) != null) {
+                try {
+                    ((CheckpointableOperations) objects.get(keys.get(i))).set_state(p.states().get(i));
+                } catch (InvalidState e) {
+                    throw new StateException("object " + name(keys.get(i)) + " refused its state: " + e.reason);
+                }
+            }
+        }
+    }
+
+    /**
+     * SHA-256 over the objects' ids and states only, in hex: what a backup carries from one group to another
+     * (the whole-state {@link #digest} also covers the group reference and the reply cache).
+     */
+    static String objectsDigest(byte[] snapshot) throws StateException {
+        Parsed p = parse(snapshot);
+        return digest(Encoding.bytes(1024, out -> {
+            out.writeInt(p.keys().size());
+            for (int i = 0; i < p.keys().size(); i++) {
+                out.writeShort(p.keys().get(i).id().length);
+                out.write(p.keys().get(i).id());
+                byte[] state = p.states().get(i);
+                out.writeInt(state == null ? -1 : state.length);
+                if (state != null) {
+                    out.write(state);
+                }
+            }
+        }));
+    }
+
+    /** The number of objects a snapshot holds ({@code fts backup}'s report). */
+    static int objectCount(byte[] snapshot) throws StateException {
+        return parse(snapshot).keys().size();
     }
 
     private static void checkSameObjects(List<ObjectKey> theirs, Set<ObjectKey> mine) throws StateException {

@@ -47,6 +47,27 @@ class CastTest {
     }
 
     @Test
+    void aBackupAndARestoreRoundTripAndARestoreThatOverstatesItsStateIsRefused() {
+        Cast backup = new Cast.Backup("n-1", new MemberId("r1#ab12cd"));
+        byte[] wire = Cast.encode(backup);
+        assertEquals(Cast.BACKUP, wire[0]);
+        assertEquals(backup, Cast.decode(wire));
+        byte[] state = {9, 8, 7, 6};
+        byte[] restoreWire = Cast.encode(new Cast.Restore("n-2", new MemberId("r0"), true, state));
+        assertEquals(Cast.RESTORE, restoreWire[0]);
+        Cast.Restore r = (Cast.Restore) Cast.decode(restoreWire);
+        assertEquals("n-2", r.nonce());
+        assertEquals(new MemberId("r0"), r.taker());
+        assertEquals(true, r.force());
+        assertArrayEquals(state, r.snapshot());
+        byte[] overstated = restoreWire.clone();
+        overstated[overstated.length - state.length - 1] = 100;   // the length's low byte: 100 bytes announced
+        assertThrows(IllegalArgumentException.class, () -> Cast.decode(overstated));
+        assertThrows(IllegalArgumentException.class, () -> Cast.decode(Arrays.copyOf(restoreWire,
+                restoreWire.length - 1)));
+    }
+
+    @Test
     void anUnknownTagAnEmptyOrATruncatedCastIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> Cast.decode(new byte[0]));
         assertThrows(IllegalArgumentException.class, () -> Cast.decode(new byte[] {99, 0, 1, 'x'}));

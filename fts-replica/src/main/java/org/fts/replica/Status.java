@@ -85,11 +85,35 @@ public final class Status {
                 default -> throw new IllegalArgumentException("unknown option " + a);
             }
         }
+        Search found = find(config, hosts, port, range, at, group, timeoutMs);
+        List<Map<String, String>> answers = found.found().stream().map(Found::fields).toList();
+        List<String> silent = found.silent();
+        StatusReport report = StatusReport.of(answers, silent);
+        report.lines().forEach(out::println);
+        out.println(report.summary());
+        return report.health().exit;
+    }
+
+    /** A replica that answered: where its probe port is, and its fields. */
+    record Found(String host, int port, Map<String, String> fields) {
+    }
+
+    /** The replicas that answered, one each, and the targets where none did. */
+    record Search(List<Found> found, List<String> silent) {
+    }
+
+    /**
+     * Asks every target for its standing: {@code at} (HOST:PORT,...) if given, else each host ({@code hosts}, or
+     * those of {@code config}) on the probe ports from {@code port} ({@code fts.gc.jgroups.probe_port}) up to {@code
+     * range} above it; keeps the replicas of {@code group} (or of {@code config}'s {@code fts.group}; null: all).
+     */
+    static Search find(Properties config, String hosts, Integer port, Integer range, String at, String group,
+                       int timeoutMs) {
         Set<String> hostList = hosts != null ? new LinkedHashSet<>(List.of(hosts.split(","))) : hostsOf(config);
         int first = port != null ? port : Integer.parseInt(config.getProperty("fts.gc.jgroups.probe_port", "7500"));
         int span = range != null ? range : Integer.parseInt(config.getProperty("fts.gc.jgroups.port_range", "20"));
         String wantGroup = group != null ? group : config.getProperty("fts.group");
-        List<Map<String, String>> answers = new ArrayList<>();
+        List<Found> answers = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
         List<String> silent = new ArrayList<>();
         Map<String, List<Integer>> targets = new LinkedHashMap<>();
@@ -121,7 +145,7 @@ public final class Status {
                 }
                 any = true;
                 if (seen.add(a.getOrDefault("id", host + ":" + p))) {
-                    answers.add(a);
+                    answers.add(new Found(host, p, a));
                 }
             }
             if (!any) {
@@ -129,19 +153,24 @@ public final class Status {
                 silent.add(host + ":" + ps.get(0) + (ps.size() > 1 ? "-" + ps.get(ps.size() - 1) : ""));
             }
         }
-        StatusReport report = StatusReport.of(answers, silent);
-        report.lines().forEach(out::println);
-        out.println(report.summary());
-        return report.health().exit;
+        return new Search(answers, silent);
     }
 
     /** One replica's {@code fts.*} fields at {@code host:port}, without the prefix; null if none answers there. */
     static Map<String, String> ask(String host, int port, int timeoutMs) {
+        return probe(host, port, timeoutMs, "fts");
+    }
+
+    /**
+     * Sends the probe key {@code key} to {@code host:port} and returns the {@code fts.*} fields of the answer,
+     * without the prefix; null if none answers there (within {@code timeoutMs}).
+     */
+    static Map<String, String> probe(String host, int port, int timeoutMs, String key) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), Math.min(timeoutMs, 500));
             s.setSoTimeout(timeoutMs);
             OutputStream o = s.getOutputStream();
-            o.write("fts\n".getBytes(StandardCharsets.US_ASCII));
+            o.write((key + "\n").getBytes(StandardCharsets.UTF_8));
             o.flush();
             InputStream in = s.getInputStream();
             String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
@@ -179,7 +208,7 @@ public final class Status {
         return hosts;
     }
 
-    private static Properties load(Path file) {
+    static Properties load(Path file) {
         Properties p = new Properties();
         try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
             p.load(r);

@@ -307,6 +307,11 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     }
 
     @Override
+    public void exposeCommands(java.util.function.Function<String, java.util.Map<String, String>> commands) {
+        CommandProbe.register(channel, commands);
+    }
+
+    @Override
     public org.fts.gc.Whiteboard whiteboard() {
         return board.board();
     }

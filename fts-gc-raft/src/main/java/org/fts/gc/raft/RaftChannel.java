@@ -368,6 +368,11 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     }
 
     @Override
+    public void exposeCommands(java.util.function.Function<String, java.util.Map<String, String>> commands) {
+        org.fts.gc.jgroups.CommandProbe.register(channel, commands);
+    }
+
+    @Override
     public org.fts.gc.Whiteboard whiteboard() {
         return board.board();
     }

@@ -1,0 +1,172 @@
+package org.fts.replica;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Map;
+import java.util.Properties;
+
+import org.fts.goa.BackupFile;
+
+/**
+ * {@code fts backup} and {@code fts restore} (docs/backup.md): finds a serving replica of the group as {@code fts
+ * status} does (JGroups' probe, TCP) and sends it the command; the replica orders it through the group, so a
+ * backup is the state at one position of the total order, taken while the group serves, and a restore replaces
+ * the state of every replica at one position. Exit 0 when done, 1 when the group refused or failed it, 3 when no
+ * serving replica answered or the arguments are wrong.
+ */
+public final class BackupCommand {
+    static final String USAGE = String.join("\n",
+            "usage: fts backup  [--to FILE] [--config FILE] [--hosts H1,...] [--port P] [--range N] [--at H:P,...] [--group G]",
+            "       fts restore --from FILE [--force] [--config FILE] [--hosts H1,...] [--port P] [--range N] [--at H:P,...] [--group G]",
+            "  backup: a serving replica casts a backup into the group's total order; where it is delivered (everything",
+            "  ordered before executed, nothing after) it writes its state to fts.backup.dir on its host and answers the",
+            "  file's path; --to FILE copies it there (when the replica's directory is readable here). The group serves on.",
+            "  restore: FILE (an absolute path the replica can read: run it on a replica's host) is checked here and",
+            "  there, then cast: every replica replaces its objects' state with the backup's at that position. A group",
+            "  whose reply cache holds replies (it answered FT calls lately) refuses it unless --force.",
+            "  The replicas are found as fts status finds them (--config: the replica's own configuration).");
+    /** How long a command may take at the replica (its own bound is 30 s), plus the way there and back. */
+    private static final int COMMAND_TIMEOUT_MS = 40_000;
+
+    private BackupCommand() {
+    }
+
+    public static void main(String[] args) {
+        int exit;
+        try {
+            exit = run(args, System.out);
+        } catch (IllegalArgumentException e) {
+            System.err.println("fts " + (args.length > 0 ? args[0] : "backup") + ": " + e.getMessage());
+            System.err.println(USAGE);
+            exit = 3;
+        }
+        System.exit(exit);
+    }
+
+    /** {@code args[0]} is {@code backup} or {@code restore}; returns the exit status, printing to {@code out}. */
+    public static int run(String[] args, PrintStream out) {
+        if (args.length == 0 || !("backup".equals(args[0]) || "restore".equals(args[0]))) {
+            throw new IllegalArgumentException("the first argument is backup or restore");
+        }
+        boolean restore = "restore".equals(args[0]);
+        Properties config = new Properties();
+        String hosts = null;
+        String at = null;
+        String group = null;
+        Integer port = null;
+        Integer range = null;
+        Path to = null;
+        Path from = null;
+        boolean force = false;
+        for (int i = 1; i < args.length; i++) {
+            String a = args[i];
+            if ("--help".equals(a) || "-h".equals(a)) {
+                out.println(USAGE);
+                return 0;
+            }
+            if ("--force".equals(a) && restore) {
+                force = true;
+                continue;
+            }
+            if (i + 1 >= args.length) {
+                throw new IllegalArgumentException("option " + a + " needs a value");
+            }
+            String v = args[++i];
+            switch (a) {
+                case "--config" -> config = Status.load(Path.of(v));
+                case "--hosts" -> hosts = v;
+                case "--port" -> port = Integer.parseInt(v);
+                case "--range" -> range = Integer.parseInt(v);
+                case "--group" -> group = v;
+                case "--at" -> at = v;
+                case "--to" -> to = restore ? unknown(a) : Path.of(v);
+                case "--from" -> from = restore ? Path.of(v).toAbsolutePath().normalize() : unknown(a);
+                default -> throw new IllegalArgumentException("unknown option " + a);
+            }
+        }
+        String key;
+        if (restore) {
+            if (from == null) {
+                throw new IllegalArgumentException("restore needs --from FILE");
+            }
+            if (from.toString().chars().anyMatch(Character::isWhitespace)) {
+                throw new IllegalArgumentException("the backup's path may not contain white space: " + from);
+            }
+            try {
+                out.println("backup " + from + ": " + BackupFile.read(from).describe());
+            } catch (IOException e) {
+                out.println("fts restore: " + e.getMessage());
+                return 1;
+            }
+            key = (force ? "fts-restore-force=" : "fts-restore=") + from;
+        } else {
+            key = "fts-backup";
+        }
+        Status.Found replica = servingReplica(config, hosts, port, range, at, group);
+        if (replica == null) {
+            out.println("fts " + args[0] + ": no serving replica answered (fts status says why)");
+            return 3;
+        }
+        Map<String, String> answer = Status.probe(replica.host(), replica.port(), COMMAND_TIMEOUT_MS, key);
+        String id = replica.fields().getOrDefault("id", replica.host() + ":" + replica.port());
+        if (answer == null) {
+            out.println("fts " + args[0] + ": replica " + id + " did not answer within " + COMMAND_TIMEOUT_MS + " ms");
+            return 1;
+        }
+        return restore ? reportRestore(id, answer, out) : reportBackup(id, answer, to, out);
+    }
+
+    private static <T> T unknown(String option) {
+        throw new IllegalArgumentException("unknown option " + option);
+    }
+
+    private static Status.Found servingReplica(Properties config, String hosts, Integer port, Integer range,
+                                               String at, String group) {
+        for (Status.Found f : Status.find(config, hosts, port, range, at, group, 5000).found()) {
+            if (f.fields().getOrDefault("serving", "").startsWith("yes")) {
+                return f;
+            }
+        }
+        return null;
+    }
+
+    private static int reportBackup(String id, Map<String, String> a, Path to, PrintStream out) {
+        String file = a.get("backup.file");
+        if (file == null) {
+            out.println("fts backup: replica " + id + ": " + a.getOrDefault("backup.error",
+                    a.getOrDefault("error", "no backup in its answer: " + a)));
+            return 1;
+        }
+        out.println("backup " + file + " taken by " + id + " at position " + a.get("backup.position") + ": "
+                + a.get("backup.objects") + " objects, " + a.get("backup.bytes") + " bytes of state, objects digest "
+                + a.get("backup.objects_digest"));
+        if (to != null) {
+            try {
+                BackupFile.read(Path.of(file));   // the copy is checked before it is called a backup
+                Files.copy(Path.of(file), to, StandardCopyOption.REPLACE_EXISTING);
+                out.println("copied to " + to);
+            } catch (IOException e) {
+                out.println("fts backup: the backup was written at the replica, but cannot be copied to " + to
+                        + " from here: " + e.getMessage());
+                return 1;
+            }
+        }
+        return 0;
+    }
+
+    private static int reportRestore(String id, Map<String, String> a, PrintStream out) {
+        String outcome = a.get("restore.outcome");
+        if (!"restored".equals(outcome)) {
+            out.println("fts restore: replica " + id + ": " + (outcome == null ? a.getOrDefault("restore.error",
+                    a.getOrDefault("error", "no outcome in its answer: " + a)) : outcome + ": "
+                    + a.get("restore.detail")));
+            return 1;
+        }
+        out.println("restored through " + id + ": every replica holds the backup's objects at one position of the "
+                + "order; objects digest " + a.get("restore.objects_digest"));
+        return 0;
+    }
+}

@@ -1,0 +1,174 @@
+package org.fts.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+import fts_samples.Counter;
+import fts_samples.CounterHelper;
+import org.fts.goa.BackupFile;
+import org.fts.replica.BackupCommand;
+import org.fts.testing.Waits;
+import org.fts.testkit.ReplicaCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.omg.CORBA.ORB;
+
+/**
+ * {@code fts backup} and {@code fts restore} against two groups of three replica JVMs: a backup taken while a client
+ * keeps writing is the state at one position of the order; restored into a new group, every replica of it holds
+ * exactly that state (the objects digest the backup records, one whole-state digest across the group, the
+ * counter's value), a replica restarted by {@code kill -9} gets it too, a group that answered calls refuses a
+ * second restore unless forced, and the forced one takes the group back to the backup.
+ */
+class BackupRestoreProcessTest {
+    private static final Path LOGS = Path.of("target", "child-logs");
+    @TempDir
+    Path backups;
+    private ReplicaCluster source;
+    private ReplicaCluster target;
+    private ORB orb;
+
+    @AfterEach
+    void stop() {
+        if (orb != null) {
+            orb.shutdown(false);
+        }
+        if (source != null) {
+            source.close();
+        }
+        if (target != null) {
+            target.close();
+        }
+    }
+
+    private record Run(int exit, String text) {
+    }
+
+    private static Run command(String... args) {
+        ByteArrayOutputStream buf = new ByteArrayOutputStream();
+        int exit = BackupCommand.run(args, new PrintStream(buf, true, StandardCharsets.UTF_8));
+        return new Run(exit, buf.toString(StandardCharsets.UTF_8));
+    }
+
+    private static String digest(ReplicaCluster c, int i) {
+        try {
+            return c.digest(i);
+        } catch (java.io.IOException | InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String at(ReplicaCluster c) {
+        return String.join(",", c.probeAddress(0), c.probeAddress(1), c.probeAddress(2));
+    }
+
+    @Test
+    void aBackupTakenWhileTheGroupServesRestoresIntoANewGroupAtOnePositionOfTheOrder() throws Exception {
+        String id = UUID.randomUUID().toString().substring(0, 6);
+        source = new ReplicaCluster("bk-" + id, 3, false, List.of("-Dfts.backup.dir=" + backups.toAbsolutePath()), LOGS);
+        orb = ORB.init(new String[0], Clients.ftDefaults());
+        Counter counter = CounterHelper.narrow(orb.string_to_object(source.reference("counter")));
+        for (int i = 0; i < 17; i++) {
+            counter.increment();
+        }
+        // a client keeps writing while the backup is taken
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong last = new AtomicLong();
+        AtomicReference<Throwable> writerFailed = new AtomicReference<>();
+        Thread writer = new Thread(() -> {
+            try {
+                while (!stop.get()) {
+                    last.set(counter.increment());
+                }
+            } catch (RuntimeException e) {
+                writerFailed.set(e);
+            }
+        }, "writer");
+        writer.start();
+        Waits.await(() -> last.get() >= 40, Duration.ofSeconds(30), () -> "the writer writes");
+        Path copy = backups.resolve("copy" + BackupFile.SUFFIX);
+        Run backup = command("backup", "--at", at(source), "--group", source.group(), "--to", copy.toString());
+        long atBackupEnd = last.get();
+        Waits.await(() -> last.get() > atBackupEnd + 20, Duration.ofSeconds(30), () -> "the group serves on");
+        stop.set(true);
+        writer.join(30_000);
+        assertEquals(null, writerFailed.get(), "every write of the writer was answered");
+        assertEquals(0, backup.exit(), backup.text());
+        BackupFile file = BackupFile.read(copy);   // format, checksum and objects digest checked
+        assertEquals(source.group(), file.group(), file.describe());
+        assertTrue(backup.text().contains(file.objectsDigest()), backup.text());
+
+        target = new ReplicaCluster("rs-" + id, 3, false, List.of("-Dfts.backup.dir=" + backups.toAbsolutePath()), LOGS);
+        // a replica restores only what its host's operator put into its fts.backup.dir
+        Path elsewhere = java.nio.file.Files.createTempFile("elsewhere", BackupFile.SUFFIX);
+        try {
+            java.nio.file.Files.copy(copy, elsewhere, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            Run outside = command("restore", "--from", elsewhere.toString(), "--at", at(target), "--group",
+                    target.group());
+            assertEquals(1, outside.exit(), outside.text());
+            assertTrue(outside.text().contains("only backups in its fts.backup.dir"), outside.text());
+        } finally {
+            java.nio.file.Files.deleteIfExists(elsewhere);
+        }
+        Run restore = command("restore", "--from", copy.toAbsolutePath().toString(), "--at", at(target),
+                "--group", target.group());
+        assertEquals(0, restore.exit(), restore.text());
+        assertTrue(restore.text().contains("objects digest " + file.objectsDigest()), "the restored objects are the "
+                + "backup's: " + restore.text() + "\nbackup: " + file.describe());
+        String digest = target.digest(0);
+        assertEquals(digest, target.digest(1), "one state across the restored group");
+        assertEquals(digest, target.digest(2), "one state across the restored group");
+
+        ORB other = ORB.init(new String[0], Clients.ftDefaults());
+        try {
+            Counter restored = CounterHelper.narrow(other.string_to_object(target.reference("counter")));
+            long value = restored.value();
+            assertTrue(value >= 40 && value <= atBackupEnd, "the backup holds the counter at a position taken "
+                    + "during the command: " + value + " not in [40, " + atBackupEnd + "]");
+            assertTrue(last.get() > value, "the source group went on past the backup's position");
+            assertEquals(value + 1, restored.increment());
+
+            // a restarted replica of the restored group gets the restored state from the others
+            target.kill(2);
+            target.restart(2, List.of());
+            Waits.await(() -> digest(target, 2).equals(digest(target, 0)), Duration.ofSeconds(30),
+                    () -> "the restarted replica holds the group's state");
+
+            // the group has answered calls now: a second restore is refused everywhere, unless forced
+            Run again = command("restore", "--from", copy.toAbsolutePath().toString(), "--at", at(target),
+                    "--group", target.group());
+            assertEquals(1, again.exit(), again.text());
+            assertTrue(again.text().contains("refused"), again.text());
+            assertEquals(value + 1, restored.value(), "a refused restore changes nothing");
+            Run forced = command("restore", "--force", "--from", copy.toAbsolutePath().toString(), "--at",
+                    at(target), "--group", target.group());
+            assertEquals(0, forced.exit(), forced.text());
+            assertEquals(value, restored.value(), "the forced restore took the group back to the backup");
+            assertEquals(target.digest(0), target.digest(1));
+            assertEquals(target.digest(0), target.digest(2));
+        } finally {
+            other.shutdown(false);
+        }
+    }
+
+    @Test
+    void aDamagedBackupIsRefusedBeforeItReachesTheGroup() throws Exception {
+        Path bad = backups.resolve("bad" + BackupFile.SUFFIX);
+        java.nio.file.Files.write(bad, "FTSBACKUP not really".getBytes(StandardCharsets.US_ASCII));
+        Run r = command("restore", "--from", bad.toAbsolutePath().toString(), "--at", "127.0.0.1:1");
+        assertEquals(1, r.exit(), r.text());
+        assertTrue(r.text().contains("is damaged"), r.text());
+    }
+}
