@@ -48,7 +48,8 @@ final class Backups {
 
     static final ConfigKey<String> DIR = ConfigKey.absolutePath("fts.backup.dir",
             "where this replica writes the backups an operator takes through it (fts backup), as "
-                    + "<group>-<time>-<replica>.ftsbackup; empty: <fts.durability.dir's location>/backups");
+                    + "<group>-<time>-<replica>.ftsbackup, and the only directory it restores one from (fts restore); "
+                    + "empty: backups under fts.durability.dir's location");
     static final List<ConfigKey<?>> KEYS = List.of(DIR);
     /** Longest a command waits for its cast to be ordered and acted on. */
     static final Duration WAIT = Duration.ofSeconds(30);
