@@ -51,10 +51,18 @@ class ArchiveIT {
 
     /** Runs {@code bin/fts args...} to its end (bounded), returning its exit status and output. */
     private static Map.Entry<Integer, String> run(Path home, Path log, String... args) throws Exception {
+        return run(home, log, Map.of(), args);
+    }
+
+    /** {@link #run(Path, Path, String...)} with more environment variables. */
+    private static Map.Entry<Integer, String> run(Path home, Path log, Map<String, String> env, String... args)
+            throws Exception {
         List<String> cmd = new ArrayList<>(List.of(home.resolve("bin/fts").toString()));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd).directory(log.getParent().toFile()).redirectErrorStream(true)
-                .redirectOutput(log.toFile()).start();
+        ProcessBuilder pb = new ProcessBuilder(cmd).directory(log.getParent().toFile()).redirectErrorStream(true)
+                .redirectOutput(log.toFile());
+        pb.environment().putAll(env);
+        Process p = pb.start();
         try {
             assertTrue(p.waitFor(60, TimeUnit.SECONDS), "bin/fts " + String.join(" ", args) + " ended");
         } finally {
@@ -112,6 +120,40 @@ class ArchiveIT {
         for (int n = 1; n <= 3; n++) {
             Path pid = home.resolve("run/try/r" + n + ".pid");
             assertTrue(!Files.exists(pid), "try stop removed " + pid);
+        }
+    }
+
+    /**
+     * {@code fts cds} makes the class-data archive of lib/ (it runs the trial group for a few seconds to learn the
+     * classes a replica loads), and the replicas the launcher starts then map it: with {@code -Xshare:on} a JVM that
+     * cannot map it refuses to start, so the trial serving proves the mapping.
+     */
+    @Test
+    void theClassDataArchiveIsMadeAndTheReplicasMapIt() throws Exception {
+        Path tmp = Files.createTempDirectory(Path.of("target"), "archive-cds-").toAbsolutePath();
+        Path home = unpack(tmp);
+        try {
+            Map.Entry<Integer, String> cds = run(home, tmp.resolve("cds.out"), "cds");
+            assertEquals(0, cds.getKey(), cds.getValue());
+            assertTrue(Files.size(home.resolve("lib/fts.jsa")) > 1_000_000, cds.getValue());
+            Map.Entry<Integer, String> start = run(home, tmp.resolve("start.out"),
+                    Map.of("JAVA_OPTS", "-Xmx256m -Xshare:on"), "try", "start");
+            assertEquals(0, start.getKey(), start.getValue());
+            assertTrue(start.getValue().contains("three replicas serve the store"), start.getValue());
+            Map.Entry<Integer, String> stop = run(home, tmp.resolve("stop.out"), "try", "stop");
+            assertEquals(0, stop.getKey(), stop.getValue());
+        } finally {
+            for (String dir : List.of("run/cds", "run/try")) {   // no replica outlives the test
+                for (int n = 1; n <= 3; n++) {
+                    Path pid = home.resolve(dir + "/r" + n + ".pid");
+                    if (Files.isRegularFile(pid)) {
+                        ProcessHandle.of(Long.parseLong(Files.readString(pid).trim())).ifPresent(h -> {
+                            h.destroyForcibly();
+                            h.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(t -> h).join();
+                        });
+                    }
+                }
+            }
         }
     }
 
