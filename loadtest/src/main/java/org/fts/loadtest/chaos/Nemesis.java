@@ -51,6 +51,11 @@ public final class Nemesis {
     private int faults;
     private int unexpectedExits;
     private long lastFaultEnd;
+    /**
+     * When the latest stretch of admission probes on which every replica served began; -1 when the last probe
+     * found one not serving, or a fault came after it.
+     */
+    private long servingSince = -1;
     /** Set when an action's bounded wait was interrupted: the schedule stops, the faults still end. */
     private boolean interrupted;
 
@@ -305,7 +310,6 @@ public final class Nemesis {
      */
     private boolean everyReplicaServes(long deadline) throws InterruptedException {
         long until = Math.min(deadline, after(ADMISSION_MILLIS));
-        long since = -1;   // when the current run of probes where all served began
         while (true) {
             boolean all = true;
             for (int r = 0; r < target.size() && all; r++) {
@@ -315,8 +319,8 @@ public final class Nemesis {
                 }
                 all = target.serves(r);
             }
-            since = all ? (since < 0 ? clock.nanos() : since) : -1;
-            if (all && clock.nanos() - since >= TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS)) {
+            servingSince = all ? (servingSince < 0 ? clock.nanos() : servingSince) : -1;
+            if (all && clock.nanos() - servingSince >= TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS)) {
                 return true;
             }
             if (clock.nanos() >= until) {
@@ -334,6 +338,7 @@ public final class Nemesis {
 
     /** Starts a fault; logs it, or its failure. Returns whether it succeeded. */
     private boolean inject(String what, Action a) {
+        servingSince = -1;
         boolean ok = act(what, a);
         faults += ok ? 1 : 0;
         return ok;
@@ -390,6 +395,15 @@ public final class Nemesis {
     }
 
     /** When the last fault ended ({@link NemesisClock#nanos()}): the last heal, SIGCONT, restart or network restore. */
+    /**
+     * When the nemesis's own probes, waiting to admit the next episode, began to find every replica serving on every
+     * probe up to their last one; -1 if their last probe found one not serving. A run whose last episode ends just
+     * before the deadline is still waiting then: the recovery began before the final check could look.
+     */
+    public long servingSince() {
+        return servingSince;
+    }
+
     public long lastFaultEnd() {
         return lastFaultEnd;
     }

@@ -138,6 +138,25 @@ class NemesisTest {
     }
 
     @Test
+    void theAdmissionProbesTellWhenEveryReplicaServedAgainAfterTheLastFault() {
+        int seen = 0;
+        for (long seed = 1; seed <= 20; seed++) {
+            VirtualClock clock = new VirtualClock();
+            FakeReplicas replicas = new FakeReplicas(clock);   // a restarted replica serves 5 s after its start
+            Nemesis nemesis = new Nemesis(new FaultPlan(Kind.KILL, seed, 3), replicas, new FaultLog(clock.now, null),
+                    clock);
+            nemesis.run(clock.now + TimeUnit.SECONDS.toNanos(60));
+            if (nemesis.servingSince() >= 0) {
+                seen++;
+                double after = (nemesis.servingSince() - nemesis.lastFaultEnd()) / 1e9;
+                assertTrue(after >= 5.0 && after <= 5.3, "seed " + seed + ": every replica served " + after
+                        + " s after the last restart, by the admission probes (every 250 ms)");
+            }
+        }
+        assertTrue(seen > 0, "some run ended while the admission probes saw every replica serve");
+    }
+
+    @Test
     void aReplicaThatExitedByItselfIsCountedAndStartedAgain() {
         VirtualClock clock = new VirtualClock();
         FakeReplicas replicas = new FakeReplicas(clock);
