@@ -72,7 +72,7 @@ class ArchiveIT {
     }
 
     /** The archive unpacked into a fresh directory under target/: its top directory. */
-    private static Path unpack(Path tmp) throws Exception {
+    static Path unpack(Path tmp) throws Exception {
         Path archive = Path.of(System.getProperty("fts.dist.archive"));
         assertTrue(Files.isRegularFile(archive), archive + " exists (mvn package)");
         Process untar = new ProcessBuilder("tar", "xzf", archive.toAbsolutePath().toString(), "-C", tmp.toString())

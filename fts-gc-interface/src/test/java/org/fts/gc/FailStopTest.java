@@ -103,7 +103,7 @@ class FailStopTest {
             for (int i = 0; i < 3; i++) {
                 pump.broadcast(new MemberId("a"), new byte[] {(byte) i});
             }
-            org.fts.testing.Waits.await(() -> delivered.get() == 3, Duration.ofSeconds(10), () -> "3 deliveries");
+            org.fts.process.Waits.await(() -> delivered.get() == 3, Duration.ofSeconds(10), () -> "3 deliveries");
             assertTrue(!failed.isDone(), "an exception is not fatal");
         } finally {
             pump.stop(1000);

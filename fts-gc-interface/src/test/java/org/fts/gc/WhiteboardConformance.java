@@ -13,7 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -14,7 +14,7 @@ import org.fts.gc.jgroups.JGroupsFaults;
 import org.fts.testing.OneOrder;
 import org.fts.testing.Recorder;
 import org.fts.testing.SyncingListener;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;

@@ -73,7 +73,7 @@ class OrderStatsJmxTest {
         assertEquals("offload", server.getAttribute(name("a"), "Ordering"));
         assertEquals("sequencer", server.getAttribute(name(seq), "Role"));
         assertEquals("member", server.getAttribute(name(other), "Role"));
-        org.fts.testing.Waits.await(() -> {
+        org.fts.process.Waits.await(() -> {
             try {
                 return number("a", "Delivered") >= 20 && number("b", "Delivered") >= 20 && number("a", "Unacked") == 0
                         && number("b", "Unacked") == 0;

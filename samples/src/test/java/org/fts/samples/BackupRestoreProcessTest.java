@@ -18,7 +18,7 @@ import fts_samples.Counter;
 import fts_samples.CounterHelper;
 import org.fts.goa.BackupFile;
 import org.fts.replica.BackupCommand;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.fts.testkit.ReplicaCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

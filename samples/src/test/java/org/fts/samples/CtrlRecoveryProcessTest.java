@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 
 import fts_samples.Counter;
 import fts_samples.CounterHelper;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.fts.testkit.ReplicaCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -13,7 +13,7 @@ import java.util.function.BiPredicate;
 import java.util.stream.IntStream;
 
 import org.fts.replica.Status;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.fts.testkit.ReplicaCluster;
 
 /** Replica clusters with {@code fts.durability=log} for the process tests, and {@code fts status} over them. */

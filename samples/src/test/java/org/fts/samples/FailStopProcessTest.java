@@ -16,7 +16,7 @@ import java.util.UUID;
 import fts_samples.HelloObj;
 import fts_samples.HelloObjHelper;
 import org.fts.gc.FailStop;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.omg.CORBA.ORB;

@@ -22,7 +22,7 @@ import fts_samples.CounterHelper;
 import fts_samples.HelloObj;
 import fts_samples.HelloObjHelper;
 import org.fts.goa.behaviour.RawGiop;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.fts.testkit.ReplicaCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 import fts_samples.Counter;
 import fts_samples.CounterHelper;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.omg.CORBA.ORB;

@@ -17,7 +17,7 @@ import org.fts.ft.FtGroupComponent;
 import org.fts.ft.Ior;
 import org.fts.goa.behaviour.InJvmReplicas;
 import org.fts.process.ChildJvm;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.fts.testkit.ReplicaCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import fts_samples.CounterHelper;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.omg.CORBA.ORB;
 
 /**

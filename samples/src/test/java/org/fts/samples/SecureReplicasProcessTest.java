@@ -63,7 +63,7 @@ class SecureReplicasProcessTest {
                         cluster.ports().get(i), group, "counter"))).value(), "r" + i + " counts the client's calls");
             }
             List<String> digests = new ArrayList<>();
-            org.fts.testing.Waits.await(() -> {   // each replica answers at its own position of the order
+            org.fts.process.Waits.await(() -> {   // each replica answers at its own position of the order
                 digests.clear();
                 for (int i = 0; i < 3; i++) {
                     try {

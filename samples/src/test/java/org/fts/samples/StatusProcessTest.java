@@ -16,7 +16,7 @@ import fts_samples.Counter;
 import fts_samples.CounterHelper;
 import org.fts.replica.Status;
 import org.fts.replica.StatusReport.Health;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.fts.testkit.ReplicaCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

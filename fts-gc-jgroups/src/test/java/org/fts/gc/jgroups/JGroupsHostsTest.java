@@ -15,7 +15,7 @@ import org.fts.gc.MemberId;
 import org.fts.gc.View;
 import org.fts.testing.Recorder;
 import org.fts.testing.SyncingListener;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 

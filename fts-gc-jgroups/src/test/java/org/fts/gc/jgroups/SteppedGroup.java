@@ -115,7 +115,7 @@ final class SteppedGroup implements AutoCloseable {
 
         /** Everything delivered so far, once the pump handed over all it was given. */
         List<String> texts() {
-            org.fts.testing.Waits.await(pump::idle, WAIT, () -> id + "'s pump to be idle");
+            org.fts.process.Waits.await(pump::idle, WAIT, () -> id + "'s pump to be idle");
             return recorder.delivered().stream().map(Delivery::text).toList();
         }
 

@@ -311,7 +311,7 @@ class RaftChannelTest {
         }
         assertEquals(wellFormed(r1.recorder().delivered()), wellFormed(r0.recorder().delivered()));
         assertEquals(wellFormed(r1.recorder().delivered()), wellFormed(r2.recorder().delivered()));
-        org.fts.testing.Waits.await(() -> !Files.exists(entries.resolveSibling(Quarantine.FILE)), WAIT,
+        org.fts.process.Waits.await(() -> !Files.exists(entries.resolveSibling(Quarantine.FILE)), WAIT,
                 () -> "r0's quarantine lifted once its log is back");
     }
 }

@@ -11,7 +11,7 @@ import java.util.Properties;
 
 import fts_goa_test.HelloObj;
 import fts_goa_test.HelloObjHelper;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.Test;
 import org.omg.CORBA.ORB;
 

@@ -17,7 +17,7 @@ import fts_goa_test.Counter;
 import fts_goa_test.CounterHelper;
 import org.fts.ft.FtConstants;
 import org.fts.ft.FtRequestContext;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -17,7 +17,7 @@ import fts_goa_test.CounterHelper;
 import fts_goa_test.HelloObj;
 import fts_goa_test.HelloObjHelper;
 import fts_goa_test.InsufficientFunds;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

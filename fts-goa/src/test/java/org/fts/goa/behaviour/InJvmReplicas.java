@@ -188,7 +188,7 @@ public final class InJvmReplicas implements AutoCloseable {
      * waiting for it, and a replica restarted at once found its old listener still open (MetricsInJvmTest in CI).
      */
     private static void awaitFree(int port) {
-        org.fts.testing.Waits.await(() -> {
+        org.fts.process.Waits.await(() -> {
             try (java.net.ServerSocket s = new java.net.ServerSocket()) {
                 s.setReuseAddress(true);
                 s.bind(new java.net.InetSocketAddress("127.0.0.1", port));

@@ -17,7 +17,7 @@ import fts_goa_test.Counter;
 import fts_goa_test.CounterHelper;
 import fts_goa_test.HelloObjPOA;
 import org.fts.goa.GroupPOA;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.Test;
 import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.INITIALIZE;

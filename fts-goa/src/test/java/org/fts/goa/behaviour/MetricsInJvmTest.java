@@ -14,7 +14,7 @@ import java.util.Properties;
 
 import fts_goa_test.CounterHelper;
 import org.fts.config.ConfigException;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.Test;
 
 /** The replica's Prometheus endpoint (fts.metrics.port, docs/metrics.md), scraped as Prometheus does. */

@@ -110,7 +110,7 @@ class ReadsInJvmTest {
                 counter(r, 2).increment();
                 assertEquals(1, counter(r, 0).value());
                 List<Integer> expected = List.of(1, 1, 1);
-                org.fts.testing.Waits.await(() -> counters.stream().map(c -> c.reads.get()).toList().equals(expected),
+                org.fts.process.Waits.await(() -> counters.stream().map(c -> c.reads.get()).toList().equals(expected),
                         java.time.Duration.ofSeconds(10), () -> "the ordered read executed at every replica, with " + p
                                 + ": " + counters.stream().map(c -> c.reads.get()).toList());
             }
@@ -146,7 +146,7 @@ class ReadsInJvmTest {
             INTERNAL e = assertThrows(INTERNAL.class, () -> counter(r, 1).increment());
             assertEquals(org.omg.CORBA.CompletionStatus.COMPLETED_YES, e.completed);
             // the reply leaves first, then the replica stops: wait for the stop
-            org.fts.testing.Waits.await(() -> !stopped.isEmpty(), java.time.Duration.ofSeconds(10),
+            org.fts.process.Waits.await(() -> !stopped.isEmpty(), java.time.Duration.ofSeconds(10),
                     () -> "the replica whose state the read changed stops");
             assertEquals(1, stopped.size(), "only that replica stops");
             String why = stopped.get(0).getMessage();

@@ -12,7 +12,7 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import fts_goa_test.CounterHelper;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.Test;
 
 /** Each replica's state over JMX ({@code org.fts:type=Replica}), as an operator's console reads it. */

@@ -49,7 +49,7 @@ class SettingsAgreementInJvmTest {
             r.startReplica(2, List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl()), new Properties());
             counter.increment();
             var atR2 = CounterHelper.narrow(r.at(2, "counter"));
-            org.fts.testing.Waits.await(() -> atR2.value() == 3, java.time.Duration.ofSeconds(20),
+            org.fts.process.Waits.await(() -> atR2.value() == 3, java.time.Duration.ofSeconds(20),
                     () -> "r2, started with the group's settings, does not serve the counter");
             assertEquals(3, counter.value());
         }

@@ -14,7 +14,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 
 import org.fts.goa.giop.GiopGuard;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

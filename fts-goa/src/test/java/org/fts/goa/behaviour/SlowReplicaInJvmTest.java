@@ -15,7 +15,7 @@ import fts_goa_test.Counter;
 import fts_goa_test.CounterHelper;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupConfig;
-import org.fts.testing.Waits;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.Test;
 
 /**

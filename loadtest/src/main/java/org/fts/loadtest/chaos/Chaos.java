@@ -1,5 +1,6 @@
 package org.fts.loadtest.chaos;
 
+import org.fts.process.Waits;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -150,7 +151,7 @@ public final class Chaos {
                     : "every replica serves " + recoverMs + " ms after") + " the last fault ended");
             long stopped = history.now();
             int stuck = load.stop(STOP_BOUND);
-            long converged = Poll.until(() -> digestsAgree(cluster), BOUND);
+            long converged = Waits.until(() -> digestsAgree(cluster), BOUND);
             long convergeMs = converged < 0 ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(converged - end));
             List<Integer> finals = new ArrayList<>();
             for (int i = 0; i < o.replicas(); i++) {

@@ -1,5 +1,6 @@
 package org.fts.loadtest.chaos;
 
+import org.fts.process.Waits;
 import java.time.Duration;
 import java.util.Properties;
 import java.util.stream.IntStream;
@@ -62,7 +63,7 @@ final class Probe implements AutoCloseable {
      */
     long awaitEveryReplicaServes(Duration bound, Duration steady) {
         long[] since = {-1};
-        long found = Poll.until(() -> {
+        long found = Waits.until(() -> {
             if (!IntStream.range(0, corbalocs.length).allMatch(this::serves)) {
                 since[0] = -1;
                 return false;
@@ -78,7 +79,7 @@ final class Probe implements AutoCloseable {
     /** Replica {@code i}'s counter, asked until it answers (at most {@code bound}); null if it never did. */
     Integer valueWithin(int i, Duration bound) {
         Integer[] v = {null};
-        Poll.until(() -> (v[0] = value(i)) != null, bound);
+        Waits.until(() -> (v[0] = value(i)) != null, bound);
         return v[0];
     }
 
