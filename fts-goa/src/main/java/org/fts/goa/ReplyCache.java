@@ -150,7 +150,11 @@ final class ReplyCache {
                 throw new java.io.IOException("reply kind " + kind);
             }
             long expires = in.readLong();
-            byte[] body = new byte[in.readInt()];
+            int length = in.readInt();
+            if (length < 0 || length > in.available()) {   // a damaged length allocates nothing
+                throw new java.io.IOException("a reply of " + length + " bytes in " + in.available());
+            }
+            byte[] body = new byte[length];
             in.readFully(body);
             read.put(id, new Entry(new Reply(Reply.Kind.values()[kind], body), expires));
         }

@@ -105,7 +105,12 @@ final class Snapshot {
                 in.readFully(id);
                 keys.add(new ObjectKey(id));
                 if (in.readByte() == 1) {
-                    byte[] state = new byte[in.readInt()];
+                    int length = in.readInt();
+                    if (length < 0 || length > in.available()) {   // a damaged length allocates nothing
+                        throw new StateException("object " + i + " announces " + length + " bytes of state in "
+                                + in.available());
+                    }
+                    byte[] state = new byte[length];
                     in.readFully(state);
                     states.add(state);
                 } else {

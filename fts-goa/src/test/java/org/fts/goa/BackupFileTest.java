@@ -56,4 +56,23 @@ class BackupFileTest {
         Files.write(f, "#!/bin/sh\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         assertTrue(assertThrows(IOException.class, () -> BackupFile.read(f)).getMessage().contains("not an FTS backup"));
     }
+
+    @Test
+    void aStateAnnouncingMoreBytesThanItHoldsIsRefusedWithoutAllocatingThem() {
+        byte[] snapshot = Encoding.bytes(64, out -> {
+            out.writeByte(2);            // the snapshot format
+            out.writeLong(1);            // the group reference's version
+            out.writeInt(0);             // no endpoints
+            out.writeLong(0);            // the reply cache's clock
+            out.writeInt(0);             // no replies
+            out.writeInt(0);             // no tombstones
+            out.writeInt(1);             // one object
+            out.writeShort(1);
+            out.writeByte('c');
+            out.writeByte(1);            // with state:
+            out.writeInt(Integer.MAX_VALUE - 16);   // 2 GB announced, 0 held
+        });
+        Snapshot.StateException e = assertThrows(Snapshot.StateException.class, () -> Snapshot.objectsDigest(snapshot));
+        assertTrue(e.getMessage().contains("announces"), e.getMessage());
+    }
 }
