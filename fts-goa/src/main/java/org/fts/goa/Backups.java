@@ -144,7 +144,8 @@ final class Backups {
             return new LinkedHashMap<>(done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
             return new LinkedHashMap<>(Map.of(what + ".error", "the group did not order the " + what + " within "
-                    + WAIT.toSeconds() + " s: does it serve (fts status)?"));
+                    + WAIT.toSeconds() + " s: does it serve (fts status)?" + ("restore".equals(what)
+                    ? " It may still be ordered and restored later: check fts status before trying again" : "")));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new LinkedHashMap<>(Map.of(what + ".error", "interrupted"));
@@ -170,10 +171,9 @@ final class Backups {
                 byte[] snapshot = Snapshot.take(objects, cache, membership);
                 Map<String, String> standing = channel.standing();
                 String position = standing.getOrDefault("epoch", "-") + "/" + standing.getOrDefault("delivered", "-");
-                BackupFile file = new BackupFile(group, self, System.currentTimeMillis(), position,
-                        Snapshot.objectsDigest(snapshot), snapshot);
-                // the file is written by the command's thread: the lanes go on at once
-                CompletableFuture.runAsync(() -> write(file, done));
+                long at = System.currentTimeMillis();
+                // digested and written on a pool thread: the lanes go on as soon as the state is taken
+                CompletableFuture.runAsync(() -> write(snapshot, position, at, done));
             } catch (Snapshot.StateException | RuntimeException e) {
                 done.completeExceptionally(new IllegalStateException("the state could not be taken: "
                         + e.getMessage(), e));
@@ -181,7 +181,15 @@ final class Backups {
         });
     }
 
-    private void write(BackupFile b, CompletableFuture<Map<String, String>> done) {
+    private void write(byte[] snapshot, String position, long at, CompletableFuture<Map<String, String>> done) {
+        BackupFile b;
+        try {
+            b = new BackupFile(group, self, at, position, Snapshot.objectsDigest(snapshot), snapshot);
+        } catch (Snapshot.StateException e) {
+            done.completeExceptionally(new IllegalStateException("the state taken cannot be read back: "
+                    + e.getMessage(), e));
+            return;
+        }
         Path d = dir;
         Path file = d.resolve(group + "-" + STAMP.format(java.time.Instant.ofEpochMilli(b.takenAtMillis())) + "-"
                 + self + BackupFile.SUFFIX);
