@@ -4,14 +4,12 @@ import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
+
+import org.fts.log.AtomicFiles;
 
 /**
  * A backup of a group's state ({@code fts backup}): the replica state a {@link Snapshot} holds, taken at one
@@ -56,32 +54,10 @@ public record BackupFile(String group, String taker, long takenAtMillis, String 
         return ByteBuffer.allocate(body.length + 4).put(body).putInt((int) crc.getValue()).array();
     }
 
-    /**
-     * Writes the backup to {@code file} whole or not at all: a temporary file beside it, synced, then moved in
-     * place and the directory synced.
-     */
+    /** Writes the backup to {@code file} whole or not at all ({@link AtomicFiles#replace}). */
     void writeTo(Path file) throws IOException {
-        Path dir = file.toAbsolutePath().getParent();
-        Files.createDirectories(dir);
-        Path tmp = dir.resolve(file.getFileName() + ".tmp");
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer b = ByteBuffer.wrap(encode());
-            while (b.hasRemaining()) {
-                ch.write(b);
-            }
-            ch.force(true);
-        }
-        try {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (AtomicMoveNotSupportedException e) {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
-        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-            d.force(true);
-        } catch (IOException e) {
-            // some file systems cannot sync a directory; the file itself is synced
-        }
+        Files.createDirectories(file.toAbsolutePath().getParent());
+        AtomicFiles.replace(file, ByteBuffer.wrap(encode()));
     }
 
     /**
