@@ -18,7 +18,7 @@ public final class FailStop {
     private static final Logger LOG = LoggerFactory.getLogger(FailStop.class);
     private static volatile Action action = FailStop::halt;
 
-    /** What to do on a fatal local failure. Tests of the fail-stop path replace the halt. */
+    /** What to do on a fatal local failure (the halt; tests of the fail-stop path record it instead). */
     @FunctionalInterface
     public interface Action {
         void fail(Thread thread, Throwable cause);
@@ -27,8 +27,11 @@ public final class FailStop {
     private FailStop() {
     }
 
-    /** Replaces the action (the default halts the JVM); returns the previous one. For tests only. */
-    public static Action setAction(Action a) {
+    /**
+     * Replaces the action (the default halts the JVM); returns the previous one. Package-private: tests reach it
+     * through the test-jar's {@code FailStopHook}, and nothing shipped can turn the halt off.
+     */
+    static Action setAction(Action a) {
         Action old = action;
         action = a;
         return old;

@@ -243,8 +243,8 @@ public final class GroupPOA extends PoaBasics {
         return engine.standing().awaitServing(timeout.toMillis());
     }
 
-    /** The group-communication channel (for tools and tests). */
-    public GroupChannel channel() {
+    /** The group-communication channel; package-private: tests reach it through the test-jar's {@code GroupPOAAccess}. */
+    GroupChannel channel() {
         return channel;
     }
 

@@ -9,6 +9,7 @@ import java.util.Properties;
 import org.fts.batching.BatchStats;
 import org.fts.gc.jgroups.JGroupsFaults;
 import org.fts.goa.GroupPOA;
+import org.fts.goa.GroupPOAAccess;
 import org.fts.goa.GroupPOAInitializer;
 import org.fts.replica.ReplicaRunner;
 import org.omg.CORBA.ORB;
@@ -73,13 +74,13 @@ public final class HarnessReplica {
                 case "load" -> System.out.println("LOAD " + self + " " + (goa == null ? "-" : goa.load()));
                 case "reads" -> System.out.println("READS " + self + " " + reads(self));
                 case "view" -> System.out.println("VIEW " + self + " " + (goa == null ? "" : String.join(",",
-                        goa.channel().view().members().stream().map(m -> m.name().split("#")[0]).toList())));
+                        GroupPOAAccess.channel(goa).view().members().stream().map(m -> m.name().split("#")[0]).toList())));
                 case "isolate" -> {
-                    JGroupsFaults.isolate(goa.channel());
+                    JGroupsFaults.isolate(GroupPOAAccess.channel(goa));
                     System.out.println("ISOLATED " + self);   // in effect from now on
                 }
                 case "heal" -> {
-                    JGroupsFaults.heal(goa.channel());
+                    JGroupsFaults.heal(GroupPOAAccess.channel(goa));
                     System.out.println("HEALED " + self);
                 }
                 default -> System.err.println("unknown command: " + line);

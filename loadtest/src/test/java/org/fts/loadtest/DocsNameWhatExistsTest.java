@@ -39,7 +39,7 @@ class DocsNameWhatExistsTest {
 
     static {
         String lt = "loadtest/src/main/java/org/fts/loadtest/";
-        PARSERS.put("demo", "samples/src/main/java/org/fts/samples/Demo.java");
+        PARSERS.put("demo", "loadtest/src/main/java/org/fts/loadtest/demo/Demo.java");
         PARSERS.put("status", "fts-replica/src/main/java/org/fts/replica/Status.java");
         PARSERS.put("chaos", lt + "chaos/ChaosOptions.java");
         PARSERS.put("load", lt + "load/LoadOptions.java");

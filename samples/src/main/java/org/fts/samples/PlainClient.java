@@ -36,7 +36,7 @@ public final class PlainClient {
         }
     }
 
-    static void run(ORB orb, String group, List<Integer> ports) throws Exception {
+    public static void run(ORB orb, String group, List<Integer> ports) throws Exception {
         int n = ports.size();
         HelloObj h0 = HelloObjHelper.narrow(orb.string_to_object(Clients.corbaloc("127.0.0.1", ports.get(0), group, "hello")));
         HelloObj h1 = HelloObjHelper.narrow(orb.string_to_object(Clients.corbaloc("127.0.0.1", ports.get(1 % n), group, "hello")));
@@ -95,7 +95,7 @@ public final class PlainClient {
      * Resolves {@code name} in the CosNaming service at {@code url} (the replicas bind their object groups
      * there, {@code fts.naming.url}) and increments the counter through it. Waits up to 30 s for the binding.
      */
-    static void byName(ORB orb, String url, String name) throws Exception {
+    public static void byName(ORB orb, String url, String name) throws Exception {
         org.omg.CosNaming.NamingContextExt ns = org.omg.CosNaming.NamingContextExtHelper.narrow(orb.string_to_object(url));
         long deadline = System.nanoTime() + 30_000_000_000L;
         org.omg.CORBA.Object ref = null;

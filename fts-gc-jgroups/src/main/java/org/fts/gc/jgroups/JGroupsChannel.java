@@ -375,7 +375,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         return d == null ? null : d.figures();
     }
 
-    /** For fault injection ({@link JGroupsFaults}) only. */
+    /** For fault injection (the test-jar's {@code JGroupsFaults}) only. */
     TotalOrder order() {
         return order;
     }

@@ -105,7 +105,7 @@ class DurableLogTest {
     @Test
     void anIoErrorStopsTheReplicaNamingTheDirectoryAndNothingMoreIsDurable() throws Exception {
         java.util.concurrent.CompletableFuture<Throwable> stopped = new java.util.concurrent.CompletableFuture<>();
-        org.fts.gc.FailStop.Action previous = org.fts.gc.FailStop.setAction((t, cause) -> stopped.complete(cause));
+        org.fts.gc.FailStop.Action previous = org.fts.gc.FailStopHook.replace((t, cause) -> stopped.complete(cause));
         try (DurableLog log = DurableLog.open(dir)) {
             log.start(() -> { });
             log.append(entry(1), 0);
@@ -117,7 +117,7 @@ class DurableLogTest {
                     cause.getMessage());
             assertEquals(1, log.durable(), "what was not synced is never acknowledged");
         } finally {
-            org.fts.gc.FailStop.setAction(previous);
+            org.fts.gc.FailStopHook.replace(previous);
         }
     }
 

@@ -168,7 +168,7 @@ final class ProtocolSimulator {
     }
 
     private Result run() {
-        org.fts.gc.FailStop.Action before = org.fts.gc.FailStop.setAction((thread, cause) -> { });
+        org.fts.gc.FailStop.Action before = org.fts.gc.FailStopHook.replace((thread, cause) -> { });
         try {
             guarded(steps::found);
             for (step = 1; step <= options.steps() && ok(); step++) {
@@ -178,7 +178,7 @@ final class ProtocolSimulator {
                 guarded(new SimEnd(this)::run);
             }
         } finally {
-            org.fts.gc.FailStop.setAction(before);
+            org.fts.gc.FailStopHook.replace(before);
         }
         return new Result(seed, options, invariant, detail, violationStep, schedule, history.deliveries);
     }

@@ -173,7 +173,7 @@ final class SteppedGroup implements AutoCloseable {
         this.ordering = ordering;
         this.config = config;
         // An Error here (a broken lock-order assertion) fails the test instead of halting the test JVM.
-        this.halt = org.fts.gc.FailStop.setAction((thread, cause) -> { });
+        this.halt = org.fts.gc.FailStopHook.replace((thread, cause) -> { });
     }
 
     Node node(String name) {
@@ -329,7 +329,7 @@ final class SteppedGroup implements AutoCloseable {
 
     @Override
     public void close() {
-        org.fts.gc.FailStop.setAction(halt);
+        org.fts.gc.FailStopHook.replace(halt);
         nodes.values().forEach(n -> n.pump.stop(1000));
     }
 }

@@ -144,7 +144,7 @@ class SyncedSnapshotLogTest {
         SyncedSnapshotLog log = opened(new SyncedSnapshotLog());
         log.append(1, entries(3));
         java.util.List<Throwable> stops = new java.util.concurrent.CopyOnWriteArrayList<>();
-        org.fts.gc.FailStop.Action was = org.fts.gc.FailStop.setAction((t, cause) -> stops.add(cause));
+        org.fts.gc.FailStop.Action was = org.fts.gc.FailStopHook.replace((t, cause) -> stops.add(cause));
         try {
             // JChannel.close() stops RAFT's thread by interrupting it: its write fails (ClosedByInterruptException),
             // and jgroups-raft returns as from a failed disk
@@ -155,7 +155,7 @@ class SyncedSnapshotLogTest {
             assertEquals(java.util.List.of(), stops, "a shutdown's interrupt is not a failed disk");
         } finally {
             Thread.interrupted();
-            org.fts.gc.FailStop.setAction(was);
+            org.fts.gc.FailStopHook.replace(was);
             log.close();
         }
     }

@@ -9,6 +9,7 @@ import java.util.UUID;
 import java.util.function.IntFunction;
 
 import org.fts.goa.GroupPOA;
+import org.fts.goa.GroupPOAAccess;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.Servant;
 
@@ -161,7 +162,7 @@ public final class InJvmReplicas implements AutoCloseable {
 
     /** Replica {@code i}'s member in the group. */
     org.fts.gc.MemberId member(int i) {
-        return goas.get(i).channel().self();
+        return GroupPOAAccess.channel(goas.get(i)).self();
     }
 
     /** Stops replica {@code i} (its ORB closes its connections; it leaves the group). */

@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.fts.gc.FailStop;
+import org.fts.gc.FailStopHook;
 import org.fts.goa.ReadOnlyOperations;
 import org.junit.jupiter.api.Test;
 import org.omg.CORBA.INTERNAL;
@@ -139,7 +140,7 @@ class ReadsInJvmTest {
     @Test
     void theCheckModeCatchesADeclaredReadThatWrites() throws Exception {
         List<Throwable> stopped = new CopyOnWriteArrayList<>();
-        FailStop.Action before = FailStop.setAction((thread, cause) -> stopped.add(cause));
+        FailStop.Action before = FailStopHook.replace((thread, cause) -> stopped.add(cause));
         List<CountingCounter> counters = new CopyOnWriteArrayList<>();
         try (InJvmReplicas r = start(props("fts.reads", COUNTER + "#increment", "fts.reads.check", "true"), counters,
                 false)) {
@@ -153,7 +154,7 @@ class ReadsInJvmTest {
             assertTrue(why.contains("declared read increment on object") && why.contains("changed its state"), why);
             assertEquals(new ArrayList<>(List.of(0, 1, 0)), counters.stream().map(CounterImpl::valueNow).toList());
         } finally {
-            FailStop.setAction(before);
+            FailStopHook.replace(before);
         }
     }
 }

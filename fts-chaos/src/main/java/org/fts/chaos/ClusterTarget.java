@@ -1,0 +1,138 @@
+package org.fts.chaos;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import org.fts.testkit.ReplicaCluster;
+
+/**
+ * The nemesis's hands on real replica processes: SIGKILL, SIGSTOP / SIGCONT, a JGroups DISCARD inserted and
+ * removed through the replica's stdin ({@code isolate} / {@code heal}), a restart that does not wait, a plain
+ * request to tell whether a replica serves, and, for replicas on distinct addresses, packet drops between
+ * them ({@link NetFilter}); damage to a stopped replica's log ({@link LogDamage}) and a volume that fills ({@link
+ * Volumes}).
+ */
+final class ClusterTarget implements NemesisTarget {
+    private final ReplicaCluster cluster;
+    private final Probe probe;
+    private final NetFilter net;
+    private final Path groupDir;
+    private final Volumes volumes;
+
+    /**
+     * @param net      the packet filter, or null: no network faults (the replicas share one address)
+     * @param groupDir the replicas' logs, {@code <fts.durability.dir>/<group>} (null without a log)
+     * @param volumes  each replica's log volume, or null: no full disks
+     */
+    ClusterTarget(ReplicaCluster cluster, Probe probe, NetFilter net, Path groupDir, Volumes volumes) {
+        this.cluster = cluster;
+        this.probe = probe;
+        this.net = net;
+        this.groupDir = groupDir;
+        this.volumes = volumes;
+    }
+
+    @Override
+    public int size() {
+        return cluster.ports().size();
+    }
+
+    @Override
+    public void kill(int i) throws Exception {
+        cluster.kill(i);
+    }
+
+    @Override
+    public void restart(int i) throws Exception {
+        cluster.relaunch(i, List.of());
+    }
+
+    @Override
+    public boolean running(int i) {
+        return cluster.isAlive(i);
+    }
+
+    @Override
+    public void pause(int i) throws Exception {
+        cluster.pause(i);
+    }
+
+    @Override
+    public void resume(int i) throws Exception {
+        cluster.resume(i);
+    }
+
+    @Override
+    public void isolate(int i) throws Exception {
+        cluster.command(i, "isolate");
+    }
+
+    @Override
+    public void heal(int i) throws Exception {
+        cluster.command(i, "heal");
+    }
+
+    @Override
+    public void cut(int from, int to) throws Exception {
+        net().cut(cluster.hosts().get(from), cluster.hosts().get(to));
+    }
+
+    @Override
+    public void lossy(int from, int to, int percent) throws Exception {
+        net().lossy(cluster.hosts().get(from), cluster.hosts().get(to), percent);
+    }
+
+    @Override
+    public void restoreNet() throws Exception {
+        net().restore();
+    }
+
+    private NetFilter net() {
+        if (net == null) {
+            throw new IllegalStateException("no network faults without --hosts (and iptables)");
+        }
+        return net;
+    }
+
+    @Override
+    public boolean serves(int i) {
+        return probe.serves(i);
+    }
+
+    @Override
+    public LogDamage.Mark markLog(int i) throws Exception {
+        return LogDamage.mark(replicaDir(i));
+    }
+
+    @Override
+    public String damageLog(int i, LogDamage.Mark since, int percent, int tear) throws Exception {
+        if (cluster.isAlive(i)) {
+            throw new IllegalStateException("r" + i + " is running: its log is damaged only while it is down");
+        }
+        return LogDamage.damage(replicaDir(i), since, percent, tear);
+    }
+
+    @Override
+    public void fillVolume(int i) throws Exception {
+        volumes().fill(i);
+    }
+
+    @Override
+    public void growVolume(int i) throws Exception {
+        volumes().grow(i);
+    }
+
+    private Path replicaDir(int i) {
+        if (groupDir == null) {
+            throw new IllegalStateException("no log to damage without --durability log");
+        }
+        return groupDir.resolve("r" + i);
+    }
+
+    private Volumes volumes() {
+        if (volumes == null) {
+            throw new IllegalStateException("no volume to fill (the diskfull nemesis mounts them at the start)");
+        }
+        return volumes;
+    }
+}

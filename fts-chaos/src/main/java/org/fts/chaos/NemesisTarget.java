@@ -1,0 +1,52 @@
+package org.fts.chaos;
+
+/**
+ * What the {@link Nemesis} acts on: the replicas (a {@code ReplicaCluster} in a run, a fake in tests). Every method is
+ * bounded: it returns, or throws, within seconds.
+ */
+public interface NemesisTarget {
+    int size();
+
+    void kill(int i) throws Exception;
+
+    /** Starts a replica that is not running again, without waiting for it to serve. */
+    void restart(int i) throws Exception;
+
+    boolean running(int i);
+
+    void pause(int i) throws Exception;
+
+    void resume(int i) throws Exception;
+
+    void isolate(int i) throws Exception;
+
+    void heal(int i) throws Exception;
+
+    /** Drops every packet from replica {@code from} to replica {@code to}, until {@link #restoreNet}. */
+    void cut(int from, int to) throws Exception;
+
+    /** Drops {@code percent} % of the packets from replica {@code from} to {@code to}, until restoreNet. */
+    void lossy(int from, int to, int percent) throws Exception;
+
+    /** Ends every {@link #cut} and {@link #lossy}. */
+    void restoreNet() throws Exception;
+
+    /** Whether replica {@code i} answers a request now (bounded: returns within a few seconds). */
+    boolean serves(int i);
+
+    /** How far replica {@code i}'s log reaches now: a mark {@link #damageLog} can damage what was logged after. */
+    LogDamage.Mark markLog(int i) throws Exception;
+
+    /**
+     * Damages the log of replica {@code i}, which is not running: flips one byte {@code percent} % of the way into what
+     * it logged after {@code since} (or, if null, into its newest segment), and tears {@code tear} bytes off the end
+     * of its newest segment (0: none). Returns what it did.
+     */
+    String damageLog(int i, LogDamage.Mark since, int percent, int tear) throws Exception;
+
+    /** Shrinks replica {@code i}'s log volume to what it holds now and a little more: it fills soon. */
+    void fillVolume(int i) throws Exception;
+
+    /** Grows replica {@code i}'s log volume back to its full size. */
+    void growVolume(int i) throws Exception;
+}
