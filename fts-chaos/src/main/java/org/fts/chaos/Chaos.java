@@ -87,7 +87,7 @@ public final class Chaos {
         }
         if (o.encrypt()) {   // a group key for this run only
             char[] password = ("chaos-" + UUID.randomUUID()).toCharArray();
-            org.fts.gc.jgroups.GroupSecurity.createKeystore(dir.resolve("group.p12"), password, "fts");
+            org.fts.jgroups.GroupSecurity.createKeystore(dir.resolve("group.p12"), password, "fts");
             java.nio.file.Files.writeString(dir.resolve("group.pw"), new String(password) + "\n");
             options.addAll(List.of("-Dfts.gc.jgroups.encrypt=sym", "-Dfts.gc.jgroups.keystore=" + dir.resolve("group.p12"),
                     "-Dfts.gc.jgroups.keystore_password_file=" + dir.resolve("group.pw")));

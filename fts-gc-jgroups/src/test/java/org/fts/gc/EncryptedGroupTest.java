@@ -116,27 +116,27 @@ class EncryptedGroupTest {
     @Test
     void theModeAndTheKeystoreAreCheckedAtStartNamingTheKey(@TempDir Path dir) throws Exception {
         Properties p = new Properties();
-        assertNull(org.fts.gc.jgroups.GroupSecurityAccess.groupKey(p), "auto on loopback, no keystore: in the clear");
+        assertNull(org.fts.jgroups.GroupSecurityAccess.groupKey(p), "auto on loopback, no keystore: in the clear");
         p.setProperty("fts.gc.jgroups.bind_addr", "10.11.12.13");
-        ConfigException e = assertThrows(ConfigException.class, () -> org.fts.gc.jgroups.GroupSecurityAccess.groupKey(p));
+        ConfigException e = assertThrows(ConfigException.class, () -> org.fts.jgroups.GroupSecurityAccess.groupKey(p));
         assertEquals("fts.gc.jgroups.encrypt", e.key());
         p.setProperty("fts.gc.jgroups.encrypt", "none");
-        assertNull(org.fts.gc.jgroups.GroupSecurityAccess.groupKey(p), "none on purpose: in the clear, with a warning");
+        assertNull(org.fts.jgroups.GroupSecurityAccess.groupKey(p), "none on purpose: in the clear, with a warning");
 
         Properties sym = new Properties();
         sym.setProperty("fts.gc.jgroups.encrypt", "sym");
         assertEquals("fts.gc.jgroups.keystore",
-                assertThrows(ConfigException.class, () -> org.fts.gc.jgroups.GroupSecurityAccess.groupKey(sym)).key());
+                assertThrows(ConfigException.class, () -> org.fts.jgroups.GroupSecurityAccess.groupKey(sym)).key());
 
         Properties key = TestKeys.groupKey(dir, "k");
-        assertTrue(org.fts.gc.jgroups.GroupSecurityAccess.groupKey(key) != null);
+        assertTrue(org.fts.jgroups.GroupSecurityAccess.groupKey(key) != null);
         Properties wrongAlias = new Properties();
         wrongAlias.putAll(key);
         wrongAlias.setProperty("fts.gc.jgroups.key_alias", "nope");
         assertEquals("fts.gc.jgroups.key_alias", assertThrows(ConfigException.class,
-                () -> org.fts.gc.jgroups.GroupSecurityAccess.groupKey(wrongAlias)).key());
+                () -> org.fts.jgroups.GroupSecurityAccess.groupKey(wrongAlias)).key());
         Files.writeString(Path.of(key.getProperty("fts.gc.jgroups.keystore_password_file")), "wrong\n");
         assertEquals("fts.gc.jgroups.keystore", assertThrows(ConfigException.class,
-                () -> org.fts.gc.jgroups.GroupSecurityAccess.groupKey(key)).key());
+                () -> org.fts.jgroups.GroupSecurityAccess.groupKey(key)).key());
     }
 }

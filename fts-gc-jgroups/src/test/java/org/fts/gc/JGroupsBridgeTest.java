@@ -10,7 +10,7 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.fts.gc.jgroups.JGroupsFaults;
+import org.fts.jgroups.JGroupsFaults;
 import org.fts.testing.OneOrder;
 import org.fts.testing.Recorder;
 import org.fts.testing.SyncingListener;
@@ -92,7 +92,7 @@ class JGroupsBridgeTest {
         });
         // b and c heard nothing from a for 2 s, probed it and asked each other to: no answer, so the one next in
         // line took its place, before FD_ALL3 (6.25 s) would have suspected it
-        assertTrue(JGroupsFaults.sequencerSuspicions(b) + JGroupsFaults.sequencerSuspicions(c) > 0,
+        assertTrue(org.fts.gc.jgroups.SequencerSuspicions.of(b) + org.fts.gc.jgroups.SequencerSuspicions.of(c) > 0,
                 "the members' sequencer watch suspected a");
     }
 

@@ -14,7 +14,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import org.fts.gc.jgroups.JGroupsFaults;
+import org.fts.jgroups.JGroupsFaults;
 import org.fts.testing.OneOrder;
 import org.fts.testing.Recorder.Delivery;
 import org.fts.testing.SyncingListener;

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.Properties;
 
 import org.fts.batching.BatchStats;
-import org.fts.gc.jgroups.JGroupsFaults;
+import org.fts.jgroups.JGroupsFaults;
 import org.fts.goa.GroupPOA;
 import org.fts.goa.GroupPOAAccess;
 import org.fts.goa.GroupPOAInitializer;

@@ -402,7 +402,7 @@ public final class ReplicaCluster implements AutoCloseable {
         String prefix = "-Dfts.gc.jgroups.mcast_port=";
         return java.util.stream.Stream.concat(extra.stream(), multicast.stream()).filter(o -> o.startsWith(prefix))
                 .map(o -> Integer.valueOf(o.substring(prefix.length()))).reduce((a, b) -> b)
-                .orElse(org.fts.gc.jgroups.JGroupsBinding.MCAST_PORT.defaultValue());
+                .orElse(org.fts.jgroups.JGroupsStack.MCAST_PORT.defaultValue());
     }
 
     public List<Integer> ports() {

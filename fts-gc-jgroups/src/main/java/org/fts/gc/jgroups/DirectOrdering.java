@@ -53,4 +53,17 @@ public final class DirectOrdering extends MaxOneThreadPerSender {
         new BatchHandler(batch, false).run();
         return true;
     }
+
+    /**
+     * {@code xml} with this policy on its transport, if it is the shipped {@code udp} stack (named by {@code stack}):
+     * the stack is shared with the raft binding, whose RAFT may block a receiver, so the policy is this binding's.
+     */
+    static String onShippedUdp(String stack, String xml) {
+        java.util.regex.Matcher transport = java.util.regex.Pattern.compile("<UDP\\s[^>]*>").matcher(xml);
+        if (!"udp".equals(stack) || !transport.find() || transport.group().contains("message_processing_policy")) {
+            return xml;
+        }
+        return xml.substring(0, transport.start()) + "<UDP message_processing_policy=\"" + DirectOrdering.class.getName()
+                + "\"" + xml.substring(transport.start() + "<UDP".length());
+    }
 }

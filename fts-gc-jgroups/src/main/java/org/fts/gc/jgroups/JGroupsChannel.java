@@ -15,6 +15,12 @@ import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
 import org.fts.gc.internal.DeliveryPump;
+import org.fts.jgroups.AddressBook;
+import org.fts.jgroups.BoardLink;
+import org.fts.jgroups.CommandProbe;
+import org.fts.jgroups.GroupSecurity;
+import org.fts.jgroups.JGroupsBacked;
+import org.fts.jgroups.StatusProbe;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
@@ -298,7 +304,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
 
     @Override
     public java.util.Map<String, String> standing() {
-        return StatusProbe.standing(stats, view);
+        return OrderStats.standing(stats, view);
     }
 
     @Override

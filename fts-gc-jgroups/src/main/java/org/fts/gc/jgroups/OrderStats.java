@@ -102,4 +102,21 @@ final class OrderStats implements OrderStatsMBean {
     public long getSequencerSuspicions() {
         return watch.suspicions();
     }
+
+    /** The standing of a member of FTS's total order, as {@code fts status} shows it; empty before the join. */
+    static java.util.Map<String, String> standing(OrderStatsMBean stats, org.fts.gc.View view) {
+        if (stats == null) {
+            return java.util.Map.of();
+        }
+        java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+        out.put("role", stats.getRole());
+        out.put("ordering", stats.getOrdering());
+        out.put("view", view == null ? "-" : Long.toString(view.id()));
+        out.put("epoch", stats.getEpoch());
+        out.put("delivered", Long.toString(stats.getDelivered()));
+        out.put("committed", Long.toString(stats.getCommitted()));
+        out.put("read_barriers", "confirmed=" + stats.getReadsConfirmed() + " refused=" + stats.getReadsRefused()
+                + " requests=" + stats.getReadRequests() + " rounds=" + stats.getReadRounds());
+        return out;
+    }
 }

@@ -13,6 +13,7 @@ import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupChannels;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
+import org.fts.jgroups.JGroupsFaults;
 import org.fts.testing.Recorder;
 import org.fts.testing.SyncingListener;
 import org.fts.process.Waits;

@@ -126,7 +126,7 @@ final class EpochWatch {
         }
         Address leader = r.leader();
         long term = r.currentTerm();
-        MemberId leaderId = leader == null ? null : RaftChannel.name(leader);
+        MemberId leaderId = leader == null ? null : org.fts.jgroups.AddressBook.name(leader);
         if (leaderId == null || !v.contains(leaderId) || (reportedView == v.id() && reportedTerm >= term)) {
             return;
         }

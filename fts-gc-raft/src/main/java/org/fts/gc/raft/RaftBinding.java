@@ -12,12 +12,13 @@ import org.fts.gc.GroupBinding;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupConfig;
 import org.fts.gc.MemberId;
-import org.fts.gc.jgroups.JGroupsBinding;
-import org.fts.gc.jgroups.GroupSecurity;
+import org.fts.jgroups.GroupSecurity;
+import org.fts.jgroups.JGroupsStack;
 
 /**
- * The {@code raft} binding: the group layer on jgroups-raft, on the jgroups binding's stacks and keys
- * ({@code fts.gc.jgroups.*}: stack, addresses, encryption) with Raft's protocols on top ({@link RaftChannel}).
+ * The {@code raft} binding: the group layer on jgroups-raft, on the JGroups stacks and keys both JGroups-based
+ * bindings share ({@link JGroupsStack}, {@code fts.gc.jgroups.*}: stack, addresses, encryption) with Raft's protocols
+ * on top ({@link RaftChannel}). The jgroups binding's own keys (ordering, stall timeout) are not this binding's.
  */
 public final class RaftBinding implements GroupBinding {
     public static final ConfigKey<List<String>> MEMBERS = ConfigKey.list("fts.gc.raft.members", List.of(),
@@ -42,7 +43,7 @@ public final class RaftBinding implements GroupBinding {
 
     @Override
     public List<ConfigKey<?>> keys() {
-        List<ConfigKey<?>> all = new ArrayList<>(new JGroupsBinding().keys());
+        List<ConfigKey<?>> all = new ArrayList<>(JGroupsStack.keys());
         all.addAll(OWN);
         return all;
     }
@@ -58,7 +59,7 @@ public final class RaftBinding implements GroupBinding {
         if (members.isEmpty()) {
             throw new ConfigException(MEMBERS.name(), "is empty: fts.gc=raft needs the group's replica ids");
         }
-        return new RaftChannel(JGroupsBinding.stackXml(config), GroupConfig.from(config), self,
+        return new RaftChannel(JGroupsStack.stackXml(config), GroupConfig.from(config), self,
                 GroupSecurity.groupKey(config), Durability.from(config), Durability.directory(config),
                 members, RESEND.get(config).toMillis(), HEARTBEAT.get(config).toMillis(),
                 Durability.CHECKPOINT.get(config));

@@ -22,7 +22,12 @@ import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
 import org.fts.gc.internal.DeliveryPump;
-import org.fts.gc.jgroups.GroupSecurity;
+import org.fts.jgroups.AddressBook;
+import org.fts.jgroups.BoardLink;
+import org.fts.jgroups.CommandProbe;
+import org.fts.jgroups.GroupSecurity;
+import org.fts.jgroups.JGroupsBacked;
+import org.fts.jgroups.StatusProbe;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
@@ -51,7 +56,7 @@ import org.slf4j.LoggerFactory;
  * view holds a majority of the members; its id is the leader's term and its sequencer the leader. A view
  * without a majority is not primary. Point-to-point messages are plain JGroups unicasts.
  */
-final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JGroupsBacked {
+final class RaftChannel implements GroupChannel, Receiver, JGroupsBacked {
     private static final Logger LOG = LoggerFactory.getLogger(RaftChannel.class);
     private static final long WATCH_MILLIS = 20;
 
@@ -73,20 +78,20 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     private volatile View view;
     private volatile boolean closed;
     private volatile boolean replaying;
-    private final Map<MemberId, Address> addresses = new java.util.concurrent.ConcurrentHashMap<>();
+    private final AddressBook addresses = new AddressBook();
     private ScheduledExecutorService watch;
     private volatile EpochWatch epochs;
     private volatile RaftHandle handle;
     private volatile RaftReads reads;
     /** The whiteboard: entries ride on direct messages, and on a refresh multicast of their own. */
-    private final org.fts.gc.jgroups.BoardLink board;
+    private final BoardLink board;
 
     RaftChannel(String stackXml, GroupConfig config, MemberId self, SecretKey groupKey, Durability durability,
                 Path logRoot, List<String> raftMembers, long resendMillis, long heartbeatMillis,
                 long snapshotBytes) {
         this.heartbeatMillis = heartbeatMillis;
         this.snapshotBytes = snapshotBytes;
-        this.board = new org.fts.gc.jgroups.BoardLink(self);
+        this.board = new BoardLink(self);
         this.stackXml = stackXml;
         this.config = config;
         this.self = self;
@@ -202,7 +207,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
             } finally {
                 replaying = false;
             }
-            long sameName = ch.getView().getMembers().stream().filter(a -> name(a).equals(self)).count();
+            long sameName = ch.getView().getMembers().stream().filter(a -> AddressBook.name(a).equals(self)).count();
             if (sameName > 1) {
                 throw new GroupException("member " + self + " is already in group " + group);
             }
@@ -227,25 +232,10 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
 
     @Override
     public void viewAccepted(org.jgroups.View v) {
-        List<MemberId> members = new ArrayList<>();
-        Map<MemberId, Address> addrs = new HashMap<>();
-        for (Address a : v.getMembers()) {
-            MemberId id = name(a);
-            members.add(id);
-            addrs.put(id, a);
-        }
-        if (!members.contains(self)) {
+        if (v.getMembers().stream().noneMatch(a -> AddressBook.name(a).equals(self))) {
             return;
         }
-        addresses.keySet().retainAll(addrs.keySet());
-        addresses.putAll(addrs);
-        List<List<MemberId>> subgroups = new ArrayList<>();
-        if (v instanceof org.jgroups.MergeView mv) {
-            for (org.jgroups.View sub : mv.getSubgroups()) {
-                subgroups.add(sub.getMembers().stream().map(RaftChannel::name).toList());
-            }
-        }
-        View converted = new View(v.getViewId().getId(), members, self, subgroups);
+        View converted = addresses.install(v, self);
         view = converted;
         board.board().viewChanged(converted);
         pump.view(converted);
@@ -265,7 +255,7 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
     public void receive(Message msg) {
         DeliveryPump p = pump;
         if (p != null && msg.getSrc() != null && !board.received(msg)) {
-            p.direct(name(msg.getSrc()), msg.getArray());
+            p.direct(AddressBook.name(msg.getSrc()), msg.getArray());
         }
     }
 
@@ -301,11 +291,6 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
         } catch (java.io.IOException e) {
             return false;
         }
-    }
-
-    static MemberId name(Address a) {
-        String n = NameCache.get(a);
-        return new MemberId(n != null ? n : String.valueOf(a));
     }
 
     // ------------------------------------------------------------------ GroupChannel
@@ -364,12 +349,12 @@ final class RaftChannel implements GroupChannel, Receiver, org.fts.gc.jgroups.JG
 
     @Override
     public void exposeStatus(java.util.function.Supplier<Map<String, String>> status) {
-        org.fts.gc.jgroups.StatusProbe.register(channel, this::standing, status);
+        StatusProbe.register(channel, this::standing, status);
     }
 
     @Override
     public void exposeCommands(java.util.function.Function<String, java.util.Map<String, String>> commands) {
-        org.fts.gc.jgroups.CommandProbe.register(channel, commands);
+        CommandProbe.register(channel, commands);
     }
 
     @Override

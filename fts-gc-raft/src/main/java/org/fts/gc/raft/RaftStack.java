@@ -1,15 +1,15 @@
 package org.fts.gc.raft;
 
 import org.fts.config.ConfigException;
-import org.fts.gc.jgroups.JGroupsBinding;
+import org.fts.jgroups.JGroupsStack;
 
 /**
- * The raft binding's JGroups stack: the jgroups binding's stack ({@code fts.gc.jgroups.stack}, the same transport,
- * discovery, failure detection and encryption) with jgroups-raft's protocols on top: {@code ELECTION} (leader
- * election on view changes), {@code RAFT} (the replicated log; {@link FtsRaft}, which brings a lagging follower up
- * under load) and {@code REDIRECT} (a follower's appends go to the
- * leader). The jgroups binding's {@code DirectOrdering} policy is left out: it runs regular messages on the
- * receiving thread, which must never block, and RAFT's processing queue puts incoming messages with a blocking
+ * The raft binding's JGroups stack: the shared stack ({@link JGroupsStack}, {@code fts.gc.jgroups.stack}: the same
+ * transport, discovery, failure detection and encryption as the jgroups binding) with jgroups-raft's protocols on
+ * top: {@code ELECTION} (leader election on view changes), {@code RAFT} (the replicated log; {@link FtsRaft}, which
+ * brings a lagging follower up under load) and {@code REDIRECT} (a follower's appends go to the leader). The jgroups
+ * binding's {@code DirectOrdering} policy, should a user's stack name it, is taken out: it runs regular messages on
+ * the receiving thread, which must never block, and RAFT's processing queue puts incoming messages with a blocking
  * put when full.
  */
 final class RaftStack {
@@ -18,14 +18,14 @@ final class RaftStack {
 
     static String withRaft(String stackXml) {
         if (stackXml.contains("raft.RAFT")) {
-            throw new ConfigException(JGroupsBinding.STACK.name(), "names a stack with raft.RAFT of its own: the raft "
+            throw new ConfigException(JGroupsStack.STACK.name(), "names a stack with raft.RAFT of its own: the raft "
                     + "binding adds ELECTION, RAFT and REDIRECT on top of the jgroups binding's stack itself");
         }
         String xml = stackXml.replaceAll("\\s*message_processing_policy=\"org\\.fts\\.gc\\.jgroups\\.DirectOrdering\"",
                 "");
         int end = xml.lastIndexOf("</config>");
         if (end < 0) {
-            throw new ConfigException(JGroupsBinding.STACK.name(), "names a stack XML without </config>");
+            throw new ConfigException(JGroupsStack.STACK.name(), "names a stack XML without </config>");
         }
         return xml.substring(0, end)
                 + "    <" + VoteQuarantine.class.getName() + "/>\n"

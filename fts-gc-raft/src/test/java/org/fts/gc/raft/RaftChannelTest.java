@@ -19,7 +19,7 @@ import org.fts.config.ConfigException;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupChannels;
 import org.fts.gc.MemberId;
-import org.fts.gc.jgroups.JGroupsFaults;
+import org.fts.jgroups.JGroupsFaults;
 import org.fts.testing.Recorder;
 import org.fts.testing.Recorder.Delivery;
 import org.junit.jupiter.api.AfterEach;

@@ -104,7 +104,7 @@ public final class GoaBench {
         char[] password = ("bench-" + UUID.randomUUID()).toCharArray();
         Path store = dir.resolve("group.p12");
         Path file = dir.resolve("group.pw");
-        org.fts.gc.jgroups.GroupSecurity.createKeystore(store, password, "fts");
+        org.fts.jgroups.GroupSecurity.createKeystore(store, password, "fts");
         java.nio.file.Files.writeString(file, new String(password) + "\n");
         return List.of("-Dfts.gc.jgroups.encrypt=sym", "-Dfts.gc.jgroups.keystore=" + store.toAbsolutePath(),
                 "-Dfts.gc.jgroups.keystore_password_file=" + file.toAbsolutePath());

@@ -8,7 +8,7 @@ import java.util.List;
 import java.util.Locale;
 
 import org.fts.gc.GroupChannel;
-import org.fts.gc.jgroups.JGroupsBacked;
+import org.fts.jgroups.JGroupsBacked;
 
 /**
  * Each member's share of a {@link GcBench} run's work, the members all in one JVM: the bytes its JGroups transport

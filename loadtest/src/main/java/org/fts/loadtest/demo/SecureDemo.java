@@ -19,7 +19,7 @@ import org.fts.gc.GroupChannels;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
-import org.fts.gc.jgroups.GroupSecurity;
+import org.fts.jgroups.GroupSecurity;
 import org.omg.CORBA.ORB;
 
 /**

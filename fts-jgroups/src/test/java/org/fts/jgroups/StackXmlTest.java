@@ -1,4 +1,4 @@
-package org.fts.gc.jgroups;
+package org.fts.jgroups;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -15,9 +15,9 @@ class StackXmlTest {
     @Test
     void theMulticastTtlIsASettingThatDefaultsToTheHostOnly() {
         Properties p = new Properties();
-        assertTrue(JGroupsBinding.stackXml(p).contains("ip_ttl=\"0\""));
+        assertTrue(JGroupsStack.stackXml(p).contains("ip_ttl=\"0\""));
         p.setProperty("fts.gc.jgroups.mcast_ttl", "4");
-        assertTrue(JGroupsBinding.stackXml(p).contains("ip_ttl=\"4\""));
+        assertTrue(JGroupsStack.stackXml(p).contains("ip_ttl=\"4\""));
     }
 
     @Test
@@ -26,7 +26,7 @@ class StackXmlTest {
         p.setProperty("fts.gc.jgroups.stack", "tcp");
         p.setProperty("fts.gc.jgroups.bind_addr", "127.0.0.3");
         p.setProperty("fts.gc.jgroups.initial_hosts", "127.0.0.2[7800],127.0.0.3[7800]");
-        String xml = JGroupsBinding.stackXml(p);
+        String xml = JGroupsStack.stackXml(p);
         assertTrue(xml.contains("bind_addr=\"127.0.0.3\""), xml);
         assertTrue(xml.contains("initial_hosts=\"127.0.0.2[7800],127.0.0.3[7800]\""), xml);
     }
@@ -42,7 +42,7 @@ class StackXmlTest {
         for (String stack : new String[] {"udp", "tcp"}) {
             Properties p = new Properties();
             p.setProperty("fts.gc.jgroups.stack", stack);
-            String xml = JGroupsBinding.stackXml(p);
+            String xml = JGroupsStack.stackXml(p);
             try (org.jgroups.JChannel ch = new org.jgroups.JChannel(
                     new ByteArrayInputStream(xml.getBytes(StandardCharsets.UTF_8)))) {
                 org.jgroups.protocols.pbcast.NAKACK2 nak = ch.getProtocolStack()
@@ -65,7 +65,7 @@ class StackXmlTest {
             p.setProperty("fts.gc.jgroups.bind_addr", "127.0.0.3");
             p.setProperty("fts.gc.jgroups.probe_port", "7611");
             try (org.jgroups.JChannel ch = new org.jgroups.JChannel(new ByteArrayInputStream(
-                    JGroupsBinding.stackXml(p).getBytes(StandardCharsets.UTF_8)))) {
+                    JGroupsStack.stackXml(p).getBytes(StandardCharsets.UTF_8)))) {
                 org.jgroups.stack.DiagnosticsHandler d = ch.getProtocolStack().getTransport().getDiagnosticsHandler();
                 assertTrue(d.isEnabled() && d.tcpEnabled() && !d.udpEnabled(), stack);
                 assertEquals("127.0.0.3", d.getBindAddress().getHostAddress(), stack);
@@ -73,7 +73,7 @@ class StackXmlTest {
             }
             p.setProperty("fts.gc.jgroups.probe", "false");
             try (org.jgroups.JChannel ch = new org.jgroups.JChannel(new ByteArrayInputStream(
-                    JGroupsBinding.stackXml(p).getBytes(StandardCharsets.UTF_8)))) {
+                    JGroupsStack.stackXml(p).getBytes(StandardCharsets.UTF_8)))) {
                 org.jgroups.stack.DiagnosticsHandler d = ch.getProtocolStack().getTransport().getDiagnosticsHandler();
                 assertTrue(d == null || !d.isEnabled(), stack);
             }

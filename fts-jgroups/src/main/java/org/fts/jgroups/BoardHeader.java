@@ -1,4 +1,4 @@
-package org.fts.gc.jgroups;
+package org.fts.jgroups;
 
 import java.io.DataInput;
 import java.io.DataOutput;

@@ -1,4 +1,4 @@
-package org.fts.gc.jgroups;
+package org.fts.jgroups;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -29,23 +29,6 @@ public final class StatusProbe implements DiagnosticsHandler.ProbeHandler {
     public static void register(JChannel channel, Supplier<Map<String, String>> standing,
                                 Supplier<Map<String, String>> status) {
         channel.getProtocolStack().getTransport().registerProbeHandler(new StatusProbe(standing, status));
-    }
-
-    /** The standing of a member of FTS's total order ({@link OrderStatsMBean}); empty before the join. */
-    static Map<String, String> standing(OrderStatsMBean stats, org.fts.gc.View view) {
-        if (stats == null) {
-            return Map.of();
-        }
-        Map<String, String> out = new LinkedHashMap<>();
-        out.put("role", stats.getRole());
-        out.put("ordering", stats.getOrdering());
-        out.put("view", view == null ? "-" : Long.toString(view.id()));
-        out.put("epoch", stats.getEpoch());
-        out.put("delivered", Long.toString(stats.getDelivered()));
-        out.put("committed", Long.toString(stats.getCommitted()));
-        out.put("read_barriers", "confirmed=" + stats.getReadsConfirmed() + " refused=" + stats.getReadsRefused()
-                + " requests=" + stats.getReadRequests() + " rounds=" + stats.getReadRounds());
-        return out;
     }
 
     @Override

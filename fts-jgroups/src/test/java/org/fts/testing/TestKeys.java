@@ -18,7 +18,7 @@ public final class TestKeys {
         String password = "pw-" + java.util.UUID.randomUUID();
         Path store = dir.resolve(name + ".p12");
         Path passwordFile = dir.resolve(name + ".pw");
-        org.fts.gc.jgroups.GroupSecurity.createKeystore(store, password.toCharArray(), "fts");
+        org.fts.jgroups.GroupSecurity.createKeystore(store, password.toCharArray(), "fts");
         Files.writeString(passwordFile, password + "\n", StandardCharsets.UTF_8);
         Properties p = new Properties();
         p.setProperty("fts.gc.jgroups.encrypt", "sym");

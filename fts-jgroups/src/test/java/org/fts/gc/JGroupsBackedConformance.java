@@ -1,6 +1,6 @@
 package org.fts.gc;
 
-import org.fts.gc.jgroups.JGroupsFaults;
+import org.fts.jgroups.JGroupsFaults;
 
 /**
  * The conformance suite for a binding on a JGroups channel ({@code jgroups}, {@code raft}): crashes, isolations and

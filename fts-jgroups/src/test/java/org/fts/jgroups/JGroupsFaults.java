@@ -1,4 +1,4 @@
-package org.fts.gc.jgroups;
+package org.fts.jgroups;
 
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupException;
@@ -92,14 +92,6 @@ public final class JGroupsFaults {
             throw new GroupException("cannot inject a link filter into " + member.self(), e);
         }
         return d;
-    }
-
-    /** How many times {@code member} suspected its sequencer for answering no probe ({@link SequencerWatch}). */
-    public static long sequencerSuspicions(GroupChannel member) {
-        if (!(member instanceof JGroupsChannel jc) || jc.order() == null) {
-            throw new GroupException(member.self() + " is not a joined JGroups channel");
-        }
-        return jc.order().sequencerSuspicions();
     }
 
     /** The per-sender filter of {@link #cut}, a type of its own so that {@link #isolate}'s DISCARD stays apart. */

@@ -1,4 +1,4 @@
-package org.fts.gc.jgroups;
+package org.fts.jgroups;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -16,7 +16,7 @@ import org.jgroups.util.NameCache;
  * A JGroups member's addresses by FTS member name: those of the current view, and of the 64 members that left
  * most recently (a probe and its answer must reach a member that just left the sender's view). Thread-safe.
  */
-final class AddressBook {
+public final class AddressBook {
     private volatile Map<MemberId, Address> current = Map.of();
     private final Map<MemberId, Address> departed = new LinkedHashMap<>() {
         @Override
@@ -26,12 +26,12 @@ final class AddressBook {
     };
 
     /** {@code m}'s address in the current view, or null. */
-    Address get(MemberId m) {
+    public Address get(MemberId m) {
         return current.get(m);
     }
 
     /** {@code m}'s address in the current view or, if it left recently, its last one; or null. */
-    Address getOrDeparted(MemberId m) {
+    public Address getOrDeparted(MemberId m) {
         Address a = current.get(m);
         if (a == null) {
             synchronized (departed) {
@@ -42,7 +42,7 @@ final class AddressBook {
     }
 
     /** Takes JGroups' view {@code v}, and returns it as FTS's (as installed at {@code self}). */
-    View install(org.jgroups.View v, MemberId self) {
+    public View install(org.jgroups.View v, MemberId self) {
         Map<MemberId, Address> addrs = new HashMap<>();
         List<MemberId> members = new ArrayList<>();
         for (Address a : v.getMembers()) {
@@ -69,7 +69,7 @@ final class AddressBook {
     }
 
     /** The FTS name of a JGroups address (the channel's logical name). */
-    static MemberId name(Address a) {
+    public static MemberId name(Address a) {
         String n = NameCache.get(a);
         return new MemberId(n != null ? n : String.valueOf(a));
     }

@@ -1,4 +1,4 @@
-package org.fts.gc.jgroups;
+package org.fts.jgroups;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -65,7 +65,7 @@ public final class GroupSecurity {
     public static SecretKey groupKey(Properties config) {
         String mode = ENCRYPT.get(config);
         String keystore = KEYSTORE.get(config);
-        String bind = JGroupsBinding.BIND_ADDR.get(config);
+        String bind = JGroupsStack.BIND_ADDR.get(config);
         if (mode.equals("none") || (mode.equals("auto") && keystore.isEmpty() && loopback(bind))) {
             if (!loopback(bind)) {
                 LOG.warn("group traffic is NOT encrypted on {} (fts.gc.jgroups.encrypt=none): whoever reaches this "

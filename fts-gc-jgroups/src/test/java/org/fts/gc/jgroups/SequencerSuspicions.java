@@ -1,0 +1,18 @@
+package org.fts.gc.jgroups;
+
+import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupException;
+
+/** Tests of the sequencer watch read how often a member of the jgroups binding suspected its sequencer. */
+public final class SequencerSuspicions {
+    private SequencerSuspicions() {
+    }
+
+    /** How many times {@code member} suspected its sequencer for answering no probe ({@link SequencerWatch}). */
+    public static long of(GroupChannel member) {
+        if (!(member instanceof JGroupsChannel jc) || jc.order() == null) {
+            throw new GroupException(member.self() + " is not a joined JGroups channel");
+        }
+        return jc.order().sequencerSuspicions();
+    }
+}
