@@ -137,13 +137,8 @@ public interface GroupChannel extends AutoCloseable {
         return 0;
     }
 
-    /**
-     * The figures of this member's log ({@code fts.durability=log}): syncs so far, records made durable per sync,
-     * the p50 and p99 sync time in microseconds, and the log's size on disk, as {@code syncs=N records_per_sync=R
-     * p50_us=P p99_us=Q disk_bytes=B}; null
-     * without a log.
-     */
-    default String logFigures() {
+    /** The figures of this member's log ({@code fts.durability=log}); null without a log. */
+    default LogFigures logFigures() {
         return null;
     }
 

@@ -1,24 +1,17 @@
 package org.fts.gc;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
-import java.util.UUID;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 
 import org.fts.jgroups.JGroupsFaults;
-import org.fts.testing.OneOrder;
-import org.fts.testing.Recorder.Delivery;
-import org.fts.testing.SyncingListener;
-import org.fts.process.Waits;
+import org.fts.testing.TrafficGroup;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
@@ -34,17 +27,13 @@ import org.slf4j.LoggerFactory;
 class JGroupsPartitionHealTest {
     private static final Logger LOG = LoggerFactory.getLogger(JGroupsPartitionHealTest.class);
     private static final Duration REFORM = Duration.ofSeconds(60);
-    private final List<GroupChannel> channels = new ArrayList<>();
-    private final List<Thread> threads = new ArrayList<>();
-    private final AtomicBoolean stop = new AtomicBoolean();
+    private TrafficGroup group;
 
     @AfterEach
-    void close() throws InterruptedException {
-        stop.set(true);
-        for (Thread t : threads) {
-            t.join(10_000);
+    void close() {
+        if (group != null) {
+            group.close();
         }
-        channels.forEach(GroupChannel::close);
     }
 
     @Test
@@ -53,56 +42,27 @@ class JGroupsPartitionHealTest {
         int seconds = Integer.getInteger("fts.test.seconds", 25);
         LOG.info("seed {} ({} s of faults)", seed, seconds);
         Random rnd = new Random(seed);
-        String group = "heal-" + UUID.randomUUID().toString().substring(0, 8);
-        List<SyncingListener> listeners = new ArrayList<>();
-        for (String name : List.of("a", "b", "c")) {
-            Properties p = new Properties();
-            p.setProperty("fts.gc", "jgroups");
-            p.setProperty("fts.group.size", "3");
-            SyncingListener l = new SyncingListener();
-            GroupChannel ch = GroupChannels.create(p, name);
-            l.channel = ch;
-            channels.add(ch);
-            listeners.add(l);
-            ch.join(group, l);
-        }
-        for (SyncingListener l : listeners) {
-            l.recorder.awaitView(v -> v.size() == 3, REFORM, "3 members");
-        }
-        for (int i = 0; i < 3; i++) {
-            GroupChannel ch = channels.get(i);
-            String name = ch.self().name();
-            Thread t = new Thread(() -> {
-                for (int k = 0; !stop.get(); k++) {
-                    try {
-                        ch.abcast((name + ":" + k).getBytes(StandardCharsets.UTF_8));
-                        Thread.sleep(5);   // a steady trickle of traffic, not a flood
-                    } catch (GroupException | InterruptedException e) {
-                        return;
-                    }
-                }
-            }, "traffic-" + name);
-            threads.add(t);
-            t.start();
-        }
+        Properties p = new Properties();
+        p.setProperty("fts.gc", "jgroups");
+        group = TrafficGroup.start(p, "heal", REFORM, "a", "b", "c").withTraffic(REFORM);
         long end = System.nanoTime() + Duration.ofSeconds(seconds).toNanos();
         Set<Integer> isolated = new HashSet<>();
         while (System.nanoTime() < end) {
             int victim = rnd.nextInt(3);
             if (isolated.size() < 2 && !isolated.contains(victim) && rnd.nextInt(3) > 0) {
-                LOG.info("isolate {}", channels.get(victim).self());
-                JGroupsFaults.isolate(channels.get(victim));
+                LOG.info("isolate {}", group.member(victim).self());
+                JGroupsFaults.isolate(group.member(victim));
                 isolated.add(victim);
             } else if (!isolated.isEmpty()) {
                 int healed = isolated.iterator().next();
-                LOG.info("heal {}", channels.get(healed).self());
-                JGroupsFaults.heal(channels.get(healed));
+                LOG.info("heal {}", group.member(healed).self());
+                JGroupsFaults.heal(group.member(healed));
                 isolated.remove(healed);
             }
-            Thread.sleep(1000 + rnd.nextInt(5000));
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1000 + rnd.nextInt(5000)));   // the schedule's step
         }
         for (int i : isolated) {
-            JGroupsFaults.heal(channels.get(i));
+            JGroupsFaults.heal(group.member(i));
         }
         long healedAt = System.nanoTime();
         LOG.info("last heal");
@@ -111,49 +71,27 @@ class JGroupsPartitionHealTest {
         // member may rightly miss a round (a gap), and the next round is tried.
         long deadline = healedAt + REFORM.toNanos();
         long reformed = 0;
-        boolean served = false;
-        for (int round = 0; !served; round++) {
+        for (int round = 0; ; round++) {
             long left = deadline - System.nanoTime();
             if (left <= 0) {
                 fail("seed " + seed + ": no round of broadcasts delivered by all within " + REFORM + " of the last heal; "
-                        + channels + " epochs " + listeners.stream().map(l -> l.recorder.lastEpoch()).toList()
+                        + group.views() + " epochs " + group.recorders.stream().map(r -> r.lastEpoch()).toList()
                         + threadDump());
             }
-            Waits.await(() -> {
-                View v0 = channels.get(0).view();
-                return v0.size() == 3 && channels.stream().allMatch(c -> c.view().id() == v0.id())
-                        && listeners.stream().allMatch(l -> l.recorder.lastEpoch() != null
-                        && l.recorder.lastEpoch().id() == v0.id());
-            }, Duration.ofNanos(left), () -> "one primary view of three: views "
-                    + channels.stream().map(GroupChannel::view).toList() + ", epochs "
-                    + listeners.stream().map(l -> l.recorder.lastEpoch()).toList());
+            group.awaitOnePrimaryView(Duration.ofNanos(left), "seed " + seed);
             if (reformed == 0) {
                 reformed = System.nanoTime();
-                stop.set(true);
-                for (Thread t : threads) {
-                    t.join(10_000);
-                }
+                group.stopTraffic();
             }
-            String tag = "final-" + round + "-";
-            for (GroupChannel ch : channels) {
-                ch.abcast((tag + ch.self()).getBytes(StandardCharsets.UTF_8));
+            if (group.round("final-" + round + "-", Duration.ofSeconds(5))) {
+                break;
             }
-            served = true;
-            for (SyncingListener l : listeners) {
-                try {
-                    l.recorder.awaitState(r -> r.deliveredUnsafe().stream().filter(d -> d.text().startsWith(tag)).count()
-                            == 3, Duration.ofSeconds(5), () -> "round " + tag);
-                } catch (AssertionError notYet) {
-                    LOG.info("seed {}: round {} not delivered everywhere ({}); epochs {}", seed, tag, channels,
-                            listeners.stream().map(x -> x.recorder.lastEpoch()).toList());
-                    served = false;
-                    break;
-                }
-            }
+            LOG.info("seed {}: round {} not delivered everywhere ({}); epochs {}", seed, round, group.views(),
+                    group.recorders.stream().map(r -> r.lastEpoch()).toList());
         }
         LOG.info("seed {}: re-formed {} ms after the last heal, delivering again {} ms after it", seed,
                 (reformed - healedAt) / 1_000_000, (System.nanoTime() - healedAt) / 1_000_000);
-        assertOneOrder(listeners.stream().map(l -> l.recorder.delivered()).toList(), seed);
+        group.assertOneOrder("seed " + seed);
     }
 
     private static String threadDump() {
@@ -165,9 +103,5 @@ class JGroupsPartitionHealTest {
             }
         });
         return dump.toString();
-    }
-    private static void assertOneOrder(List<List<Delivery>> seqs, long seed) {
-        OneOrder.assertOneOrder(seqs, "seed " + seed);
-        assertTrue(seqs.stream().allMatch(s -> !s.isEmpty()));
     }
 }

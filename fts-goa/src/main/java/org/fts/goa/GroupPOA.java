@@ -194,7 +194,7 @@ public final class GroupPOA extends PoaBasics {
     }
 
     /** This replica's log figures ({@link org.fts.gc.GroupChannel#logFigures()}), or null without a log. */
-    public String logFigures() {
+    public org.fts.gc.LogFigures logFigures() {
         return channel.logFigures();
     }
 

@@ -70,4 +70,19 @@ public interface ReplicaMXBean {
 
     /** Declared reads whose read barrier was refused, so they were ordered like any request. */
     long getReadsOrdered();
+
+    /** Syncs of this replica's log since it started ({@code fts.durability=log}); -1 without a log. */
+    long getLogSyncs();
+
+    /** Log entries made durable per sync, on average since it started; -1 without a log. */
+    double getLogRecordsPerSync();
+
+    /** The median time of a sync of the log, in microseconds; -1 without a log. */
+    long getLogSyncP50Micros();
+
+    /** The 99th percentile of a sync of the log, in microseconds; -1 without a log. */
+    long getLogSyncP99Micros();
+
+    /** Bytes of the log's directory on disk (segments, checkpoints, epoch files); -1 without a log. */
+    long getLogDiskBytes();
 }

@@ -130,6 +130,36 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
     }
 
     @Override
+    public long getLogSyncs() {
+        org.fts.gc.LogFigures f = channel.logFigures();
+        return f == null ? -1 : f.syncs();
+    }
+
+    @Override
+    public double getLogRecordsPerSync() {
+        org.fts.gc.LogFigures f = channel.logFigures();
+        return f == null ? -1 : f.recordsPerSync();
+    }
+
+    @Override
+    public long getLogSyncP50Micros() {
+        org.fts.gc.LogFigures f = channel.logFigures();
+        return f == null ? -1 : f.p50Micros();
+    }
+
+    @Override
+    public long getLogSyncP99Micros() {
+        org.fts.gc.LogFigures f = channel.logFigures();
+        return f == null ? -1 : f.p99Micros();
+    }
+
+    @Override
+    public long getLogDiskBytes() {
+        org.fts.gc.LogFigures f = channel.logFigures();
+        return f == null ? -1 : f.diskBytes();
+    }
+
+    @Override
     public long getReadsOrdered() {
         return engine.readCounts()[1];
     }
@@ -152,8 +182,8 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         f.put("size", Integer.toString(config.replicas().size()));
         f.put("group_version", Long.toString(getGroupVersion()));
         f.put("reply_cache", Integer.toString(getReplyCacheSize()));
-        String log = channel.logFigures();
-        f.put("log", log == null ? "-" : log);
+        org.fts.gc.LogFigures log = channel.logFigures();
+        f.put("log", log == null ? "-" : log.format());
         f.put("digest", digest());
         f.put("load", placement.describe());
         f.put("reads", "local=" + getReadsLocal() + " ordered=" + getReadsOrdered());

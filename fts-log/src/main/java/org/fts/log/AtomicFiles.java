@@ -21,21 +21,33 @@ public final class AtomicFiles {
      * @throws IOException naming the file if the file system cannot rename atomically, or on any I/O error
      */
     public static void replace(Path target, ByteBuffer content) throws IOException {
+        replace(target, content, true);
+    }
+
+    /**
+     * As {@link #replace(Path, ByteBuffer)}, with the two syncs only if {@code sync}: without them the rename is still
+     * atomic (a reader sees the old content or the new), but a power loss may leave either, or an empty file.
+     */
+    public static void replace(Path target, ByteBuffer content, boolean sync) throws IOException {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
             while (content.hasRemaining()) {
                 ch.write(content);
             }
-            ch.force(true);
+            if (sync) {
+                ch.force(true);
+            }
         }
         try {
             Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         } catch (AtomicMoveNotSupportedException e) {
             throw new IOException(target + ": the file system cannot rename atomically", e);
         }
-        try (FileChannel d = FileChannel.open(target.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
-            d.force(true);
+        if (sync) {
+            try (FileChannel d = FileChannel.open(target.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
+                d.force(true);
+            }
         }
     }
 }

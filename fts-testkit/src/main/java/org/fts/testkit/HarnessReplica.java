@@ -68,7 +68,7 @@ public final class HarnessReplica {
                 case "stats" -> System.out.println("STATS " + self + " "
                         + (stats == null ? BatchStats.Counters.ZERO : stats.counters()).format());
                 case "logstats" -> System.out.println("LOGSTATS " + self + " "
-                        + (poa instanceof GroupPOA g && g.logFigures() != null ? g.logFigures() : "none"));
+                        + (poa instanceof GroupPOA g && g.logFigures() != null ? g.logFigures().format() : "none"));
                 case "digest" -> System.out.println("DIGEST " + self + " "
                         + (goa == null ? "-" : goa.stateDigest()));
                 case "load" -> System.out.println("LOAD " + self + " " + (goa == null ? "-" : goa.load()));

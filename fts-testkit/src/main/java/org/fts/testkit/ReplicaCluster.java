@@ -362,11 +362,15 @@ public final class ReplicaCluster implements AutoCloseable {
     }
 
     /**
-     * Each replica's log figures, in replica order ({@code GroupChannel.logFigures}; "none" without a log). Fails
-     * if a replica does not answer within 5 s.
+     * Each replica's log figures, in replica order ({@code GroupChannel.logFigures}; null for a replica without a
+     * log). Fails if a replica does not answer within 5 s.
      */
-    public List<String> logStats() throws IOException, InterruptedException {
-        return askAll("logstats");
+    public List<org.fts.gc.LogFigures> logStats() throws IOException, InterruptedException {
+        List<org.fts.gc.LogFigures> all = new ArrayList<>();
+        for (String line : askAll("logstats")) {
+            all.add(line.equals("none") ? null : org.fts.gc.LogFigures.parse(line));
+        }
+        return all;
     }
 
     /** {@code command} to every replica at once, and their answers in replica order (5 s at most each). */

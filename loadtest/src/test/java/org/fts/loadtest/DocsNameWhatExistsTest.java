@@ -41,7 +41,7 @@ class DocsNameWhatExistsTest {
         String lt = "loadtest/src/main/java/org/fts/loadtest/";
         PARSERS.put("demo", "loadtest/src/main/java/org/fts/loadtest/demo/Demo.java");
         PARSERS.put("status", "fts-replica/src/main/java/org/fts/replica/Status.java");
-        PARSERS.put("chaos", lt + "chaos/ChaosOptions.java");
+        PARSERS.put("chaos", "fts-chaos/src/main/java/org/fts/chaos/ChaosOptions.java");
         PARSERS.put("load", lt + "load/LoadOptions.java");
         PARSERS.put("campaign", lt + "campaign/Campaign.java");
         PARSERS.put("bench gc", lt + "bench/GcBench.java");
@@ -52,7 +52,7 @@ class DocsNameWhatExistsTest {
         PARSERS.put("bench whiteboard", lt + "bench/WhiteboardBench.java");
         PARSERS.put("bench batching", lt + "bench/BatchingBench.java");
         PARSERS.put("bench profile-stages", lt + "bench/ProfileStages.java");
-        PARSERS.put("simulate", "fts-gc-jgroups/src/test/java/org/fts/gc/jgroups/ProtocolSimulatorMain.java");
+        PARSERS.put("simulate", "fts-order/src/test/java/org/fts/order/ProtocolSimulatorMain.java");
     }
 
     @Test

@@ -1,5 +1,8 @@
 package org.fts.samples;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import org.fts.testkit.ReplicaCluster;
 
 import org.junit.jupiter.api.AfterEach;
@@ -33,5 +36,9 @@ class DurableRestartProcessTest {
         cluster = DurableClusters.create("dr");
         orb = ORB.init(new String[0], Clients.ftDefaults());
         RestartCheck.killRestartAndVerify(cluster, orb, 3);
+        for (org.fts.gc.LogFigures log : cluster.logStats()) {   // typed figures, from each replica's own log
+            assertNotNull(log, "a replica of a durable group has no log figures");
+            assertTrue(log.syncs() > 0 && log.diskBytes() > 0 && log.p99Micros() >= log.p50Micros(), log.format());
+        }
     }
 }

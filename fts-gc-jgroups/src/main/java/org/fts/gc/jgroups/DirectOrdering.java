@@ -15,7 +15,7 @@ import org.jgroups.util.MessageBatch;
  * nothing they lead to waits for that receiver:
  * <ul>
  *   <li>NAKACK2 hands a regular multicast, and any queued after it from the same sender, to the thread that
- *       delivers it: only multicasts, so only ORDs and views of FTS's own. {@link Member#onOrd} takes a short
+ *       delivers it: only multicasts, so only ORDs and views of FTS's own. {@code org.fts.order.Member.onOrd} takes a short
  *       monitor whose holders never wait while holding it, queues deliveries without blocking, and answers with an
  *       acknowledgement that flow control does not hold (NO_FC, OOB). A view may wait for the sequencer's monitor,
  *       whose holder may wait for flow-control credits; but credits travel as unicasts, which this policy leaves

@@ -8,7 +8,7 @@ import org.jgroups.JChannel;
 import org.jgroups.protocols.pbcast.GMS;
 
 /**
- * Suspicions raised by FTS's own watches ({@link StallWatch}, {@link SequencerWatch}) through a member's GMS, as
+ * Suspicions raised by FTS's own watches (the total order's {@code StallWatch} and {@code SequencerWatch}) through a member's GMS, as
  * its failure detector would raise them: above VERIFY_SUSPECT2, since the watches verified with their own probes.
  * The coordinator excludes the suspects; a coordinator suspected by the member next in line is replaced by that
  * member; a member that suspects everyone else in its view becomes a view of its own, which MERGE3 merges back.

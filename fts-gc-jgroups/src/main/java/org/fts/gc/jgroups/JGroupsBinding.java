@@ -9,6 +9,7 @@ import org.fts.gc.GroupChannel;
 import org.fts.gc.MemberId;
 import org.fts.jgroups.GroupSecurity;
 import org.fts.jgroups.JGroupsStack;
+import org.fts.order.Ordering;
 
 /**
  * The {@code jgroups} binding: JGroups 5.5 for membership, failure detection and reliable FIFO channels, with

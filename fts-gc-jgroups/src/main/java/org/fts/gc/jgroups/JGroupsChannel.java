@@ -21,6 +21,11 @@ import org.fts.jgroups.CommandProbe;
 import org.fts.jgroups.GroupSecurity;
 import org.fts.jgroups.JGroupsBacked;
 import org.fts.jgroups.StatusProbe;
+import org.fts.order.DurableLog;
+import org.fts.order.OrderStats;
+import org.fts.order.Ordering;
+import org.fts.order.TotalOrder;
+import org.fts.order.OrderStatsMBean;
 import org.jgroups.Address;
 import org.jgroups.BytesMessage;
 import org.jgroups.JChannel;
@@ -180,7 +185,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         if (a == null) {
             throw new GroupException(to + " is not in the current view of " + self);
         }
-        send(a, Wire.encode(new Wire.Direct(payload)), "send to " + to);
+        send(a, TotalOrder.direct(payload), "send to " + to);
     }
 
     @Override
@@ -370,20 +375,20 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         }
         DurableLog d = disk;
         if (d != null) {
-            LOG.info("{}: log closed: {}", self, logFigures());
+            LOG.info("{}: log closed: {}", self, d.figures().format());
             d.close();
         }
     }
 
     @Override
-    public String logFigures() {
+    public org.fts.gc.LogFigures logFigures() {
         DurableLog d = disk;
         return d == null ? null : d.figures();
     }
 
-    /** For fault injection (the test-jar's {@code JGroupsFaults}) only. */
-    TotalOrder order() {
-        return order;
+    /** The total order's figures (also over JMX as {@code jgroups:type=fts-order}); null before the join. */
+    OrderStatsMBean orderStats() {
+        return stats;
     }
 
     @Override

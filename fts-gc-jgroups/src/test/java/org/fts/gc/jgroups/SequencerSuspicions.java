@@ -8,11 +8,11 @@ public final class SequencerSuspicions {
     private SequencerSuspicions() {
     }
 
-    /** How many times {@code member} suspected its sequencer for answering no probe ({@link SequencerWatch}). */
+    /** How many times {@code member} suspected its sequencer for answering no probe (the sequencer watch). */
     public static long of(GroupChannel member) {
-        if (!(member instanceof JGroupsChannel jc) || jc.order() == null) {
+        if (!(member instanceof JGroupsChannel jc) || jc.orderStats() == null) {
             throw new GroupException(member.self() + " is not a joined JGroups channel");
         }
-        return jc.order().sequencerSuspicions();
+        return jc.orderStats().getSequencerSuspicions();
     }
 }

@@ -4,10 +4,10 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.fts.gc.internal.Marks;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>
  *   snapshot := FORMAT:int position:long marks state tail
- *   marks    := count:int (origin:utf mark:long){count}
+ *   marks    := count:int (origin:utf mark:long){count}      ({@link Marks})
  *   state    := -1:int | length:int bytes{length}
  *   tail     := count:int (length:int bytes{length}){count}
  * </pre>
@@ -129,11 +129,7 @@ final class Retained {
         }
         out.writeInt(FORMAT);
         out.writeLong(base.position());
-        out.writeInt(base.marks().size());
-        for (Map.Entry<String, Long> m : base.marks().entrySet()) {
-            out.writeUTF(m.getKey());
-            out.writeLong(m.getValue());
-        }
+        Marks.write(out, base.marks());
         bytes(out, base.state());
         out.writeInt(tail.size());
         for (byte[] e : tail) {
@@ -148,10 +144,7 @@ final class Retained {
             throw new IOException(name + ": a snapshot of format " + format + ", not " + FORMAT);
         }
         long position = in.readLong();
-        Map<String, Long> marks = new HashMap<>();
-        for (int i = in.readInt(); i > 0; i--) {
-            marks.put(in.readUTF(), in.readLong());
-        }
+        Map<String, Long> marks = Marks.read(in);
         byte[] state = bytes(in);
         List<byte[]> entries = new ArrayList<>();
         for (int i = in.readInt(); i > 0; i--) {

@@ -3,13 +3,11 @@ package org.fts.gc.raft;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.util.Map;
 
+import org.fts.log.AtomicFiles;
 import org.jgroups.protocols.raft.FileBasedLog;
 
 /**
@@ -135,25 +133,8 @@ public class SyncedSnapshotLog extends FileBasedLog {
 
     @Override
     public void setSnapshot(ByteBuffer snapshot) {
-        Path tmp = dir.resolve(SNAPSHOT + ".tmp");
         try {
-            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
-                ByteBuffer b = framed(snapshot);
-                while (b.hasRemaining()) {
-                    ch.write(b);
-                }
-                if (useFsync()) {
-                    ch.force(true);
-                }
-            }
-            Files.move(tmp, dir.resolve(SNAPSHOT), StandardCopyOption.REPLACE_EXISTING,
-                    StandardCopyOption.ATOMIC_MOVE);
-            if (useFsync()) {
-                try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-                    d.force(true);
-                }
-            }
+            AtomicFiles.replace(dir.resolve(SNAPSHOT), framed(snapshot), useFsync());
         } catch (IOException e) {
             throw diskFailed("writing the snapshot",
                     new UncheckedIOException("cannot write the raft snapshot in " + dir, e));

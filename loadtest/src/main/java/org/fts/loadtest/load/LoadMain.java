@@ -67,30 +67,19 @@ public final class LoadMain {
      * For a target whose replicas log ({@code fts.durability=log}): each replica's syncs per second over the point
      * (warm-up included), records (batches) per sync and p99 sync time (its last 4,096 syncs).
      */
-    private static void printLogFigures(Target t, List<String> before, List<String> after, double seconds) {
+    private static void printLogFigures(Target t, List<org.fts.gc.LogFigures> before,
+                                        List<org.fts.gc.LogFigures> after, double seconds) {
         if (before == null || after == null) {
             return;
         }
         StringBuilder line = new StringBuilder("load: " + t.label + " log:");
         for (int i = 0; i < after.size(); i++) {
-            Map<String, String> b = figures(before.get(i));
-            Map<String, String> a = figures(after.get(i));
-            long syncs = Long.parseLong(a.get("syncs")) - Long.parseLong(b.get("syncs"));
-            line.append(String.format(Locale.ROOT, " r%d %.0f syncs/s, %s batches/sync, p99 %s us;", i,
-                    syncs / seconds, a.get("records_per_sync"), a.get("p99_us")));
+            org.fts.gc.LogFigures a = after.get(i);
+            long syncs = a.syncs() - before.get(i).syncs();
+            line.append(String.format(Locale.ROOT, " r%d %.0f syncs/s, %.1f batches/sync, p99 %d us;", i,
+                    syncs / seconds, a.recordsPerSync(), a.p99Micros()));
         }
         System.out.println(line);
-    }
-
-    private static Map<String, String> figures(String line) {
-        Map<String, String> out = new HashMap<>();
-        for (String kv : line.split(" ")) {
-            int eq = kv.indexOf('=');
-            if (eq > 0) {
-                out.put(kv.substring(0, eq), kv.substring(eq + 1));
-            }
-        }
-        return out;
     }
 
     /** Starts the targets, measures every point, and reaps every process it started. */
@@ -135,7 +124,7 @@ public final class LoadMain {
                                     continue;
                                 }
                             }
-                            List<String> logBefore = t.logFigures();
+                            List<org.fts.gc.LogFigures> logBefore = t.logFigures();
                             long t0 = System.nanoTime();
                             Measurement m = measure(t, c, mode, rate, run, o, runId + "-r" + run);
                             printLogFigures(t, logBefore, t.logFigures(), (System.nanoTime() - t0) / 1e9);

@@ -185,13 +185,13 @@ final class Target implements AutoCloseable {
     }
 
     /** Each replica's log figures, or null when the target's servers do not log (or it was attached to). */
-    List<String> logFigures() {
+    List<org.fts.gc.LogFigures> logFigures() {
         if (cluster == null) {
             return null;
         }
         try {
-            List<String> all = cluster.logStats();
-            return all.stream().allMatch(l -> l.equals("none")) ? null : all;
+            List<org.fts.gc.LogFigures> all = cluster.logStats();
+            return all.contains(null) ? null : all;
         } catch (java.io.IOException e) {
             return null;
         } catch (InterruptedException e) {
