@@ -220,7 +220,7 @@ final class Sequencer {
         synchronized (this) {
             decideIfComplete(src, s, out);
         }
-        Recovery.runAll(out);
+        Steps.runAll(out);
     }
 
     private void decideIfComplete(MemberId src, Wire.State s, List<Runnable> out) {

@@ -207,7 +207,7 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
             synchronized (origin.lock) {
                 recover = sequencer.viewChanged(v);
             }
-            Recovery.runAll(member.viewChanged(v));
+            Steps.runAll(member.viewChanged(v));
             readRounds.viewChanged();
             reads.viewChanged();
             if (recover) {
@@ -243,7 +243,7 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
         } else if (m instanceof Wire.Data d) {
             member.onData(d);
         } else if (m instanceof Wire.Req r) {
-            Recovery.runAll(sequencer.onReq(src, r));
+            Steps.runAll(sequencer.onReq(src, r));
         } else if (m instanceof Wire.Grant g) {
             offload.onGrant(src, g);
         } else if (m instanceof Wire.Fwd f) {
@@ -253,21 +253,21 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
         } else if (m instanceof Wire.Commit c) {
             member.commit(new EpochId(c.epochView(), src), c.committed(), c.stable(), c.sequencerHolds());
         } else if (m instanceof Wire.StateReq r) {
-            Recovery.runAll(member.onStateReq(src, r.view(), r.ballot()));
+            Steps.runAll(member.onStateReq(src, r.view(), r.ballot()));
         } else if (m instanceof Wire.State s) {
             sequencer.onState(src, s);
         } else if (m instanceof Wire.Refused r) {
-            Recovery.runAll(sequencer.onRefused(src, r));
+            Steps.runAll(sequencer.onRefused(src, r));
         } else if (m instanceof Wire.SendRepair r) {
             sendRepair(r.view(), r.target(), r.from(), r.upTo());
         } else if (m instanceof Wire.Repair r) {
-            Recovery.runAll(member.onRepair(r.view(), r.entries()));
+            Steps.runAll(member.onRepair(r.view(), r.entries()));
         } else if (m instanceof Wire.EpochMsg e) {
-            Recovery.runAll(member.onEpoch(src, e));
+            Steps.runAll(member.onEpoch(src, e));
         } else if (m instanceof Wire.NotPrimary n) {
             member.onNotPrimary(src, n.view(), n.reason());
         } else if (m instanceof Wire.MendCut c) {
-            Recovery.runAll(member.onMendCut(src, c.view(), c.after()));
+            Steps.runAll(member.onMendCut(src, c.view(), c.after()));
         } else if (m instanceof Wire.Probe p) {
             View v = view;
             net.probe(src, Wire.encode(new Wire.ProbeReply(p.nonce(), v != null && v.contains(src), v == null ? -1 : v.id())));
@@ -357,7 +357,7 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
 
     @Override
     public void sequencerOpen(EpochId epoch, long start) {
-        Recovery.runAll(sequencer.open(epoch, start));
+        Steps.runAll(sequencer.open(epoch, start));
     }
 
     @Override
@@ -372,7 +372,7 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
     @Override
     public void request(EpochId epoch, Wire.Req req) {
         if (epoch.sequencer().equals(self)) {
-            Recovery.runAll(sequencer.onReq(self, req));
+            Steps.runAll(sequencer.onReq(self, req));
         } else {
             net.control(epoch.sequencer(), Wire.encode(req));
         }
@@ -413,17 +413,17 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
         if (!to.equals(self)) {
             net.control(to, Wire.encode(m));
         } else if (m instanceof Wire.StateReq r) {
-            Recovery.runAll(member.onStateReq(self, r.view(), r.ballot()));
+            Steps.runAll(member.onStateReq(self, r.view(), r.ballot()));
         } else if (m instanceof Wire.State s) {
             sequencer.onState(self, s);
         } else if (m instanceof Wire.Refused r) {
-            Recovery.runAll(sequencer.onRefused(self, r));
+            Steps.runAll(sequencer.onRefused(self, r));
         } else if (m instanceof Wire.EpochMsg e) {
-            Recovery.runAll(member.onEpoch(self, e));
+            Steps.runAll(member.onEpoch(self, e));
         } else if (m instanceof Wire.NotPrimary n) {
             member.onNotPrimary(self, n.view(), n.reason());
         } else if (m instanceof Wire.MendCut c) {
-            Recovery.runAll(member.onMendCut(self, c.view(), c.after()));
+            Steps.runAll(member.onMendCut(self, c.view(), c.after()));
         }
     }
 
@@ -431,7 +431,7 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
     private void sendRepair(long view, MemberId target, long from, long upTo) {
         RepairSender.send(member.entries(from, upTo), REPAIR_CHUNK_ENTRIES, REPAIR_CHUNK_BYTES, chunk -> {
             if (target.equals(self)) {
-                Recovery.runAll(member.onRepair(view, chunk));
+                Steps.runAll(member.onRepair(view, chunk));
             } else {
                 net.unicast(target, Wire.encode(new Wire.Repair(view, chunk)));
             }
