@@ -1,6 +1,5 @@
 package org.fts.goa;
 
-import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;

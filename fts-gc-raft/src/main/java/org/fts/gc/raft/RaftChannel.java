@@ -3,8 +3,6 @@ package org.fts.gc.raft;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -36,7 +34,6 @@ import org.jgroups.Receiver;
 import org.jgroups.protocols.raft.RAFT;
 import org.jgroups.raft.Options;
 import org.jgroups.raft.RaftHandle;
-import org.jgroups.util.NameCache;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
