@@ -130,8 +130,7 @@ final class Member extends MemberDisk {
 
     private Wire.State report(long viewId) {
         long ballot = ((Phase.Frozen) phase).ballot();
-        Wire.Opened e = epoch == null ? null : new Wire.Opened(epochBallot, epoch, epochFounding,
-                epochMembers, epochStart, epochLineage);
+        Wire.Opened e = opened;
         long last = foreign ? foreignUpTo : damaged.isEmpty() ? held : Math.max(held, extent);
         return new Wire.State(viewId, ballot, fresh, synced, e, foreign, last,
                 // what it knows committed, never beyond what it holds (a lagging member may know of more)
@@ -162,9 +161,10 @@ final class Member extends MemberDisk {
     }
 
     private DurableLog.EpochMeta meta() {
-        return epoch == null ? DurableLog.EpochMeta.NONE.promising(promised)
-                : new DurableLog.EpochMeta(promised, epochBallot, epoch.view(), epoch.sequencer(), epochFounding,
-                epochMembers, epochStart, epochLineage);
+        Wire.Opened o = opened;
+        return o == null ? DurableLog.EpochMeta.NONE.promising(promised)
+                : new DurableLog.EpochMeta(promised, o.ballot(), o.id().view(), o.id().sequencer(), o.founding(),
+                o.members(), o.start(), o.lineage());
     }
 
     /** The highest ballot this member promised. */
@@ -351,10 +351,9 @@ final class Member extends MemberDisk {
                 synced = true;   // founding: the initial state is the group's
             }
         }
-        epochFounding = fresh && !gap;
+        opened = new Wire.Opened(c.ballot(), c.epoch(), fresh && !gap, c.members(), c.start(), c.lineage());
+        EpochId epoch = c.epoch();
         fresh = false;
-        epoch = c.epoch();
-        epochMembers = c.members();
         if (!config.uniform()) {
             commitKnown = held;
         }
@@ -365,9 +364,6 @@ final class Member extends MemberDisk {
         repeatedAt = -1;
         phase = new Phase.Open(c.epoch(), c.members());
         foreign = false;
-        epochBallot = c.ballot();
-        epochStart = c.start();
-        epochLineage = c.lineage();
         if (disk != null) {
             disk.writeMeta(meta());   // before anything of this epoch is acknowledged
             for (Entry e : logged < held ? log.subMap(logged, false, held, true).values() : List.<Entry>of()) {
@@ -400,7 +396,6 @@ final class Member extends MemberDisk {
         holdAhead();
         commitKnown = Math.max(commitKnown, earlyCommitted);
         deliverCommitted();
-        EpochId opened = epoch;
         long start = c.start();
         long confirmed = ackable();
         if (disk != null) {
@@ -415,12 +410,12 @@ final class Member extends MemberDisk {
             gapTailEnd = start - 1;
             deliverCommitted();
         }
-        if (self.equals(opened.sequencer())) {
-            after.add(() -> net.sequencerOpen(opened, start));
+        if (self.equals(epoch.sequencer())) {
+            after.add(() -> net.sequencerOpen(epoch, start));
         }
-        after.add(() -> net.ack(opened, confirmed));
+        after.add(() -> net.ack(epoch, confirmed));
         long at = ++step;
-        after.add(() -> origin.resume(at, opened));
+        after.add(() -> origin.resume(at, epoch));
         return after;
     }
 }

@@ -88,22 +88,18 @@ abstract class MemberDisk extends MemberState {
         if (!rooted) {
             deliveredMarks.putAll(marks);
         }
-        epoch = new EpochId(m.epochView(), m.epochSeq());
-        epochBallot = m.epochBallot();
-        epochFounding = m.founding();
-        epochMembers = m.members();
-        epochStart = m.start();
-        epochLineage = m.lineage();
+        opened = new Wire.Opened(m.epochBallot(), new EpochId(m.epochView(), m.epochSeq()), m.founding(), m.members(),
+                m.start(), m.lineage());
         fresh = false;
         synced = rooted;
         // The epoch's meta is written when it opens, its prefix synced after: a crash in between leaves a log short
         // of the epoch it names. Such a member reports no epoch (it is cut back and repaired like one catching up),
         // never a short prefix of a later epoch that would outrank the longer logs of an earlier one.
-        foreign = extent < epochStart - 1;
+        foreign = extent < opened.start() - 1;
         foreignUpTo = extent;
         if (foreign) {
             LOG.warn("{}: its log ends at {}, before epoch {}'s start {}: it reports no epoch until repaired", self,
-                    held, epoch, epochStart);
+                    held, opened.id(), opened.start());
         }
     }
 

@@ -34,12 +34,13 @@ abstract class MemberState {
     final boolean offload;
     /** The highest ballot this member promised a recovery (persisted with a log). */
     long promised;
-    /** The first position of {@code epoch}. */
-    long epochStart;
-    /** The ballot that established {@code epoch}. */
-    long epochBallot;
-    /** The older epochs whose history {@code epoch} continued, nearest first (empty: a founding, or unknown). */
-    List<org.fts.gc.internal.EpochPlan.Link> epochLineage = List.of();
+    /**
+     * The last epoch this member opened, as it reports it to a recovery and writes it in its log's meta (its id,
+     * the ballot that established it, whether it founded the group, its members, its first position, and the older
+     * epochs whose history it continued, nearest first); null before it opened any. While {@link Phase.Open}, the
+     * phase's epoch.
+     */
+    Wire.Opened opened;
     /** With a log: the last entry handed to it (entries held while catching up go to it once the epoch opens). */
     long logged;
 
@@ -47,9 +48,6 @@ abstract class MemberState {
     Phase phase = new Phase.Joining();
     boolean fresh = true;
     boolean synced;
-    EpochId epoch;
-    boolean epochFounding;
-    List<MemberId> epochMembers = List.of();
     boolean shortcut;
     /**
      * With a log, where this member and its sequencer are a majority (3 replicas): what this member's disk holds of
@@ -421,13 +419,13 @@ abstract class MemberState {
                 return null;
             }
             repeatedAt = ackable + commitKnown * 31;   // once per standing: a repeat that is lost too waits for traffic
-            return new AckDue(epoch.view(), ackable);
+            return new AckDue(opened.id().view(), ackable);
         }
         if (!(always || config.uniform() || ackable - lastAcked >= ACK_EVERY)) {
             return null;
         }
         lastAcked = ackable;
-        return new AckDue(epoch.view(), ackable);
+        return new AckDue(opened.id().view(), ackable);
     }
 
     /** What this member acknowledged or may acknowledge at once (the sequencer's own count at an opening). */

@@ -16,9 +16,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The sequencer role of {@link TotalOrder}, active on the view's coordinator: runs the recovery of every
- * view (collects the members' reports, decides with {@link EpochPlan}, sends repairs and the epoch), then
- * orders forwards (FWD) into ORD multicasts, and tracks acknowledgements for the commit point (held by a
+ * The sequencer role of {@link TotalOrder}, active on the view's coordinator: has the recovery of every view run
+ * ({@link RecoveryCoordinator}: the members' reports, the decision, the repairs and the epoch), then orders
+ * forwards (FWD) into ORD multicasts, and tracks acknowledgements for the commit point (held by a
  * majority) and the stability point (held by all). Guarded by its own monitor, taken after the origin lock
  * and before the member's monitor; acknowledgements have their own lock (see {@link Acks}).
  */
@@ -41,7 +41,6 @@ final class Sequencer {
     private static final Logger LOG = LoggerFactory.getLogger(Sequencer.class);
 
     private final MemberId self;
-    private final GroupConfig config;
     private final Net net;
     private final Member member;
     private final Acks acks;
@@ -53,12 +52,6 @@ final class Sequencer {
      * which a blocked multicast may hold.
      */
     private volatile SequencerState state = new SequencerState.Idle();
-    /** The ballot of the recovery this member runs; above every ballot it knows of. */
-    private long ballot;
-    private long knownBallot;
-    private volatile Waiting waiting = new Waiting(-1, 0, List.of(), false);
-    private final Map<MemberId, EpochPlan.Report> reports = new HashMap<>();
-    private final Map<MemberId, Map<MemberId, Long>> reportedMarks = new HashMap<>();
     private long nextGseq;
     private final Map<MemberId, Long> sequencedOseq = new HashMap<>();
     private final Map<MemberId, TreeMap<Long, Wire.Fwd>> parked = new HashMap<>();
@@ -66,20 +59,21 @@ final class Sequencer {
     private final List<Queued> queued = new ArrayList<>();
     private final boolean offload;
     private final HoleWatch holes = new HoleWatch();
+    /** The recovery of the views this member coordinates; guarded by this monitor. */
+    private final RecoveryCoordinator recovery;
     private final java.util.Set<MemberId> mismatched = new java.util.HashSet<>();
-    private volatile long recoveries;
 
     private record Queued(MemberId origin, Wire.Msg msg) {
     }
 
     Sequencer(MemberId self, GroupConfig config, Net net, Member member, boolean durable, Ordering ordering) {
         this.self = self;
-        this.config = config;
         this.net = net;
         this.member = member;
         this.durable = durable;
         this.offload = ordering == Ordering.OFFLOAD;
         this.acks = new Acks(self, config, net, member, durable, offload);
+        this.recovery = new RecoveryCoordinator(self, config, net, member, durable);
     }
 
     /** Offload: the ledger of positions granted in the epoch this member sequences. */
@@ -89,7 +83,7 @@ final class Sequencer {
 
     /** Recoveries this member coordinated. */
     long recoveries() {
-        return recoveries;
+        return recovery.recoveries();
     }
 
     /** Whether this member sequences an open epoch (read without the monitor). */
@@ -128,32 +122,20 @@ final class Sequencer {
         assert !Thread.holdsLock(member) : "lock order: sequencer after member";
         queued.clear();
         parked.clear();
-        reports.clear();
-        reportedMarks.clear();
         holes.reset();
         if (!self.equals(v.coordinator())) {
             state = new SequencerState.Idle();
-            publishWaiting();
+            recovery.reset(state);
             return false;
         }
         state = new SequencerState.Recovering(v.id(), v.members());
-        recoveries++;
-        // Without a log, the view id. With one, above whatever this member promised or heard of, and the view id
-        // while no member restarted from a log (JGroups numbers the views of a group formed again from 1).
-        if (durable) {
-            knownBallot = Math.max(knownBallot, member.promised());
-            ballot = Math.max(v.id(), knownBallot + 1);
-            knownBallot = ballot;
-        } else {
-            ballot = v.id();
-        }
-        publishWaiting();
+        recovery.start(v, state);
         return true;
     }
 
     /** The ballot of the recovery this member runs (after {@link #viewChanged} returned true). */
     synchronized long ballot() {
-        return ballot;
+        return recovery.ballot();
     }
 
     /**
@@ -161,52 +143,15 @@ final class Sequencer {
      * reported already report again under it. Returns the requests to send.
      */
     synchronized List<Runnable> onRefused(MemberId src, Wire.Refused r) {
-        if (!(state instanceof SequencerState.Recovering rec) || r.view() != rec.view() || r.ballot() != ballot
-                || !rec.members().contains(src)) {
+        if (!(state instanceof SequencerState.Recovering rec)) {
             return List.of();
         }
-        knownBallot = Math.max(knownBallot, r.promised());
-        ballot = knownBallot + 1;
-        knownBallot = ballot;
-        reports.clear();
-        reportedMarks.clear();
-        publishWaiting();
-        LOG.info("{}: recovery of view {}: {} promised ballot {}; asking again with {}", self, rec.view(), src,
-                r.promised(), ballot);
-        List<Runnable> out = new ArrayList<>();
-        Wire.StateReq again = new Wire.StateReq(rec.view(), ballot);
-        for (MemberId m : rec.members()) {
-            out.add(() -> net.toMember(m, again));
-        }
-        return out;
+        return recovery.onRefused(rec, src, r);
     }
 
-    /**
-     * The recovery this member runs ({@code view} -1: none), the members that have not reported to it yet, and
-     * whether the members that did would establish an epoch without them (so that excluding them lets the group
-     * go on; otherwise one of them holds what the others need, and the recovery must wait for it).
-     */
-    record Waiting(long view, long ballot, List<MemberId> missing, boolean decidableWithout) {
-    }
-
-    /** Never takes this monitor (a timer asks, and the monitor's holder may wait for flow-control credits). */
-    Waiting unreported() {
-        return waiting;
-    }
-
-    /** Under this monitor, after each change of the recovery or its reports. */
-    private void publishWaiting() {
-        if (!(state instanceof SequencerState.Recovering rec)) {
-            waiting = new Waiting(-1, 0, List.of(), false);
-            return;
-        }
-        List<MemberId> missing = new ArrayList<>(rec.members());
-        missing.removeAll(reports.keySet());
-        List<MemberId> reported = new ArrayList<>(rec.members());
-        reported.retainAll(reports.keySet());
-        boolean decidable = !missing.isEmpty() && !reported.isEmpty()
-                && EpochPlan.decide(config, durable, reported, reports, self).established();
-        waiting = new Waiting(rec.view(), ballot, List.copyOf(missing), decidable);
+    /** The recovery's wait ({@link RecoveryCoordinator#unreported}); never takes this monitor. */
+    RecoveryCoordinator.Waiting unreported() {
+        return recovery.unreported();
     }
 
     /**
@@ -218,99 +163,15 @@ final class Sequencer {
         assert !Thread.holdsLock(member) : "lock order: sequencer after member";
         List<Runnable> out = new ArrayList<>();
         synchronized (this) {
-            decideIfComplete(src, s, out);
+            if (state instanceof SequencerState.Recovering rec) {
+                SequencerState next = recovery.onState(rec, src, s, out);
+                if (next != rec) {
+                    state = next;
+                    recovery.published(state);
+                }
+            }
         }
         Steps.runAll(out);
-    }
-
-    private void decideIfComplete(MemberId src, Wire.State s, List<Runnable> out) {
-        if (!(state instanceof SequencerState.Recovering rec) || s.view() != rec.view() || s.ballot() != ballot
-                || !rec.members().contains(src)) {
-            return;
-        }
-        List<MemberId> recoveryMembers = rec.members();
-        knownBallot = Math.max(knownBallot, s.epoch() == null ? 0 : s.epoch().ballot());
-        reports.put(src, report(s));
-        reportedMarks.put(src, s.marks());
-        publishWaiting();
-        if (reports.size() < recoveryMembers.size()) {
-            return;
-        }
-        long view = rec.view();
-        EpochPlan.Decision d = EpochPlan.decide(config, durable, recoveryMembers, reports, self);
-        org.fts.gc.internal.Mend.Plan mend = org.fts.gc.internal.Mend.plan(config, recoveryMembers, reports, d);
-        if (mend != null && (!mend.repairs().isEmpty() || !mend.cuts().isEmpty())) {
-            mend(view, mend, out);   // decided once the damaged members report again, mended
-            return;
-        }
-        state = new SequencerState.Idle();
-        publishWaiting();
-        if (mend != null) {
-            d = EpochPlan.Decision.notPrimary(mend.waiting());
-        }
-        LOG.debug("{}: recovery of view {}: {} from reports {}", self, view, d, reports);
-        if (!d.established()) {
-            LOG.info("{}: view {} is not primary: {}", self, view, d.reason());
-            for (MemberId m : recoveryMembers) {
-                Wire.NotPrimary np = new Wire.NotPrimary(view, d.reason());
-                out.add(() -> net.toMember(m, np));
-            }
-            return;
-        }
-        Map<MemberId, Long> marks = d.founding() ? Map.of() : reportedMarks.get(d.source());
-        List<EpochPlan.Link> lineage = EpochPlan.Link.of(d.start(), d.founding() ? null : reports.get(d.source()));
-        for (EpochPlan.Repair r : d.repairs()) {
-            out.add(() -> net.repair(r.source(), view, r.target(), r.from(), r.upTo()));
-        }
-        EpochId pending = new EpochId(view, self);
-        state = new SequencerState.Pending(pending, recoveryMembers);
-        LOG.info("{}: view {} establishes epoch {} at {} ({})", self, view, pending, d.start(), d.refounding()
-                ? "founding the group again: its interrupted founding committed nothing"
-                : d.founding() ? "founding the group" : "continuing the history of " + d.source());
-        // Founding again, a member whose state holds a broadcast turns its opening into a gap: a member whose state is
-        // the initial one (this one if it is, else one that reports it never applied an entry) provides it.
-        MemberId initial = null;
-        if (d.refounding()) {
-            initial = !member.holdsBroadcasts() ? self : recoveryMembers.stream()
-                    .filter(m -> reports.get(m).fresh() || reports.get(m).delivered() == 0).findFirst().orElse(null);
-        }
-        for (Map.Entry<MemberId, EpochPlan.Assignment> a : d.assignments().entrySet()) {
-            EpochPlan.Assignment as = a.getValue();
-            Wire.EpochMsg e = new Wire.EpochMsg(view, ballot, d.start(), as.gap(), d.refounding(), as.truncate(),
-                    d.refounding() ? initial : as.provider(), as.gap() || as.truncate() >= 0 ? marks : Map.of(),
-                    lineage, as.witness());
-            out.add(() -> net.toMember(a.getKey(), e));
-        }
-    }
-
-    /**
-     * The mend step (docs/durability.md, "Storage faults"): suppliers send damaged members copies that verify, and
-     * members whose damaged entries nobody has and that cannot have been committed cut their logs; the recovery waits
-     * for the report each of them sends once mended (asked again every second, like any missing report).
-     */
-    private void mend(long view, org.fts.gc.internal.Mend.Plan plan, List<Runnable> out) {
-        LOG.info("{}: recovery of view {} mends damaged logs first: repairs {}, cuts {}{}", self, view, plan.repairs(),
-                plan.cuts(), plan.waiting() == null ? "" : "; then " + plan.waiting());
-        for (EpochPlan.Repair r : plan.repairs()) {
-            reports.remove(r.target());
-            out.add(() -> net.repair(r.source(), view, r.target(), r.from(), r.upTo()));
-        }
-        for (Map.Entry<MemberId, Long> c : plan.cuts().entrySet()) {
-            reports.remove(c.getKey());
-            Wire.MendCut cut = new Wire.MendCut(view, c.getValue());
-            out.add(() -> net.toMember(c.getKey(), cut));
-        }
-        publishWaiting();
-    }
-
-    /** A member's report as the recovery's rules read it. */
-    private static EpochPlan.Report report(Wire.State s) {
-        Wire.Opened e = s.epoch();
-        EpochPlan.Report r = new EpochPlan.Report(s.fresh(), s.synced(), e == null ? 0 : e.ballot(),
-                e == null ? null : e.id(), e != null && e.founding(), e == null ? List.of() : e.members(), s.last(),
-                s.commit(), s.base());
-        return (e == null ? r : r.lineage(e.start(), e.lineage())).applied(s.delivered()).damaged(s.damaged())
-                .shortOf(s.shortLog());
     }
 
     /**

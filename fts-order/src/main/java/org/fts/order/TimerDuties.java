@@ -55,7 +55,7 @@ final class TimerDuties {
     void watchStalls(long now, long patienceNanos) {
         List<MemberId> watched = new ArrayList<>(sequencer.stalled(now, patienceNanos));
         watchHoles(now, patienceNanos);
-        Sequencer.Waiting r = sequencer.unreported();
+        RecoveryCoordinator.Waiting r = sequencer.unreported();
         if (r.view() >= 0 && r.view() == retryView && r.decidableWithout() && now - recoverySince >= patienceNanos) {
             // A recovery that waits as long for reports it can do without waits for members it may not reach. One
             // it cannot do without (it holds the state the others need) is waited for: excluded, it would leave
@@ -103,7 +103,7 @@ final class TimerDuties {
      */
     void retryRecovery(long now, long intervalNanos) {
         origin.retryRequest(now, intervalNanos);
-        Sequencer.Waiting r = sequencer.unreported();
+        RecoveryCoordinator.Waiting r = sequencer.unreported();
         long view = r.view();
         if (view != retryView) {
             retryView = view;
