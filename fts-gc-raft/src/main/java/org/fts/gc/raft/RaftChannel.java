@@ -186,7 +186,7 @@ final class RaftChannel implements GroupChannel, Receiver, JGroupsBacked {
                     .sendCommitsImmediately(false);
             RaftHandle handle = new RaftHandle(ch, ledger);
             this.handle = handle;
-            this.reads = new RaftReads(p, () -> handle.getAsync(Ledger.READ_INDEX, 0, Ledger.READ_INDEX.length));
+            this.reads = new RaftReads(p, () -> handle.setAsync(Ledger.READ_INDEX, 0, Ledger.READ_INDEX.length));
             raft = r;
             channel = ch;
             submitter = new Submitter(self.name(), entry -> handle.setAsync(entry, 0, entry.length,

@@ -11,9 +11,9 @@ import org.fts.gc.internal.DeliveryPump;
 import org.fts.gc.internal.ReadWaiters;
 
 /**
- * Read barriers on the raft binding (docs/reads.md): jgroups-raft's read-only request carries a read-index command
- * ({@link Ledger#READ_INDEX}) to the leader, which applies it once a majority confirmed its leadership after the
- * request arrived and it applied everything committed before; it answers how many entries it applied. This member
+ * Read barriers on the raft binding (docs/reads.md): a read-index entry ({@link Ledger#READ_INDEX}) is appended
+ * through the leader, which applies it once a majority holds it (so it still led after the request arrived) and it
+ * applied everything committed before; it answers how many entries it had applied. This member
  * makes its barriers ready once it applied as many. One request in flight per member: barriers asked for
  * meanwhile share the next. A request that fails or takes over {@link #TIMEOUT_MILLIS} (no leader, a minority), and a
  * confirmed barrier not reached within it, is refused: the application orders its read.
@@ -21,7 +21,7 @@ import org.fts.gc.internal.ReadWaiters;
 final class RaftReads {
     static final long TIMEOUT_MILLIS = 1_000;
 
-    /** Sends the read-index command as a read-only request. */
+    /** Appends the read-index entry; the future completes with the leader's answer. */
     interface Ask {
         CompletableFuture<byte[]> readIndex() throws Exception;
     }
