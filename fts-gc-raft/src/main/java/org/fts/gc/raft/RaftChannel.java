@@ -267,7 +267,7 @@ final class RaftChannel implements GroupChannel, Receiver, JGroupsBacked {
         }
     }
 
-    /** Before the first epoch this member refuses; then jgroups-raft's read-only request confirms (RaftReads). */
+    /** Before the first epoch this member refuses; then a read-index entry of the log confirms (RaftReads). */
     @Override
     public void readBarrier(org.fts.gc.ReadBarrier barrier) {
         RaftReads r = reads;
