@@ -38,10 +38,15 @@ class DeploymentProcessTest {
     private void start(List<String> jvmArgs, List<String> args) throws Exception {
         cluster = new ReplicaCluster("dep-" + UUID.randomUUID().toString().substring(0, 6), 3, false, jvmArgs, args,
                 Path.of("target", "child-logs"));
-        Properties p = Clients.orbDefaults();   // a plain client: no FTS interceptor
+        orb = ORB.init(new String[0], clientProperties());
+    }
+
+    /** A plain client: no FTS interceptor, no retries of its own. */
+    private static Properties clientProperties() {
+        Properties p = Clients.orbDefaults();
         p.setProperty("jacorb.retries", "0");
         p.setProperty("jacorb.connection.client.connect_timeout", "2000");
-        orb = ORB.init(new String[0], p);
+        return p;
     }
 
     @AfterEach
@@ -89,9 +94,17 @@ class DeploymentProcessTest {
         // without alternates a first-profile-only ORB is stuck; with them it connects to a live replica
         SystemException e = assertThrows(SystemException.class, noAlternates::increment);
         assertTrue(e instanceof org.omg.CORBA.TRANSIENT || e instanceof org.omg.CORBA.COMM_FAILURE, e.toString());
-        Counter fresh = CounterHelper.narrow(orb.string_to_object(iogr.withOnly(first)));
-        int value = fresh.increment();
-        assertTrue(value == 3 || value == 4, "the group's count went on: " + value);   // 4 if the refused call ran
+        // A client ORB that starts now (this one's connection to the dead replica may still be torn down by its reader
+        // thread while it reconnects through the alternates: a JacORB client race, not what this test checks; seen once
+        // in CI as COMM_FAILURE on the call below).
+        ORB later = ORB.init(new String[0], clientProperties());
+        try {
+            Counter fresh = CounterHelper.narrow(later.string_to_object(iogr.withOnly(first)));
+            int value = fresh.increment();
+            assertTrue(value == 3 || value == 4, "the group's count went on: " + value);   // 4 if the refused call ran
+        } finally {
+            later.shutdown(false);
+        }
     }
 
     @Test
