@@ -129,10 +129,15 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         return engine.readCounts()[0];
     }
 
+    /** One of the log's figures, or -1 without a log. */
+    private long log(java.util.function.ToLongFunction<org.fts.gc.LogFigures> figure) {
+        org.fts.gc.LogFigures f = channel.logFigures();
+        return f == null ? -1 : figure.applyAsLong(f);
+    }
+
     @Override
     public long getLogSyncs() {
-        org.fts.gc.LogFigures f = channel.logFigures();
-        return f == null ? -1 : f.syncs();
+        return log(org.fts.gc.LogFigures::syncs);
     }
 
     @Override
@@ -143,20 +148,17 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
 
     @Override
     public long getLogSyncP50Micros() {
-        org.fts.gc.LogFigures f = channel.logFigures();
-        return f == null ? -1 : f.p50Micros();
+        return log(org.fts.gc.LogFigures::p50Micros);
     }
 
     @Override
     public long getLogSyncP99Micros() {
-        org.fts.gc.LogFigures f = channel.logFigures();
-        return f == null ? -1 : f.p99Micros();
+        return log(org.fts.gc.LogFigures::p99Micros);
     }
 
     @Override
     public long getLogDiskBytes() {
-        org.fts.gc.LogFigures f = channel.logFigures();
-        return f == null ? -1 : f.diskBytes();
+        return log(org.fts.gc.LogFigures::diskBytes);
     }
 
     @Override
