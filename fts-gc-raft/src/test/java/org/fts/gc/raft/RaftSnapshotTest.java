@@ -145,9 +145,27 @@ class RaftSnapshotTest {
         }
     }
 
-    private static void awaitSize(Member m, int n) {
+    private void awaitSize(Member m, int n) {
         Waits.await(() -> m.history().size() >= n, WAIT, () -> m.channel().self() + " holds " + n + " texts, has "
-                + m.history().size());
+                + m.history().size() + " (missed " + m.history().missed + "); raft: " + rafts());
+    }
+
+    /** Each open member's raft state, for a wait that timed out. */
+    private String rafts() {
+        StringBuilder b = new StringBuilder();
+        for (GroupChannel ch : opened) {
+            org.jgroups.protocols.raft.RAFT r = ((RaftChannel) ch).raft();
+            if (r != null) {
+                b.append("\n  ").append(ch.self()).append(r.isLeader() ? " leader" : " follower").append(" term ")
+                        .append(r.currentTerm()).append(" first ").append(r.log() == null ? -1 : r.log().firstAppended())
+                        .append(" last ").append(r.lastAppended()).append(" commit ").append(r.commitIndex())
+                        .append(" view ").append(ch.view());
+                if (r.isLeader() && r.commitTable() != null) {
+                    b.append(" table ").append(r.commitTable());
+                }
+            }
+        }
+        return b.toString();
     }
 
     private Path snapshot(String replica) {
