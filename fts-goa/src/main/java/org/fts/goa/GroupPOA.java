@@ -95,7 +95,7 @@ public final class GroupPOA extends PoaBasics {
                 new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
         StartupChecks.tlsOnlyOrPlain(local);   // before anything runs: a refused replica leaves nothing behind
         this.references = new References(orb, groupPoa, this, membership, config.group(), objects);
-        int iiopPort = StartupChecks.frontEndPort(props, local);
+        int iiopPort = org.fts.goa.frontend.FrontEnd.PORT.get(props);
         java.util.function.Function<byte[], String[]> interfaces = oid -> objects.get(new ObjectKey(oid))
                 ._all_interfaces(this, oid);
         ReadPath reads = engine.readPath(new ReadOperations(props, interfaces), ReadOperations.CHECK.get(props));
@@ -104,7 +104,8 @@ public final class GroupPOA extends PoaBasics {
                         interfaces, reads);
         try {
             this.frontEnd = iiopPort == 0 ? null
-                    : org.fts.goa.frontend.FrontEnd.start(local.host(), iiopPort, props, frontDoor);
+                    : org.fts.goa.frontend.FrontEnd.start(local.host(), iiopPort, props, frontDoor,
+                            StartupChecks.frontEndTls(orb, local));
         } catch (RuntimeException e) {   // the port is taken: nothing of this replica outlives its failed start
             channel.close();
             groupPoa.destroy(false, false);

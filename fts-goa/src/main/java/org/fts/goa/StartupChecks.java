@@ -70,16 +70,19 @@ final class StartupChecks {
     }
 
     /**
-     * {@code fts.iiop.port}: 0, or the port of the adaptor's own listener, which speaks plaintext IIOP only.
+     * TLS for the adaptor's own listener: null for a plaintext replica; for a TLS-only one (port 0 in its profile, a
+     * TLS port in {@code TAG_SSL_SEC_TRANS}), the listener speaks TLS with JacORB's own server settings.
      *
-     * @throws org.fts.config.ConfigException naming the key for a TLS-only replica
+     * @throws org.fts.config.ConfigException naming the JacORB key that is missing or not supported there
      */
-    static int frontEndPort(java.util.Properties props, org.fts.ft.Ior.Iiop local) {
-        int port = org.fts.goa.frontend.FrontEnd.PORT.get(props);
-        if (port != 0 && local.port() == 0 && local.sslPort() >= 0) {
-            throw new org.fts.config.ConfigException(org.fts.goa.frontend.FrontEnd.PORT.name(), "is " + port
-                    + ", but this replica requires TLS, which the adaptor's own listener does not speak: unset it");
+    static org.fts.goa.frontend.FrontEndTls frontEndTls(org.omg.CORBA.ORB orb, org.fts.ft.Ior.Iiop local) {
+        if (local.port() != 0 || local.sslPort() < 0) {
+            return null;
         }
-        return port;
+        if (!(orb instanceof org.jacorb.orb.ORB jacorb)) {
+            throw new org.omg.CORBA.INITIALIZE("FTS: a TLS-only replica's own listener needs JacORB's settings");
+        }
+        org.jacorb.config.Configuration c = jacorb.getConfiguration();
+        return org.fts.goa.frontend.FrontEndTls.fromJacorb(key -> c.getAttribute(key, null));
     }
 }

@@ -15,12 +15,12 @@ public final class ReplicaKeys implements ConfigKeyProvider {
     public static final ConfigKey<String> IOR_DIR = ConfigKey.optionalString("fts.replica.ior_dir",
             "replica runner: a directory where it writes each object's group reference as <id>.ior once it serves");
 
-    /** Who listens on the replica's endpoint (OAPort) for the group's requests. */
+    /** Who listens on the replica's endpoint (OAPort, or OASSLPort for a TLS-only replica) for the group's requests. */
     public static final ConfigKey<String> LISTENER = ConfigKey.choice("fts.replica.listener", "goa",
             List.of("goa", "jacorb"), "replica runner: who serves the group's objects on the replica's endpoint "
-                    + "(OAPort): 'goa', the adaptor's own IIOP listener (fts.iiop.port takes OAPort's value and JacORB "
-                    + "listens on a port of its own choosing for anything else); 'jacorb', JacORB's listener. A "
-                    + "TLS-only replica (OASSLPort) is always served by JacORB");
+                    + "(OAPort, or OASSLPort for a TLS-only replica): 'goa', the adaptor's own IIOP listener "
+                    + "(fts.iiop.port takes that port, speaking TLS with JacORB's keys on a TLS-only replica, and "
+                    + "JacORB listens on a port of its own choosing for anything else); 'jacorb', JacORB's listener");
 
     static final List<ConfigKey<?>> KEYS = List.of(SERVANTS, IOR_DIR, LISTENER);
 

@@ -66,13 +66,21 @@ public final class ReplicaRunner {
         p.setProperty("org.omg.PortableInterceptor.ORBInitializerClass." + GroupPOAInitializer.class.getName(), "");
         p.setProperty("jacorb.orb_initializer.fail_on_error", "on");
         p.putAll(config);
-        String port = p.getProperty("OAPort");
-        if (ReplicaKeys.LISTENER.get(p).equals("goa") && !p.containsKey(FrontEnd.PORT.name()) && port != null
-                && !port.isBlank() && !port.trim().equals("0")) {
-            p.setProperty(FrontEnd.PORT.name(), port.trim());   // the endpoint is the adaptor's listener's
-            p.setProperty("OAPort", "0");   // JacORB takes a port of its own choosing (over a -DOAPort too)
+        if (ReplicaKeys.LISTENER.get(p).equals("goa") && !p.containsKey(FrontEnd.PORT.name())) {
+            // the endpoint is the adaptor's listener's, JacORB takes a port of its own choosing (over a -DOAPort
+            // too); a TLS-only replica's endpoint is its TLS port, and the adaptor's listener speaks TLS there
+            String key = given(p, "OAPort") ? "OAPort" : given(p, "OASSLPort") ? "OASSLPort" : null;
+            if (key != null) {
+                p.setProperty(FrontEnd.PORT.name(), p.getProperty(key).trim());
+                p.setProperty(key, "0");
+            }
         }
         return p;
+    }
+
+    private static boolean given(Properties p, String key) {
+        String v = p.getProperty(key);
+        return v != null && !v.isBlank() && !v.trim().equals("0");
     }
 
     /**

@@ -17,15 +17,18 @@ import fts_samples.Counter;
 import fts_samples.CounterHelper;
 import org.fts.ft.Ior;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 import org.omg.CORBA.ORB;
 import org.omg.CORBA.SystemException;
 
 /**
- * IIOP over TLS (docs/security.md): three TLS-only replica processes. Their group references carry each
- * replica's TLS port; a plaintext client is refused, whether it follows the reference or dials the TLS port;
- * FT clients over TLS go through a {@code kill -9} with exactly-once results.
+ * IIOP over TLS (docs/security.md): three TLS-only replica processes, on the adaptor's own listener (the runner's
+ * default: TLS with JacORB's server keys) and on JacORB's. Their group references carry each replica's TLS port; a
+ * plaintext client is refused, whether it follows the reference or dials the TLS port; on the adaptor's listener a
+ * TLS peer announcing an oversized GIOP message is cut off by the frame guard; FT clients over TLS go through a
+ * {@code kill -9} with exactly-once results.
  */
 class TlsProcessTest {
     private static final int CLIENTS = 10;
@@ -46,12 +49,16 @@ class TlsProcessTest {
         }
     }
 
-    @Test
-    void tlsOnlyReplicasRefusePlaintextAndFtClientsOverTlsSurviveAKill(@TempDir Path dir) throws Exception {
+    @ParameterizedTest
+    @ValueSource(strings = {"goa", "jacorb"})
+    void tlsOnlyReplicasRefusePlaintextAndFtClientsOverTlsSurviveAKill(String listener, @TempDir Path dir)
+            throws Exception {
         String password = "tls-" + UUID.randomUUID();
         Path keystore = Tls.keystore(dir, password);
-        cluster = ReplicaCluster.overTls("tls-" + UUID.randomUUID().toString().substring(0, 6), 3,
-                Tls.asJvmOptions(Tls.server(keystore, password)), Path.of("target", "child-logs"));
+        List<String> options = new java.util.ArrayList<>(Tls.asJvmOptions(Tls.server(keystore, password)));
+        options.add("-Dfts.replica.listener=" + listener);
+        cluster = ReplicaCluster.overTls("tls-" + UUID.randomUUID().toString().substring(0, 6), 3, options,
+                Path.of("target", "child-logs"));
         String iogr = cluster.reference("counter");
         Ior ior = Ior.parse(iogr);
         for (int i = 0; i < 3; i++) {
@@ -72,6 +79,12 @@ class TlsProcessTest {
         assertTrue(byPort instanceof org.omg.CORBA.TRANSIENT || byPort instanceof org.omg.CORBA.COMM_FAILURE,
                 "plaintext GIOP to the TLS port is refused: " + byPort);
 
+        if (listener.equals("goa")) {
+            assertTrue(oversizedMessageOverTlsIsCutOff(keystore, password, cluster.ports().get(0)),
+                    "a TLS peer announcing a message over fts.giop.max_message_size is disconnected");
+            assertTrue(cluster.isAlive(0), "and the replica lives on");
+        }
+
         Properties ft = Clients.ftDefaults();
         ft.putAll(Tls.client(keystore, password));
         tls = ORB.init(new String[0], ft);
@@ -86,5 +99,36 @@ class TlsProcessTest {
         assertTrue(r.faultNanos() > 0, "the kill happened mid-run");
         assertFalse(cluster.isAlive(1));
         assertEquals(CLIENTS * CALLS, counter.value());
+    }
+
+    /**
+     * Over TLS, a GIOP 1.2 Request header announcing 2 GiB: whether the replica closed the connection (the frame
+     * guard answers on the header's last byte, before any body is sent or allocated).
+     */
+    private static boolean oversizedMessageOverTlsIsCutOff(Path keystore, String password, int port) throws Exception {
+        java.security.KeyStore trust = java.security.KeyStore.getInstance("JKS");
+        try (java.io.InputStream in = java.nio.file.Files.newInputStream(keystore)) {
+            trust.load(in, password.toCharArray());
+        }
+        javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        tmf.init(trust);
+        javax.net.ssl.SSLContext ssl = javax.net.ssl.SSLContext.getInstance("TLS");
+        ssl.init(null, tmf.getTrustManagers(), null);
+        try (javax.net.ssl.SSLSocket s = (javax.net.ssl.SSLSocket) ssl.getSocketFactory().createSocket("127.0.0.1",
+                port)) {
+            s.setSoTimeout(20_000);
+            s.startHandshake();
+            byte[] header = {'G', 'I', 'O', 'P', 1, 2, 0, 0, 0x7f, (byte) 0xff, (byte) 0xff, 0};
+            s.getOutputStream().write(header);
+            s.getOutputStream().flush();
+            try {
+                return s.getInputStream().read() < 0;   // closed without a byte sent back
+            } catch (java.net.SocketTimeoutException e) {
+                return false;   // still open 20 s on
+            } catch (java.io.IOException e) {
+                return true;   // or reset
+            }
+        }
     }
 }

@@ -40,8 +40,9 @@ public final class FrontEnd implements AutoCloseable {
 
     public static final ConfigKey<Integer> PORT = ConfigKey.integer("fts.iiop.port", 0, 0, 65535, "port",
             "the port of the adaptor's own IIOP listener for the group's objects, on the host of JacORB's OAIAddr; "
-                    + "its endpoint is the replica's in the group's references (fts.replicas names these). 0: the "
-                    + "group's requests go through JacORB's listener (OAPort)");
+                    + "its endpoint is the replica's in the group's references (fts.replicas names these); on a "
+                    + "TLS-only replica it speaks TLS with JacORB's server keys (jacorb.security.*). 0: the group's "
+                    + "requests go through JacORB's listener (OAPort)");
     public static final ConfigKey<Integer> THREADS = ConfigKey.integer("fts.iiop.threads", 1, 1, 64, "threads",
             "event-loop threads of the adaptor's IIOP listener: each reads its connections, casts their requests and "
                     + "writes their replies");
@@ -63,7 +64,7 @@ public final class FrontEnd implements AutoCloseable {
     private volatile boolean opened;
 
     private FrontEnd(String host, int port, int threads, int writeHigh, GroupRequests requests, int maxMessage,
-                     long intakeMax, Duration ioTimeout) throws Exception {
+                     long intakeMax, Duration ioTimeout, FrontEndTls tls) throws Exception {
         this.requests = requests;
         this.maxMessage = maxMessage;
         this.intakeMax = intakeMax;
@@ -85,6 +86,9 @@ public final class FrontEnd implements AutoCloseable {
                 .childHandler(new ChannelInitializer<SocketChannel>() {
                     @Override
                     protected void initChannel(SocketChannel ch) {
+                        if (tls != null) {   // the frame guard and the budget apply to what TLS decrypts
+                            ch.pipeline().addLast("tls", tls.handler(ch.alloc(), ioTimeout.toMillis()));
+                        }
                         GiopFrames frames = new GiopFrames(maxMessage);
                         GiopConnection connection = new GiopConnection(self, frames);
                         frames.admitter(connection);
@@ -104,17 +108,19 @@ public final class FrontEnd implements AutoCloseable {
     }
 
     /**
-     * Listens on {@code host}:{@code port}; {@code props} gives the other keys (and the GIOP guard's limits).
+     * Listens on {@code host}:{@code port}; {@code props} gives the other keys (and the GIOP guard's limits);
+     * {@code tls}, if not null, makes it a TLS-only listener.
      *
      * @throws org.fts.config.ConfigException naming {@code fts.iiop.port} when the port cannot be bound
      */
-    public static FrontEnd start(String host, int port, Properties props, GroupRequests requests) {
+    public static FrontEnd start(String host, int port, Properties props, GroupRequests requests, FrontEndTls tls) {
         ConfigKeys.validateAndLog(LOG, "IIOP front end", props, KEYS);
         try {
             FrontEnd f = new FrontEnd(host, port, THREADS.get(props), WRITE_HIGH_WATER.get(props), requests,
                     GiopGuard.MAX_MESSAGE_SIZE.get(props), GiopGuard.intakeBudget(GiopGuard.INTAKE_MAX_BYTES.get(props)),
-                    GiopGuard.IO_TIMEOUT.get(props));
-            LOG.info("IIOP front end listening on {} ({} event loop(s))", f.endpoint(), THREADS.get(props));
+                    GiopGuard.IO_TIMEOUT.get(props), tls);
+            LOG.info("IIOP front end listening on {} ({} event loop(s), {})", f.endpoint(), THREADS.get(props),
+                    tls == null ? "plaintext" : tls.describe());
             return f;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
