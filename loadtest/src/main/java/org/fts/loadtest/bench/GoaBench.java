@@ -23,8 +23,9 @@ import org.omg.CORBA.ORB;
  * <p>Options: {@code --seconds S} per case (default 5), {@code --threads 1,50}, {@code --policies nb,tab}
  * (batching policies of the replicas, default nb), {@code --delivery agreed,uniform} (fts.delivery, default
  * agreed), {@code --no-plain} (skip the plain server), {@code --attach R} (thread t calls replica (t + R) mod 3; default 0),
- * {@code --security none,sym,tls} (group traffic in the clear, or encrypted with a key made for the run; tls: that,
- * and IIOP over TLS with a key pair made for the run; default none).
+ * {@code --security none,sym,tls,tls-jacorb} (group traffic in the clear, or encrypted with a key made for the run;
+ * tls: that, and IIOP over TLS with a key pair made for the run, on the adaptor's own listener; tls-jacorb: the same
+ * on JacORB's listener; default none).
  */
 public final class GoaBench {
     private GoaBench() {
@@ -49,7 +50,7 @@ public final class GoaBench {
                 case "--threads" -> threadCounts = java.util.Arrays.stream(args[++i].split(",")).map(Integer::valueOf).toList();
                 default -> throw new IllegalArgumentException("unknown option " + args[i]
                         + " (use --seconds S, --threads 1,50, --policies nb,tab,natural, --delivery agreed,uniform,"
-                        + " --no-plain, --attach R, --security none,sym,tls)");
+                        + " --no-plain, --attach R, --security none,sym,tls,tls-jacorb)");
             }
         }
         Path logs = Path.of("target", "bench-logs");
@@ -61,11 +62,10 @@ public final class GoaBench {
                 }
             }
         }
-        List<String> keyed = securities.contains("sym") || securities.contains("tls")
-                ? benchKey(Path.of("target", "bench-keys")) : List.of();
+        boolean anyTls = securities.stream().anyMatch(s -> s.startsWith("tls"));
+        List<String> keyed = securities.contains("sym") || anyTls ? benchKey(Path.of("target", "bench-keys")) : List.of();
         String tlsPassword = "bench-" + UUID.randomUUID();
-        Path tlsStore = securities.contains("tls") ? org.fts.samples.Tls.keystore(Path.of("target", "bench-keys"),
-                tlsPassword) : null;
+        Path tlsStore = anyTls ? org.fts.samples.Tls.keystore(Path.of("target", "bench-keys"), tlsPassword) : null;
         if (plainToo) {
             cases.add(0, "plain");
         }
@@ -77,7 +77,7 @@ public final class GoaBench {
             String security = plain ? "-" : c.split("/")[2];
             List<String> opts = new ArrayList<>(plain ? List.of()
                     : List.of("-Dfts.batching=" + policy, "-Dfts.delivery=" + delivery));
-            boolean tls = security.equals("tls");
+            boolean tls = security.startsWith("tls");
             if (security.equals("sym") || tls) {   // tls: encrypted group traffic too, and IIOP over TLS
                 opts.addAll(keyed);
             } else if (!plain) {
@@ -85,6 +85,7 @@ public final class GoaBench {
             }
             if (tls) {
                 opts.addAll(org.fts.samples.Tls.asJvmOptions(org.fts.samples.Tls.server(tlsStore, tlsPassword)));
+                opts.add("-Dfts.replica.listener=" + (security.equals("tls-jacorb") ? "jacorb" : "goa"));
             }
             try (ReplicaCluster cluster = tls ? ReplicaCluster.overTls(group, 3, opts, logs)
                     : new ReplicaCluster(group, 3, plain, opts, logs)) {
