@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  */
 final class Retained {
     private static final Logger LOG = LoggerFactory.getLogger(Retained.class);
-    private static final int FORMAT = 1;
+    static final int FORMAT = 1;
 
     /** The application's state after {@code position} entries, and the ledger's marks then; state null: initial. */
     record Base(long position, Map<String, Long> marks, byte[] state) {
