@@ -186,13 +186,13 @@ final class Ledger implements StateMachine {
         }
     }
 
-    /** Applies one entry ({@code deliver}: or only its marks); false for a no-op. */
     /** Whether applying {@code entry} counts a position (not a no-op; a damaged one counts: it stops the member). */
     private static boolean counts(byte[] entry) {
         int body = body(entry, 0, entry.length);
         return body < 0 || entry.length - body < 2 || ByteBuffer.wrap(entry, body, 2).getShort() != 0;
     }
 
+    /** Applies one entry ({@code deliver}: or only its marks); false for a no-op. */
     private boolean applyEntry(byte[] data, int offset, int length, boolean deliver) {
         int body = body(data, offset, length);
         if (body < 0) {
