@@ -20,6 +20,9 @@ import io.netty.channel.MultiThreadIoEventLoopGroup;
 import io.netty.channel.WriteBufferWaterMark;
 import io.netty.channel.group.ChannelGroup;
 import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.channel.epoll.Epoll;
+import io.netty.channel.epoll.EpollIoHandler;
+import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
 import io.netty.channel.socket.nio.NioServerSocketChannel;
@@ -50,7 +53,11 @@ public final class FrontEnd implements AutoCloseable {
             256 << 10, 4096, Integer.MAX_VALUE, "bytes", "replies waiting to be sent on one connection beyond which "
                     + "it is no longer read, until they fall to half of it (a client that does not read its replies "
                     + "holds up only itself)");
-    public static final List<ConfigKey<?>> KEYS = List.of(PORT, THREADS, WRITE_HIGH_WATER);
+    public static final ConfigKey<String> TRANSPORT = ConfigKey.choice("fts.iiop.transport", "auto",
+            List.of("auto", "epoll", "nio"), "how the adaptor's IIOP listener waits for its sockets: 'epoll', Netty's "
+                    + "native transport (Linux on x86-64); 'nio', the JDK's selector; 'auto', epoll where it loads, "
+                    + "else nio");
+    public static final List<ConfigKey<?>> KEYS = List.of(PORT, THREADS, WRITE_HIGH_WATER, TRANSPORT);
 
     private final GroupRequests requests;
     private final int maxMessage;
@@ -64,7 +71,7 @@ public final class FrontEnd implements AutoCloseable {
     private volatile boolean opened;
 
     private FrontEnd(String host, int port, int threads, int writeHigh, GroupRequests requests, int maxMessage,
-                     long intakeMax, Duration ioTimeout, FrontEndTls tls) throws Exception {
+                     long intakeMax, Duration ioTimeout, FrontEndTls tls, boolean epoll) throws Exception {
         this.requests = requests;
         this.maxMessage = maxMessage;
         this.intakeMax = intakeMax;
@@ -74,9 +81,10 @@ public final class FrontEnd implements AutoCloseable {
             Thread t = new Thread(r, "fts-iiop-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
-        }, NioIoHandler.newFactory());
+        }, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         FrontEnd self = this;
-        ServerBootstrap b = new ServerBootstrap().group(loops).channel(NioServerSocketChannel.class)
+        ServerBootstrap b = new ServerBootstrap().group(loops)
+                .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 // reads land in heap buffers, freed as the decoder consumes them: what a connection holds is bounded
@@ -115,12 +123,13 @@ public final class FrontEnd implements AutoCloseable {
      */
     public static FrontEnd start(String host, int port, Properties props, GroupRequests requests, FrontEndTls tls) {
         ConfigKeys.validateAndLog(LOG, "IIOP front end", props, KEYS);
+        boolean epoll = epoll(TRANSPORT.get(props));
         try {
             FrontEnd f = new FrontEnd(host, port, THREADS.get(props), WRITE_HIGH_WATER.get(props), requests,
                     GiopGuard.MAX_MESSAGE_SIZE.get(props), GiopGuard.intakeBudget(GiopGuard.INTAKE_MAX_BYTES.get(props)),
-                    GiopGuard.IO_TIMEOUT.get(props), tls);
-            LOG.info("IIOP front end listening on {} ({} event loop(s), {})", f.endpoint(), THREADS.get(props),
-                    tls == null ? "plaintext" : tls.describe());
+                    GiopGuard.IO_TIMEOUT.get(props), tls, epoll);
+            LOG.info("IIOP front end listening on {} ({} event loop(s) on {}, {})", f.endpoint(), THREADS.get(props),
+                    epoll ? "epoll" : "nio", tls == null ? "plaintext" : tls.describe());
             return f;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -129,6 +138,22 @@ public final class FrontEnd implements AutoCloseable {
             throw new org.fts.config.ConfigException(PORT.name(), "is " + port + ", but the adaptor cannot listen on "
                     + host + ":" + port + ": " + e);
         }
+    }
+
+    /** Whether the listener uses Netty's native epoll transport ({@code fts.iiop.transport}). */
+    private static boolean epoll(String transport) {
+        if (transport.equals("nio")) {
+            return false;
+        }
+        if (Epoll.isAvailable()) {
+            return true;
+        }
+        if (transport.equals("epoll")) {
+            throw new org.fts.config.ConfigException(TRANSPORT.name(), "is epoll, but Netty's native transport does not "
+                    + "load here: " + Epoll.unavailabilityCause());
+        }
+        LOG.debug("IIOP front end: epoll unavailable ({}), using nio", String.valueOf(Epoll.unavailabilityCause()));
+        return false;
     }
 
     /**
