@@ -178,6 +178,15 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
         reads.request(barrier, readClock.getAsLong());
     }
 
+    /**
+     * Whether {@code msg} is a message of the read barriers' protocol (index requests, pings, pongs, answers): a
+     * binding hands these to a thread of their own, never a transport thread, for their handling may wait for this
+     * sequencer's monitor (docs/reads.md, "Threads").
+     */
+    public static boolean isReadMessage(byte[] msg) {
+        return msg.length > 0 && ReadWire.owns(msg[0]);
+    }
+
     /** The timer's part in read barriers: unconfirmed ones are refused after {@link ReadRequester#TIMEOUT_NANOS}. */
     public void readTick(long now) {
         reads.tick(now);

@@ -61,6 +61,8 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private volatile View view;
     private final AddressBook addresses = new AddressBook();
     private final BoardLink board;
+    /** The read barriers' messages, off JGroups' threads. */
+    private final ReadLane readLane;
     private volatile boolean closed;
     /** {@code fts.gc.jgroups.stall_timeout} in nanoseconds (0: off). */
     private final long stallNanos;
@@ -81,6 +83,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         this.config = config;
         this.self = self;
         this.board = new BoardLink(self);
+        this.readLane = new ReadLane(self.toString());
     }
 
     @Override
@@ -349,6 +352,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         }
         closed = true;
         board.stop();
+        readLane.close();
         OrderStats st = stats;
         if (st != null && st.getReadsConfirmed() + st.getReadsRefused() > 0) {
             LOG.info("{}: read barriers: {} confirmed, {} refused, {} requests, {} answered as a sequencer", self,
@@ -402,8 +406,12 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     public void receive(Message msg) {
         TotalOrder o = order;
         if (o != null && !closed && !board.received(msg)) {
-            o.receive(name(msg.getSrc()), copy(msg));
-            o.afterBatch();
+            MemberId src = name(msg.getSrc());
+            byte[] bytes = copy(msg);
+            if (!readLane.offer(src, bytes, o::receive)) {
+                o.receive(src, bytes);
+                o.afterBatch();
+            }
         }
     }
 
@@ -417,7 +425,10 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         MemberId src = name(batch.sender());
         for (Message msg : batch) {
             if (!board.received(msg)) {
-                o.receive(src, copy(msg));
+                byte[] bytes = copy(msg);
+                if (!readLane.offer(src, bytes, o::receive)) {
+                    o.receive(src, bytes);
+                }
             }
         }
         o.afterBatch();
