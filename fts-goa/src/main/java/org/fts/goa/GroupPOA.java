@@ -223,7 +223,7 @@ public final class GroupPOA extends PoaBasics {
 
     /**
      * This replica's load and placement (docs/placement.md), one line: {@code placement=load connections=3
-     * forwarded=6 in_flight=0 cpu_permille=410 serving=1 board=host:port=3,...}.
+     * forwarded=6 in_flight=0 cpu_permille=410 serving=1 serving_replicas=3 board=host:port=3,...}.
      */
     public String load() {
         return placement.describe();

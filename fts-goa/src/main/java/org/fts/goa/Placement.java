@@ -169,7 +169,8 @@ final class Placement {
     /**
      * One line for operators: this replica's published values, the connections it forwarded, and each replica's
      * connections as its whiteboard shows them, e.g. {@code connections=3 forwarded=6 in_flight=0 cpu_permille=410
-     * serving=1 board=127.0.0.1:20001=3,127.0.0.1:20002=3}.
+     * serving=1 serving_replicas=2 board=127.0.0.1:20001=3,127.0.0.1:20002=3} ({@code serving_replicas}: those its
+     * whiteboard shows serving, the candidates for a forward, this one included).
      */
     String describe() {
         long[] v = load.current();
@@ -181,7 +182,8 @@ final class Placement {
         });
         return "placement=" + (byLoad ? "load" : "first") + " connections=" + load.connections() + " forwarded="
                 + forwarded() + " in_flight=" + v[LoadIndex.IN_FLIGHT] + " cpu_permille=" + v[LoadIndex.CPU]
-                + " serving=" + v[LoadIndex.SERVING] + " fixed_permille=" + v[LoadIndex.FIXED] + " board=" + String.join(",",
+                + " serving=" + v[LoadIndex.SERVING] + " fixed_permille=" + v[LoadIndex.FIXED] + " serving_replicas="
+                + serving(board.entries(), eps).size() + " board=" + String.join(",",
                 seen.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()).toList()) + extrasLine(eps);
     }
 

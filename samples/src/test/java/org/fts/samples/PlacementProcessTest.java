@@ -35,6 +35,7 @@ class PlacementProcessTest {
     private static final int CALLS = 40;
     private static final Pattern BOARD = Pattern.compile("board=(\\S+)");
     private static final Pattern CONNECTIONS = Pattern.compile("\\bconnections=(\\d+)");
+    private static final Pattern SERVING_REPLICAS = Pattern.compile("serving_replicas=(\\d+)");
 
     private ReplicaCluster cluster;
     private final List<ORB> orbs = new ArrayList<>();
@@ -79,6 +80,10 @@ class PlacementProcessTest {
                 // calls/s and is not the default (docs/placement.md, "Placement and the adaptor's listener").
                 List.of("-Dfts.placement=" + placement, "-Dfts.replica.listener=jacorb"), Path.of("target", "child-logs"));
         String iogr = cluster.reference("counter");
+        // every replica a candidate in r0's whiteboard before the first client: a replica that serves publishes it
+        // with its next control message, and a client placed sooner would never be forwarded to it
+        Waits.await(() -> servingReplicas(0) == 3, Duration.ofSeconds(30),
+                () -> "r0's whiteboard to show the 3 replicas serving: " + loads());
         List<Counter> counters = new ArrayList<>();
         ConcurrentLinkedQueue<Integer> values = new ConcurrentLinkedQueue<>();
         for (int c = 0; c < CLIENTS; c++) {
@@ -126,6 +131,16 @@ class PlacementProcessTest {
                 () -> "the replicas to count " + n + " connections: " + connections());
         Waits.await(() -> boardSum(0) == n, Duration.ofSeconds(30),
                 () -> "r0's whiteboard to show " + n + " connections: " + loads());
+    }
+
+    /** The replicas replica {@code i}'s whiteboard shows serving. */
+    private int servingReplicas(int i) {
+        try {
+            Matcher m = SERVING_REPLICAS.matcher(cluster.load(i));
+            return m.find() ? Integer.parseInt(m.group(1)) : -1;
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** The connections replica {@code i}'s whiteboard shows, over every replica. */

@@ -55,7 +55,7 @@ public final class FrontEndTls {
     }
 
     /**
-     * TLS from JacORB's server settings; {@code attribute} gives a setting's value, or null when it is unset.
+     * TLS from JacORB's server settings; {@code settings} gives a setting's value, or null when it is unset.
      *
      * @throws ConfigException naming the key that is missing, unreadable or not supported here
      */
