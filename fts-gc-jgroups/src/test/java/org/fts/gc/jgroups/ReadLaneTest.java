@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 import org.fts.gc.MemberId;
+import org.fts.process.Waits;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -42,10 +44,7 @@ class ReadLaneTest {
             }
             assertEquals(List.of(), handled, "the receiving thread returned before any was handled");
             release.countDown();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (handled.size() < 4 && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
+            Waits.await(() -> handled.size() == 4, Duration.ofSeconds(10), () -> "handled: " + handled);
             assertEquals(List.of("r0#1:22", "r0#1:23", "r0#1:24", "r0#1:25"), handled, "in arrival order");
             assertEquals(1, on.stream().distinct().count(), "one lane thread");
             assertNotEquals(Thread.currentThread(), on.get(0));
