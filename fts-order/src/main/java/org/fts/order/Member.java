@@ -1,30 +1,36 @@
 package org.fts.order;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
-import org.fts.gc.Epoch;
 import org.fts.gc.GroupConfig;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
 import org.fts.gc.internal.DeliveryPump;
 import org.fts.gc.internal.EpochId;
 import org.fts.order.Wire.Entry;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The member role of {@link TotalOrder}: holds the entries of the epoch it follows, delivers them once
  * committed, and takes part in recoveries. Its {@link Phase} says where it stands; each message moves it by
- * one method. Guarded by this object's monitor, the last in {@link TotalOrder}'s lock order: methods return
- * what to send, and the caller sends it after leaving the monitor.
+ * one method of one of its roles, small classes that act on this member's state: {@link Following} (the open
+ * epoch's entries, their delivery and acknowledgements), {@link Recovery} (freezing, reporting, taking an epoch
+ * and its repairs, mending a damaged log), {@link Opening} (opening the epoch a recovery established), and
+ * {@link Restart} (a durable member's standing from its log). Its parts with rules of their own are objects of
+ * their own: {@link AckSchedule}, {@link CheckpointOffers}, {@link LogDamage}. Guarded by this object's monitor,
+ * the last in {@link TotalOrder}'s lock order: the roles run under it, and methods return what to send, which the
+ * caller sends after leaving the monitor.
  *
  * <p>Numbers: {@code held} is the last entry of the history this member holds (contiguously), {@code
  * delivered} the last it handed to the application, {@code commitKnown} the last its sequencer said a majority
  * holds. Entries are numbered along the whole history (gseq); an epoch opens at the number after the last
  * entry of the history it continues.
  */
-final class Member extends MemberDisk {
+final class Member {
     /** What the member sends; {@link TotalOrder} implements it. */
     interface Net {
         void state(MemberId to, Wire.State s);
@@ -38,16 +44,368 @@ final class Member extends MemberDisk {
         void sequencerOpen(EpochId epoch, long start);
     }
 
+    static final Logger LOG = LoggerFactory.getLogger(Member.class);
+
+    // ================================ what it is ================================
+
+    final MemberId self;
+    final GroupConfig config;
+    final DeliveryPump pump;
+    final Origin origin;
+    final Net net;
+    /** This member's write-ahead log ({@code fts.durability=log}), or null. */
+    final MemberLog disk;
+    /** {@link Ordering#OFFLOAD}: entries arrive from their origins, so out of position order. */
+    final boolean offload;
+
+    // ================================ where it stands in the group's recoveries ================================
+
+    /** The highest ballot this member promised a recovery (persisted with a log). */
+    long promised;
+    /**
+     * The last epoch this member opened, as it reports it to a recovery and writes it in its log's meta (its id,
+     * the ballot that established it, whether it founded the group, its members, its first position, and the older
+     * epochs whose history it continued, nearest first); null before it opened any. While {@link Phase.Open}, the
+     * phase's own record: the epoch and its members are kept once.
+     */
+    Wire.Opened opened;
+    View view;
+    Phase phase = new Phase.Joining();
+    /** A recovery request for a view not installed here yet: answered once it is. */
+    record Stashed(long view, long ballot, MemberId from) {
+    }
+
+    Stashed stashed;
+    /** Counts freezes and openings, so that the origin applies them in order ({@link Origin#resume}). */
+    long step;
+    /** It holds none of the group's history (a new member, or one founding again): it founds with the initial state. */
+    boolean fresh = true;
+    /** Whether its application holds the group's state (not while it fetches one, or after it fell behind). */
+    boolean synced;
+    /** A durable member cut back for repairs from another epoch's history, not open yet: it reports no epoch. */
+    boolean foreign;
+    /** While {@code foreign}: how far its log is still its last epoch's history (it reports only that much). */
+    long foreignUpTo;
+
+    // ================================ the history it holds and delivers ================================
+
+    long held;
+    long delivered;
+    /**
+     * The last position this member delivered itself (not skipped by a gap): under uniform delivery a delivered entry
+     * was committed, so every later history holds it there.
+     */
+    long deliveredHere;
+    long commitKnown;
+    /** Whether its state holds a broadcast (delivered, or a gap's); not delivered > 0, which a refounding sets. */
+    boolean applied;
+    /** The last entry of the history the open epoch continues: delivered only once committed in this epoch. */
+    long tailEnd;
+    /**
+     * It delivers what it holds without waiting for a COMMIT: under agreed delivery, or where this member and its
+     * sequencer are a majority (3 replicas), without a log and not offload (the sequencer held an ORD before sending
+     * it).
+     */
+    boolean shortcut;
+    /**
+     * With a log, where this member and its sequencer are a majority (3 replicas): what this member's disk holds of
+     * what the sequencer's disk holds ({@code sequencerHolds}, told by its COMMITs) is committed, without waiting for
+     * the sequencer to count a follower's ACK: the memory mode's shortcut, made durable (docs/durability.md).
+     */
+    boolean durablePair;
+    long sequencerHolds;
+    final AckSchedule acks;
+    /** The entries it holds in memory (trimmed once every member holds them), by position. */
+    final TreeMap<Long, Entry> log = new TreeMap<>();
+    /** Read barriers waiting for this member to deliver up to their confirmed position. */
+    final org.fts.gc.internal.ReadWaiters reads = new org.fts.gc.internal.ReadWaiters();
+    /** Entries beyond {@code held + 1}: repairs arriving out of order. */
+    final TreeMap<Long, Entry> ahead = new TreeMap<>();
+    /**
+     * Without a log: repairs that came before the epoch said whether this member is cut back first, and those of a
+     * cut back, which it makes only as it opens (until then it still holds, and reports, its own epoch's history).
+     */
+    final TreeMap<Long, Entry> rebase = new TreeMap<>();
+    /** ORDs of the epoch this member is about to open, overtaking its EPOCH. */
+    final TreeMap<Long, Entry> early = new TreeMap<>();
+    long earlyCommitted;
+    /**
+     * After a gap: this member's own broadcasts up to {@code oseq} are in the history the epoch continues, up to
+     * {@code tailEnd}. The origin is told so only once that tail is committed: until then a later recovery may still
+     * drop it, and the origin must keep them to send again.
+     */
+    record GapOwn(long oseq, long tailEnd) {
+    }
+
+    /** Null: nothing pending. */
+    GapOwn gapOwn;
+    /** Per origin, the highest oseq in the history up to {@code held}. */
+    final Map<MemberId, Long> marks = new HashMap<>();
+
+    // ================================ with a log ================================
+
+    /** With a log: the last entry handed to it (entries held while catching up go to it once the epoch opens). */
+    long logged;
+    /** With a log: its checkpoints, and whether its log rebuilds its state; null without one. */
+    final CheckpointOffers checkpoints;
+    /**
+     * A restarted member's log end: its own log's entries up to here are replayed whatever the delivery backlog (they
+     * are in memory already, and after a whole-group restart no other member may be able to provide a state).
+     */
+    long replayTo;
+    /** With a log: what its log holds beyond what it holds (damaged records, the entries after them). */
+    final LogDamage damage;
+    /** Null (the default) outside the protocol simulator: one field test per delivery. */
+    MemberTap tap;
+
+    /** Its roles: the open epoch's entries; recoveries; opening an epoch. Each acts on this member's state. */
+    final Following following;
+    final Recovery recovery;
+    final Opening opening;
+
     /** @param disk the member's log, or null: with one, the member starts from what it holds */
     Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net, MemberLog disk,
            Ordering ordering) {
-        super(self, config, pump, origin, net, disk, ordering == Ordering.OFFLOAD);
+        this.offload = ordering == Ordering.OFFLOAD;
+        this.self = self;
+        this.config = config;
+        this.pump = pump;
+        this.origin = origin;
+        this.net = net;
+        this.disk = disk;
+        this.damage = new LogDamage(self);
+        this.acks = new AckSchedule(config);
+        this.checkpoints = disk == null ? null : new CheckpointOffers(self, disk, pump, this::checkpointed);
+        this.following = new Following(this);
+        this.recovery = new Recovery(this);
+        this.opening = new Opening(this);
         if (disk != null) {
-            restore(disk.loaded());
+            Restart.restore(this, disk.loaded());
         }
     }
 
-    // ================================ read barriers (docs/reads.md) ================================
+    // ================================ messages: each moves the member by one method of a role ================
+
+
+    synchronized boolean onOrd(MemberId src, Wire.Ord o) {
+        return following.onOrd(src, o);
+    }
+
+    synchronized boolean onData(Wire.Data d) {
+        return following.onData(d);
+    }
+
+    synchronized boolean holdLocal(EpochId e, Entry entry) {
+        return following.holdLocal(e, entry);
+    }
+
+    synchronized void commit(EpochId e, long upTo, long stable, long seqHolds) {
+        following.commit(e, upTo, stable, seqHolds);
+    }
+
+    synchronized void durableAdvanced() {
+        following.durableAdvanced();
+    }
+
+    synchronized AckSchedule.Due ackDue(boolean always) {
+        return following.ackDue(always);
+    }
+
+    synchronized List<Runnable> viewChanged(View v) {
+        return recovery.viewChanged(v);
+    }
+
+    synchronized List<Runnable> onStateReq(MemberId src, long viewId, long ballot) {
+        return recovery.onStateReq(src, viewId, ballot);
+    }
+
+    synchronized void onNotPrimary(MemberId src, long viewId, String reason) {
+        recovery.onNotPrimary(src, viewId, reason);
+    }
+
+    synchronized List<Runnable> onEpoch(MemberId src, Wire.EpochMsg msg) {
+        return recovery.onEpoch(src, msg);
+    }
+
+    synchronized List<Runnable> onRepair(long viewId, List<Entry> entries) {
+        return recovery.onRepair(viewId, entries);
+    }
+
+    synchronized List<Runnable> onMendCut(MemberId src, long viewId, long after) {
+        return recovery.onMendCut(src, viewId, after);
+    }
+
+    synchronized List<Entry> entries(long from, long upTo) {
+        return recovery.entries(from, upTo);
+    }
+
+    // ================================ its state's mechanics, for the roles ================================
+
+
+    void holdAhead() {
+        for (Entry next = ahead.remove(held + 1); next != null; next = ahead.remove(held + 1)) {
+            hold(next);
+        }
+        ahead.headMap(held, true).clear();
+    }
+
+    void hold(Entry e) {
+        held = e.gseq();
+        log.put(e.gseq(), e);
+        marks.merge(e.origin(), e.oseq(), Math::max);
+        if (disk != null && phase instanceof Phase.Open) {
+            disk.append(e, commitKnown);
+            logged = held;
+        }
+    }
+
+    /**
+     * A durable member of another epoch than the recovery's source: its tail after {@code t} (beyond its commit
+     * point) may not be in the history, so it is dropped, from the log too, before any repair is held; it takes
+     * the source's marks, which its repairs bring it up to. Until it opens the epoch, it reports no epoch: what it
+     * holds after {@code t} is of another epoch's history than the one it opened.
+     */
+    void truncate(long t, Map<MemberId, Long> sourceMarks) {
+        if (held > t || damage.extent() > t) {
+            LOG.info("{}: cuts its history back from {} to {} (its commit point): the new epoch continues another "
+                    + "epoch's history, which repairs it from there", self, Math.max(held, damage.extent()), t);
+            log.tailMap(t, false).clear();
+            held = Math.min(held, t);
+            if (logged > t) {
+                disk.truncateAfter(t);
+                logged = t;
+            }
+        }
+        damage.cutAfter(t);   // with its damaged entries after the cut, if any
+        if (delivered > held) {
+            LOG.error("{}: delivered {} but its history is cut back to {}", self, delivered, held);
+        }
+        marks.clear();
+        marks.putAll(sourceMarks);
+        if (!foreign) {
+            foreignUpTo = Math.min(t, held);
+        }
+        foreign = true;
+    }
+
+    /** Holds the entries after a repaired damage, up to the next damaged one. */
+    void holdBeyond() {
+        for (Entry next = damage.take(held + 1); next != null; next = damage.take(held + 1)) {
+            log.put(next.gseq(), next);
+            held = next.gseq();
+        }
+    }
+
+    /** What this member may acknowledge: what it holds, and with a log, what its disk holds of that. */
+    long ackable() {
+        return disk == null ? held : Math.min(held, disk.durable());
+    }
+
+    /** With a log: offers the application a checkpoint, if one is due ({@link CheckpointOffers#offer}). */
+    void offerCheckpoint() {
+        if (checkpoints != null) {
+            checkpoints.offer(delivered, synced);
+        }
+    }
+
+    private synchronized void checkpointed(long position, boolean written) {
+        if (checkpoints.answered(position, written)) {
+            offerCheckpoint();   // one from before its gap
+        }
+    }
+
+    /** What its log's meta says: its promise and the last epoch it opened. */
+    DurableLog.EpochMeta meta() {
+        Wire.Opened o = opened;
+        return o == null ? DurableLog.EpochMeta.NONE.promising(promised)
+                : new DurableLog.EpochMeta(promised, o.ballot(), o.id().view(), o.id().sequencer(), o.founding(),
+                o.members(), o.start(), o.lineage());
+    }
+
+    // ================================ read barriers and queries ================================
+
+    /** What this member acknowledged or may acknowledge at once (the sequencer's own count at an opening). */
+    synchronized long acknowledgeable() {
+        return ackable();
+    }
+
+    /** Whether this member's state holds a broadcast (it is not the initial state). */
+    synchronized boolean holdsBroadcasts() {
+        return applied;
+    }
+
+    /** The last entry this member knows a majority holds (the new sequencer's floor at an opening). */
+    synchronized long commitKnown() {
+        return commitKnown;
+    }
+
+    synchronized EpochId epoch() {
+        return phase instanceof Phase.Open open ? open.epoch() : null;
+    }
+
+    /** The application installed a state: this member holds the history again (unless a gap is queued). */
+    synchronized void synced() {
+        if (pump.noGapPending() && !fresh) {
+            synced = true;
+            offerCheckpoint();   // with a log not rooted: at once, so that a restart can rebuild the installed state
+        }
+    }
+
+    /** The application fell behind (its pump shed broadcasts): it holds the history again only once synced. */
+    synchronized void unsynced() {
+        if (synced) {
+            LOG.warn("{}: its application fell behind the group; it no longer counts as holding the group's state",
+                    self);
+        }
+        synced = false;
+    }
+
+    /** For the protocol simulator only: observe this member ({@link MemberTap}). */
+    synchronized void tap(MemberTap t) {
+        tap = t;
+    }
+
+    synchronized Map<MemberId, Long> marks() {
+        return new HashMap<>(marks);
+    }
+
+    /** Where the member's history stands, for its MBean. */
+    record Counters(long held, long delivered, long committed) { }
+
+    synchronized Counters counters() {
+        return new Counters(held, delivered, commitKnown);
+    }
+
+    /** The last entry of the history this member holds contiguously. */
+    synchronized long heldNow() {
+        return held;
+    }
+
+    synchronized int logSize() {
+        return log.size();
+    }
+
+    /** The payloads this member holds in memory, by position (diagnostics; the protocol simulator's accounting). */
+    synchronized Map<Long, byte[]> heldPayloads() {
+        Map<Long, byte[]> out = new TreeMap<>();
+        log.forEach((p, e) -> out.put(p, e.payload()));
+        return out;
+    }
+
+    /** One line for diagnostics: where this member stands. */
+    synchronized String describe() {
+        return "phase=" + phase + " held=" + held + " delivered=" + delivered + " commitKnown=" + commitKnown
+                + " synced=" + synced + " shortcut=" + shortcut + " early=" + early.size() + " ahead=" + ahead.size();
+    }
+
+    synchronized Phase phase() {
+        return phase;
+    }
+
+    /** The highest ballot this member promised. */
+    synchronized long promised() {
+        return promised;
+    }
 
     /** {@code barriers} are ready once this member delivered up to {@code position}, if before {@code deadline}. */
     synchronized void readsAt(long position, List<org.fts.gc.ReadBarrier> barriers, long deadline) {
@@ -57,365 +415,5 @@ final class Member extends MemberDisk {
     /** The read barriers past their deadline (all of them with {@code Long.MAX_VALUE}): the caller refuses them. */
     synchronized List<org.fts.gc.ReadBarrier> expireReads(long now) {
         return reads.isEmpty() ? List.of() : reads.expire(now);
-    }
-
-    // ================================ views and recoveries ================================
-
-    /** A view was installed here; answers a recovery request that arrived before it. */
-    synchronized List<Runnable> viewChanged(View v) {
-        view = v;
-        pump.view(v);
-        if (stashedRequest == v.id() && v.coordinator().equals(stashedFrom)) {
-            stashedRequest = -1;
-            return freeze(v, stashedBallot);
-        }
-        if (stashedRequest >= 0 && stashedRequest <= v.id()) {
-            stashedRequest = -1;
-        }
-        return List.of();
-    }
-
-    /** The coordinator of view {@code viewId} opens its recovery. */
-    synchronized List<Runnable> onStateReq(MemberId src, long viewId, long ballot) {
-        if (view == null || viewId > view.id()) {
-            stashedRequest = viewId;   // answered once that view is installed here
-            stashedBallot = ballot;
-            stashedFrom = src;
-            return List.of();
-        }
-        if (viewId != view.id() || !src.equals(view.coordinator())) {
-            return List.of();   // a recovery of a view this member has left
-        }
-        return freeze(view, ballot);
-    }
-
-    private List<Runnable> freeze(View v, long ballot) {
-        long viewId = v.id();
-        MemberId coordinator = v.coordinator();
-        if (phase instanceof Phase.Frozen f && f.view() == viewId) {
-            if (ballot < f.ballot()) {
-                return List.of();   // an older attempt of this recovery
-            }
-            if (ballot > f.ballot()) {   // the coordinator asks again with a higher ballot (another member refused)
-                promise(ballot);
-                phase = new Phase.Frozen(viewId, f.members(), coordinator, ballot);
-            }
-            Wire.State again = report(viewId);   // a repeated request (its report may have been lost): the same
-            return List.of(() -> net.state(coordinator, again));
-        }
-        if (phase instanceof Phase.Catching c && c.view() == viewId || phase instanceof Phase.Blocked b
-                && b.view() == viewId || phase instanceof Phase.Open o && o.epoch().view() == viewId) {
-            return List.of();   // a repeated request that this recovery's outcome overtook
-        }
-        if (disk != null && ballot <= promised) {
-            // Paxos' promise: it took part in a recovery with this ballot or a higher one (before a restart of
-            // the group, whose views JGroups numbers from 1 again), so the coordinator must ask with a higher one.
-            // Without a log, ballots are view ids, which increase at every member while the group lives.
-            Wire.Refused no = new Wire.Refused(viewId, ballot, promised);
-            LOG.info("{}: recovery of view {} asks with ballot {}, but it promised {}", self, viewId, ballot, promised);
-            return List.of(() -> net.refused(coordinator, no));
-        }
-        promise(ballot);
-        phase = new Phase.Frozen(viewId, v.members(), coordinator, ballot);
-        early.clear();
-        earlyCommitted = 0;
-        ahead.clear();
-        rebase.clear();
-        gapOwn = -1;   // the next epoch says again what its history holds
-        Wire.State report = report(viewId);
-        LOG.debug("{}: frozen for view {}: {}", self, viewId, report);
-        long at = ++step;
-        return List.of(() -> origin.suspend(at), () -> net.state(coordinator, report));
-    }
-
-    private Wire.State report(long viewId) {
-        long ballot = ((Phase.Frozen) phase).ballot();
-        Wire.Opened e = opened;
-        long last = foreign ? foreignUpTo : damaged.isEmpty() ? held : Math.max(held, extent);
-        return new Wire.State(viewId, ballot, fresh, synced, e, foreign, last,
-                // what it knows committed, never beyond what it holds (a lagging member may know of more)
-                Math.min(config.uniform() ? Math.max(commitKnown, deliveredHere) : commitKnown, last),
-                new HashMap<>(marks),
-                base(), delivered, damagedSpans());
-    }
-
-    /**
-     * The last entry this member can no longer give for a repair: with a log, what compaction left (kept until it
-     * opens an epoch); without one, what its memory trimmed once every member held it.
-     */
-    private long base() {
-        long inMemory = log.isEmpty() ? held : Math.min(held, log.firstKey() - 1);
-        if (disk != null) {
-            // what the disk or the memory still holds (and compaction keeps what the disk holds of that)
-            return Math.max(damagedBase, Math.min(inMemory, Math.min(held, disk.pinBase())));
-        }
-        return inMemory;
-    }
-
-    /** Promises {@code ballot}: with a log, durably, before the report that carries the promise leaves. */
-    private void promise(long ballot) {
-        promised = ballot;
-        if (disk != null) {
-            disk.writeMeta(meta());
-        }
-    }
-
-    private DurableLog.EpochMeta meta() {
-        Wire.Opened o = opened;
-        return o == null ? DurableLog.EpochMeta.NONE.promising(promised)
-                : new DurableLog.EpochMeta(promised, o.ballot(), o.id().view(), o.id().sequencer(), o.founding(),
-                o.members(), o.start(), o.lineage());
-    }
-
-    /** The highest ballot this member promised. */
-    synchronized long promised() {
-        return promised;
-    }
-
-    /** The recovery of {@code viewId} found the view not primary. */
-    synchronized void onNotPrimary(MemberId src, long viewId, String reason) {
-        if (!(phase instanceof Phase.Frozen f) || f.view() != viewId || !src.equals(f.coordinator())) {
-            return;
-        }
-        phase = new Phase.Blocked(viewId, reason);
-        LOG.info("{}: view {} is not primary: {}", self, viewId, reason);
-        pump.notPrimary(view, reason);
-    }
-
-    /** The recovery of {@code m.view()} established an epoch, sequenced by {@code src}. */
-    synchronized List<Runnable> onEpoch(MemberId src, Wire.EpochMsg m) {
-        if (!(phase instanceof Phase.Frozen f) || f.view() != m.view() || !src.equals(f.coordinator())) {
-            return List.of();
-        }
-        phase = new Phase.Catching(m.view(), new EpochId(m.view(), src), f.members(), m.start(), m.gap(),
-                m.refound(), m.provider(), m.marks(), m.ballot(), m.truncate(), m.lineage(), m.witness());
-        if (disk != null) {
-            if (m.truncate() >= 0) {
-                truncate(m.truncate(), m.marks());
-            }
-            holdAhead();   // repairs that came before the epoch
-        } else if (m.truncate() < 0 && m.witness() < 0) {
-            // Without a log a cut back waits for the opening (tryOpen); otherwise the early repairs are held now.
-            rebase.tailMap(held, false).forEach(ahead::put);
-            rebase.clear();
-            holdAhead();
-        }
-        return tryOpen();
-    }
-
-    /** Entries of the history this member misses, from the recovery's source. */
-    synchronized List<Runnable> onRepair(long viewId, List<Entry> entries) {
-        long recovering = phase instanceof Phase.Frozen f ? f.view()
-                : phase instanceof Phase.Catching c ? c.view() : -1;
-        if (recovering != viewId) {
-            return List.of();
-        }
-        boolean catching = phase instanceof Phase.Catching;
-        if (!catching && disk != null && !damaged.isEmpty()) {
-            if (mend(entries)) {
-                return reportAgain();
-            }
-        }
-        boolean deferred = disk == null && (!catching || ((Phase.Catching) phase).truncate() >= 0
-                || ((Phase.Catching) phase).witness() >= 0);
-        for (Entry e : entries) {
-            if (deferred) {
-                rebase.put(e.gseq(), e);
-            } else if (e.gseq() > held || (disk != null && !catching)) {
-                ahead.put(e.gseq(), e);
-            }
-        }
-        if (deferred) {
-            return catching ? tryOpen() : List.of();
-        }
-        if (disk != null && !catching) {
-            return List.of();   // held once the epoch says whether this member's tail is cut back first
-        }
-        holdAhead();
-        return catching ? tryOpen() : List.of();
-    }
-
-    /** The mend step's cut: its damaged entry there, and everything after it, was never committed. */
-    synchronized List<Runnable> onMendCut(MemberId src, long viewId, long after) {
-        if (!(phase instanceof Phase.Frozen f) || f.view() != viewId || !src.equals(f.coordinator()) || disk == null
-                || extent <= after) {
-            return List.of();
-        }
-        cutForMend(after);
-        return reportAgain();
-    }
-
-    /** Sends this member's report again to the recovery it is frozen for (its log changed). */
-    private List<Runnable> reportAgain() {
-        Phase.Frozen f = (Phase.Frozen) phase;
-        Wire.State again = report(f.view());
-        return List.of(() -> net.state(f.coordinator(), again));
-    }
-
-    /** As the recovery's source: the entries in ({@code from}, {@code upTo}] of this member's log. */
-    synchronized List<Entry> entries(long from, long upTo) {
-        List<Entry> out = new ArrayList<>(from < upTo ? log.subMap(from, false, upTo, true).values() : List.of());
-        if (out.size() != upTo - from && disk != null) {
-            // Those trimmed from memory once stable are in the log; the rest (some perhaps not logged yet) in memory.
-            long inMemory = log.isEmpty() ? upTo + 1 : log.firstKey();
-            List<Entry> merged = new ArrayList<>(disk.read(from, Math.min(upTo, inMemory - 1)));
-            merged.addAll(out);
-            out = merged;
-        }
-        if (out.size() != upTo - from) {
-            LOG.error("{}: asked to repair ({}, {}] but holds only {} of those entries", self, from, upTo, out.size());
-        }
-        return out;
-    }
-
-    /** Opens the pending epoch once this member holds everything before it. */
-    private List<Runnable> tryOpen() {
-        Phase.Catching c = (Phase.Catching) phase;
-        if (disk == null && c.truncate() >= 0) {
-            // A cut back without a log, made as it opens once every repair is here: if the recovery is interrupted
-            // first, this member still holds its own epoch's history, and reports it.
-            long t = c.truncate();
-            if (t < c.start() - 1 && rebase.subMap(t, false, c.start(), false).size() < c.start() - 1 - t) {
-                return List.of();   // repairs to come
-            }
-            truncate(t, c.marks());
-            if (t < c.start() - 1) {
-                rebase.subMap(t, false, c.start(), false).values().forEach(this::hold);
-            }
-            rebase.clear();
-        }
-        boolean gap = c.gap();
-        boolean refound = c.refound();
-        if (refound && applied) {
-            gap = true;   // it delivered (agreed delivery) what the group does not keep: its state is not the initial one
-            refound = false;
-        }
-        if (refound) {
-            log.clear();   // held, never committed: dropped
-            held = c.start() - 1;
-            delivered = held;
-            marks.clear();
-            fresh = true;  // as a founder: the initial state is the group's
-            if (disk != null) {
-                disk.restartAt(held, Map.of(), true);   // the log starts again at the founding's first entry
-                logged = held;
-                beyond.clear();
-                damaged.clear();
-                extent = held;
-                deliveredMarks.clear();
-            }
-        } else if (!gap && held < c.start() - 1) {
-            return List.of();   // repairs to come
-        }
-        if (!gap && held > c.start() - 1) {
-            LOG.error("{}: holds up to {} but epoch {} opens at {}: treated as a gap", self, held, c.epoch(), c.start());
-            gap = true;
-        }
-        if (gap && disk == null && c.witness() >= 0) {
-            if (rebase.subMap(c.witness(), false, c.start(), false).size() < c.start() - 1 - c.witness()) {
-                return List.of();   // the tail it witnesses is still to come
-            }
-        }
-        if (gap) {
-            applied = true;
-            log.clear();
-            if (disk == null && c.witness() >= 0) {
-                log.putAll(rebase.subMap(c.witness(), false, c.start(), false));   // a copy, not delivered here
-                rebase.clear();
-            }
-            held = c.start() - 1;
-            delivered = held;
-            marks.clear();
-            marks.putAll(c.marks());
-            synced = false;
-            if (disk != null) {
-                // The source's log no longer holds what it misses (compacted behind a checkpoint): its log restarts
-                // here, and rebuilds its state only once the application checkpoints the state it fetches.
-                disk.restartAt(held, marks, false);
-                logged = held;
-                beyond.clear();
-                damaged.clear();
-                extent = held;
-                rooted = false;
-                rootFloor = held;
-                deliveredMarks.clear();
-                deliveredMarks.putAll(marks);
-                sinceCheckpoint = 0;
-            }
-        } else {
-            if (!config.uniform()) {
-                commitKnown = Math.max(commitKnown, held);   // agreed delivery: what it holds, it delivers
-                deliverCommitted();
-            }
-            if (fresh) {
-                synced = true;   // founding: the initial state is the group's
-            }
-        }
-        opened = new Wire.Opened(c.ballot(), c.epoch(), fresh && !gap, c.members(), c.start(), c.lineage());
-        EpochId epoch = c.epoch();
-        fresh = false;
-        if (!config.uniform()) {
-            commitKnown = held;
-        }
-        // Uniform: the continued history's tail may be held by the source alone yet; it is delivered once the new
-        // sequencer says a majority opened the epoch (docs/group-communication.md, "An epoch's tail").
-        tailEnd = held;
-        lastAcked = held;
-        repeatedAt = -1;
-        phase = new Phase.Open(c.epoch(), c.members());
-        foreign = false;
-        if (disk != null) {
-            disk.writeMeta(meta());   // before anything of this epoch is acknowledged
-            for (Entry e : logged < held ? log.subMap(logged, false, held, true).values() : List.<Entry>of()) {
-                disk.append(e, commitKnown);
-            }
-            logged = held;
-        }
-        // The shortcut (the sequencer held an ORD before sending it) does not hold under offload: origins multicast.
-        shortcut = !config.uniform() || (disk == null && !offload && !self.equals(epoch.sequencer())
-                && GroupConfig.replicas(List.of(self, epoch.sequencer())) >= config.majority(c.members()));
-        durablePair = config.uniform() && disk != null && !offload && !self.equals(epoch.sequencer())
-                && GroupConfig.replicas(List.of(self, epoch.sequencer())) >= config.majority(c.members());
-        // What the sequencer said before this member opened is not kept: its repeated ACK (the timer's) brings the
-        // sequencer's COMMIT again, with what its disk holds (Acks.update, the repeat).
-        sequencerHolds = 0;
-        LOG.info("{}: opened epoch {} at {}{} ({} members)", self, epoch, c.start(),
-                gap ? " with a gap (its state must be fetched)" : "", c.members().size());
-        pump.epoch(new Epoch(epoch.view(), epoch.sequencer(), c.members(), gap, synced, synced ? null : c.provider()));
-        if (tap != null) {
-            tap.opened(epoch, c.ballot(), c.start(), gap, c.refound(), synced ? null : c.provider());
-        }
-        Long own = marks.get(self);
-        long mine = own == null ? 0 : own;
-        for (Entry e : early.values()) {   // under offload, from several origins: perhaps with holes yet
-            if (e.gseq() > held) {
-                ahead.put(e.gseq(), e);
-            }
-        }
-        early.clear();
-        holdAhead();
-        commitKnown = Math.max(commitKnown, earlyCommitted);
-        deliverCommitted();
-        long start = c.start();
-        long confirmed = ackable();
-        if (disk != null) {
-            lastAcked = confirmed;   // the rest once its disk holds it
-            disk.unpin();   // the repairs it was asked for were read before its epoch came (FIFO from the coordinator)
-        }
-        List<Runnable> after = new ArrayList<>();
-        if (gap) {
-            // Those are in the history this epoch continues: the origin is told once that history is committed
-            // (deliverCommitted), or at once if it already is.
-            gapOwn = mine;
-            gapTailEnd = start - 1;
-            deliverCommitted();
-        }
-        if (self.equals(epoch.sequencer())) {
-            after.add(() -> net.sequencerOpen(epoch, start));
-        }
-        after.add(() -> net.ack(epoch, confirmed));
-        long at = ++step;
-        after.add(() -> origin.resume(at, epoch));
-        return after;
     }
 }

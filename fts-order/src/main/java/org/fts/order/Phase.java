@@ -16,8 +16,18 @@ sealed interface Phase {
     record Joining() implements Phase {
     }
 
-    /** Delivering the ORDs of {@code epoch} from its sequencer. A view change alone does not end it. */
-    record Open(EpochId epoch, List<MemberId> members) implements Phase {
+    /**
+     * Delivering the ORDs of the epoch it {@code opened} from its sequencer. A view change alone does not end it. The
+     * member's last opened epoch ({@code Member.opened}) is this very record's while it is open.
+     */
+    record Open(Wire.Opened opened) implements Phase {
+        EpochId epoch() {
+            return opened.id();
+        }
+
+        List<MemberId> members() {
+            return opened.members();
+        }
     }
 
     /**

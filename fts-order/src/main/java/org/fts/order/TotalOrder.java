@@ -334,7 +334,7 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
         ack(member.ackDue(true));
     }
 
-    private void ack(MemberState.AckDue due) {
+    private void ack(AckSchedule.Due due) {
         if (due != null) {
             EpochId e = member.epoch();
             if (e != null && e.view() == due.view()) {
