@@ -29,6 +29,8 @@ final class SimHistory {
     /** View id (and ballot: view ids repeat after a whole-group restart) to the epoch opened in it. */
     private final Map<List<Long>, EpochId> epochs = new HashMap<>();
     private final Set<String> sent = new HashSet<>();
+    /** Per founding done again (view and ballot), the members that opened it. */
+    private final Map<List<Long>, Set<String>> refoundOpeners = new HashMap<>();
     private long max;
     private long minDelivered = Long.MAX_VALUE;
     /** The latest view whose epoch delivered something (a founding after it, at 1, forks the history). */
@@ -174,9 +176,17 @@ final class SimHistory {
             sim.violate("one epoch per view", n + " opened " + epoch + "; " + other + " was opened too");
         }
         if (refound) {
-            if (minDelivered < start) {
+            // Checked once the founding is established, when a majority of the replicas opened it: only then can it
+            // commit, so only then do the positions it drops count. A coordinator acting on reports that went stale
+            // (their senders promised a later recovery and delivered in its epoch since) opens a founding no majority
+            // can join: its members left that view for good, so it holds its coordinator alone and commits nothing
+            // (seed 14677, docs/simulator.md "Also seen").
+            Set<String> by = refoundOpeners.computeIfAbsent(List.of(epoch.view(), ballot), k -> new HashSet<>());
+            by.add(n.id.replica());
+            if (by.size() == sim.options().replicas() / 2 + 1 && minDelivered < start) {
                 sim.violate("uniform durability", n + " opened " + epoch + " founding the group again at " + start
-                        + ", dropping position " + minDelivered + " that was delivered (" + byPos.get(minDelivered) + ")");
+                        + " with " + by + ", a majority, dropping position " + minDelivered + " that was delivered ("
+                        + byPos.get(minDelivered) + ")");
             }
         }
         if (gap) {
