@@ -204,9 +204,9 @@ public final class GroupPOA extends PoaBasics {
     }
 
     /** The version of this group's object references (FT-CORBA object_group_ref_version), and its endpoints. */
-    public String referenceVersion() {
+    public GroupReference referenceVersion() {
         Membership.Snapshot s = membership.current();
-        return "v" + s.version() + " " + s.endpoints();
+        return new GroupReference(s.version(), s.endpoints());
     }
 
     /**
@@ -221,12 +221,9 @@ public final class GroupPOA extends PoaBasics {
         }
     }
 
-    /**
-     * This replica's load and placement (docs/placement.md), one line: {@code placement=load connections=3
-     * forwarded=6 in_flight=0 cpu_permille=410 serving=1 serving_replicas=3 board=host:port=3,...}.
-     */
-    public String load() {
-        return placement.describe();
+    /** This replica's load and placement (docs/placement.md); {@link PlacementFigures#format} makes it one line. */
+    public PlacementFigures load() {
+        return placement.figures();
     }
 
     /** Null when this replica executes and answers requests; otherwise why it does not. */

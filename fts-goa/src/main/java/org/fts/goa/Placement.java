@@ -173,33 +173,29 @@ final class Placement {
      * whiteboard shows serving, the candidates for a forward, this one included).
      */
     String describe() {
+        return figures().format();
+    }
+
+    /** Where this replica's load and placement stand ({@link GroupPOA#load()}). */
+    PlacementFigures figures() {
         long[] v = load.current();
         List<String> eps = endpoints.get();
-        java.util.TreeMap<String, Long> seen = new java.util.TreeMap<>();
+        Map<String, Long> seen = new java.util.TreeMap<>();
         board.entries().forEach((m, e) -> {
             int i = (int) e.value(LoadIndex.ENDPOINT);
             seen.put(i >= 0 && i < eps.size() ? eps.get(i) : m.name(), e.value(LoadIndex.CONNECTIONS));
         });
-        return "placement=" + (byLoad ? "load" : "first") + " connections=" + load.connections() + " forwarded="
-                + forwarded() + " in_flight=" + v[LoadIndex.IN_FLIGHT] + " cpu_permille=" + v[LoadIndex.CPU]
-                + " serving=" + v[LoadIndex.SERVING] + " fixed_permille=" + v[LoadIndex.FIXED] + " serving_replicas="
-                + serving(board.entries(), eps).size() + " board=" + String.join(",",
-                seen.entrySet().stream().map(x -> x.getKey() + "=" + x.getValue()).toList()) + extrasLine(eps);
-    }
-
-    /** The replicas' extra work in connections ({@link #extras}), e.g. {@code  extra=127.0.0.1:20001=3}; or nothing. */
-    private String extrasLine(List<String> eps) {
         Map<MemberId, Whiteboard.Entry> all = serving(board.entries(), eps);
-        Map<MemberId, Long> extra = extras(all, learned);
-        List<String> out = new java.util.ArrayList<>();
+        Map<MemberId, Long> learnedExtra = extras(all, learned);
+        Map<String, Long> extra = new java.util.TreeMap<>();
         all.forEach((m, e) -> {
-            long x = extra.getOrDefault(m, 0L);
+            long x = learnedExtra.getOrDefault(m, 0L);
             if (x > 0) {
-                out.add(eps.get((int) e.value(LoadIndex.ENDPOINT)) + "=" + x);
+                extra.put(eps.get((int) e.value(LoadIndex.ENDPOINT)), x);
             }
         });
-        java.util.Collections.sort(out);
-        return out.isEmpty() ? "" : " extra=" + String.join(",", out);
+        return new PlacementFigures(byLoad ? "load" : "first", load.connections(), forwarded(), v[LoadIndex.IN_FLIGHT],
+                v[LoadIndex.CPU], v[LoadIndex.SERVING] != 0, v[LoadIndex.FIXED], all.size(), seen, extra);
     }
 
     /**

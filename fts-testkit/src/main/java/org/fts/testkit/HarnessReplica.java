@@ -71,7 +71,7 @@ public final class HarnessReplica {
                         + (poa instanceof GroupPOA g && g.logFigures() != null ? g.logFigures().format() : "none"));
                 case "digest" -> System.out.println("DIGEST " + self + " "
                         + (goa == null ? "-" : goa.stateDigest()));
-                case "load" -> System.out.println("LOAD " + self + " " + (goa == null ? "-" : goa.load()));
+                case "load" -> System.out.println("LOAD " + self + " " + (goa == null ? "-" : goa.load().format()));
                 case "reads" -> System.out.println("READS " + self + " " + reads(self));
                 case "view" -> System.out.println("VIEW " + self + " " + (goa == null ? "" : String.join(",",
                         GroupPOAAccess.channel(goa).view().members().stream().map(m -> m.name().split("#")[0]).toList())));

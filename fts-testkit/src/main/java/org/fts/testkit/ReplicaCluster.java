@@ -283,9 +283,9 @@ public final class ReplicaCluster implements AutoCloseable {
         return ask(i, "digest", 15);
     }
 
-    /** Replica {@code i}'s load and placement line ({@code GroupPOA.load()}); fails without an answer in 15 s. */
-    public String load(int i) throws IOException, InterruptedException {
-        return ask(i, "load", 15);
+    /** Replica {@code i}'s load and placement ({@code GroupPOA.load()}); fails without an answer in 15 s. */
+    public org.fts.goa.PlacementFigures load(int i) throws IOException, InterruptedException {
+        return org.fts.goa.PlacementFigures.parse(ask(i, "load", 15));
     }
 
     /** Replica {@code i}'s declared-read counters, {@code local=N ordered=M}; fails without an answer in 15 s. */

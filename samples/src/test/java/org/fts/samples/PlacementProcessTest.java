@@ -12,8 +12,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import java.util.stream.IntStream;
 
 import fts_samples.Counter;
@@ -33,9 +31,6 @@ import org.omg.CORBA.ORB;
 class PlacementProcessTest {
     private static final int CLIENTS = 9;
     private static final int CALLS = 40;
-    private static final Pattern BOARD = Pattern.compile("board=(\\S+)");
-    private static final Pattern CONNECTIONS = Pattern.compile("\\bconnections=(\\d+)");
-    private static final Pattern SERVING_REPLICAS = Pattern.compile("serving_replicas=(\\d+)");
 
     private ReplicaCluster cluster;
     private final List<ORB> orbs = new ArrayList<>();
@@ -136,31 +131,26 @@ class PlacementProcessTest {
     /** The replicas replica {@code i}'s whiteboard shows serving. */
     private int servingReplicas(int i) {
         try {
-            Matcher m = SERVING_REPLICAS.matcher(cluster.load(i));
-            return m.find() ? Integer.parseInt(m.group(1)) : -1;
+            return cluster.load(i).servingReplicas();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
     }
 
     /** The connections replica {@code i}'s whiteboard shows, over every replica. */
-    private int boardSum(int i) {
-        Matcher m;
+    private long boardSum(int i) {
         try {
-            m = BOARD.matcher(cluster.load(i));
+            return cluster.load(i).boardConnections();
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
-        return m.find() ? java.util.Arrays.stream(m.group(1).split(","))
-                .mapToInt(e -> Integer.parseInt(e.substring(e.lastIndexOf('=') + 1))).sum() : -1;
     }
 
     private List<Integer> connections() {
         List<Integer> out = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             try {
-                Matcher m = CONNECTIONS.matcher(cluster.load(i));
-                out.add(m.find() ? Integer.parseInt(m.group(1)) : -1);
+                out.add(cluster.load(i).connections());
             } catch (Exception e) {
                 throw new IllegalStateException(e);
             }
@@ -172,7 +162,7 @@ class PlacementProcessTest {
         List<String> out = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             try {
-                out.add(cluster.load(i));
+                out.add(cluster.load(i).format());
             } catch (Exception e) {
                 out.add(e.toString());
             }
