@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * {@link ReadConfirmer} and {@link ReadRequester} take theirs before the sequencer's and the member's; the
  * sequencer's acknowledgement book has its own, taken alone). Network sends happen under the first two only.
  */
-public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwarder {
+public final class TotalOrder {
     /** The reliable FIFO channels this protocol runs on. */
     public interface Transport {
         /** Data: reliable, FIFO per destination, flow-controlled; silently dropped if {@code to} is gone. */
@@ -87,26 +87,26 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
     }
 
     private static final Logger LOG = LoggerFactory.getLogger(TotalOrder.class);
-    private static final int REPAIR_CHUNK_ENTRIES = 1_000;
-    private static final int REPAIR_CHUNK_BYTES = 1 << 20;
 
-    private final MemberId self;
-    private final Transport net;
-    private final Origin origin;
-    private final Member member;
-    private final Sequencer sequencer;
-    private final OffloadSender offload;
-    private final DeliveryPump pump;
-    private final StallWatch stalls = new StallWatch();
-    private final SequencerWatch seqWatch;
+    /** Where messages go, in and out ({@link Switchboard}); it reads the roles below as it routes. */
+    private final Switchboard board;
+    final MemberId self;
+    final Transport net;
+    final Origin origin;
+    final Member member;
+    final Sequencer sequencer;
+    final OffloadSender offload;
+    final DeliveryPump pump;
+    final StallWatch stalls = new StallWatch();
+    final SequencerWatch seqWatch;
     /** The current view, for the answers to probes. */
-    private volatile View view;
-    private final SequencerWatch.Out watchOut;
-    private final TimerDuties timer;
-    private final ReadRequester reads;
-    private final ReadConfirmer readRounds;
+    volatile View view;
+    final SequencerWatch.Out watchOut;
+    final TimerDuties timer;
+    final ReadRequester reads;
+    final ReadConfirmer readRounds;
     /** The read barriers' clock, in nanoseconds (the protocol simulator's is virtual). */
-    private java.util.function.LongSupplier readClock = System::nanoTime;
+    java.util.function.LongSupplier readClock = System::nanoTime;
 
     /**
      * @param disk     the member's log ({@code fts.durability=log}), or null: with one, the member starts from what it
@@ -120,14 +120,15 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
         this.self = self;
         this.net = net;
         this.pump = pump;
-        this.origin = new Origin(self, this, ordering);
-        this.member = new Member(self, config, pump, origin, this, disk, ordering);
-        this.sequencer = new Sequencer(self, config, this, member, disk != null, ordering);
+        this.board = new Switchboard(this);
+        this.origin = new Origin(self, board, ordering);
+        this.member = new Member(self, config, pump, origin, board, disk, ordering);
+        this.sequencer = new Sequencer(self, config, board, member, disk != null, ordering);
         this.offload = new OffloadSender(origin, member, net, sender, () -> ack(member.ackDue(false)));
         origin.lockOrder(sequencer, member);
         this.seqWatch = new SequencerWatch(self);
         this.watchOut = new WatchNet(net, () -> view);
-        this.timer = new TimerDuties(self, net, origin, member, sequencer, stalls, seqWatch, watchOut, this::toMember);
+        this.timer = new TimerDuties(self, net, origin, member, sequencer, stalls, seqWatch, watchOut, board::toMember);
         this.reads = new ReadRequester(member, pump, this::readIndex, config.uniform());
         this.readRounds = new ReadConfirmer(self, config, new ReadConfirmer.Net() {
             @Override
@@ -223,7 +224,7 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
                 long ballot = sequencer.ballot();
                 LOG.debug("{}: coordinator of view {}: recovering with ballot {}", self, v, ballot);
                 for (MemberId m : v.members()) {
-                    toMember(m, new Wire.StateReq(v.id(), ballot));
+                    board.toMember(m, new Wire.StateReq(v.id(), ballot));
                 }
             }
         });
@@ -241,74 +242,7 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
             return;
         }
         seqWatch.heard(src);
-        FailStop.guard(() -> dispatch(src, m));
-    }
-
-    private void dispatch(MemberId src, Wire.Msg m) {
-        if (m instanceof ReadWire.ReadMsg r) {
-            read(src, r);
-        } else if (m instanceof Wire.Ord o) {
-            member.onOrd(src, o);
-        } else if (m instanceof Wire.Data d) {
-            member.onData(d);
-        } else if (m instanceof Wire.Req r) {
-            Steps.runAll(sequencer.onReq(src, r));
-        } else if (m instanceof Wire.Grant g) {
-            offload.onGrant(src, g);
-        } else if (m instanceof Wire.Fwd f) {
-            sequencer.onFwd(src, f);
-        } else if (m instanceof Wire.Ack a) {
-            sequencer.acks().onAck(src, a.epochView(), a.held());
-        } else if (m instanceof Wire.Commit c) {
-            member.commit(new EpochId(c.epochView(), src), c.committed(), c.stable(), c.sequencerHolds());
-        } else if (m instanceof Wire.StateReq r) {
-            Steps.runAll(member.onStateReq(src, r.view(), r.ballot()));
-        } else if (m instanceof Wire.State s) {
-            sequencer.onState(src, s);
-        } else if (m instanceof Wire.Refused r) {
-            Steps.runAll(sequencer.onRefused(src, r));
-        } else if (m instanceof Wire.SendRepair r) {
-            sendRepair(r.view(), r.target(), r.from(), r.upTo());
-        } else if (m instanceof Wire.Repair r) {
-            Steps.runAll(member.onRepair(r.view(), r.entries()));
-        } else if (m instanceof Wire.EpochMsg e) {
-            Steps.runAll(member.onEpoch(src, e));
-        } else if (m instanceof Wire.NotPrimary n) {
-            member.onNotPrimary(src, n.view(), n.reason());
-        } else if (m instanceof Wire.MendCut c) {
-            Steps.runAll(member.onMendCut(src, c.view(), c.after()));
-        } else if (m instanceof Wire.Probe p) {
-            View v = view;
-            net.probe(src, Wire.encode(new Wire.ProbeReply(p.nonce(), v != null && v.contains(src), v == null ? -1 : v.id())));
-        } else if (m instanceof Wire.ProbeReply r) {
-            timer.answered(src, System.nanoTime());
-            seqWatch.answered(src, r.member(), r.view(), watchOut);
-        } else if (m instanceof Wire.ProbeFor f) {
-            seqWatch.probeFor(src, f.target(), watchOut);
-        } else if (m instanceof Wire.Vouch v) {
-            seqWatch.vouched(v.target(), System.nanoTime());
-        } else if (m instanceof Wire.Unreachable u) {
-            seqWatch.unreachable(u.target(), System.nanoTime(), watchOut);
-        } else if (m instanceof Wire.Direct d) {
-            pump.direct(src, d.payload());
-        } else {
-            LOG.warn("{}: dropped an unexpected {} from {}", self, m.getClass().getSimpleName(), src);
-        }
-    }
-
-    private void read(MemberId src, ReadWire.ReadMsg m) {
-        if (m instanceof ReadWire.Index i) {
-            readRounds.asked(src, i, readClock.getAsLong());
-        } else if (m instanceof ReadWire.Ping p) {
-            EpochId e = member.epoch();   // only a member that still follows the pinging sequencer's epoch says so
-            if (e != null && e.view() == p.epochView() && e.sequencer().equals(src)) {
-                net.urgent(src, Wire.encode(new ReadWire.Pong(p.epochView(), p.round())));
-            }
-        } else if (m instanceof ReadWire.Pong p) {
-            readRounds.ponged(src, p, readClock.getAsLong());
-        } else if (m instanceof ReadWire.Answer a) {
-            reads.answered(src, a, readClock.getAsLong());
-        }
+        FailStop.guard(() -> board.dispatch(src, m));
     }
 
     /** After a batch of received messages: one ACK for all the ORDs it held. */
@@ -338,113 +272,9 @@ public final class TotalOrder implements Member.Net, Sequencer.Net, Origin.Forwa
         if (due != null) {
             EpochId e = member.epoch();
             if (e != null && e.view() == due.view()) {
-                ack(e, due.held());
+                board.ack(e, due.held());
             }
         }
-    }
-
-    // ================================ Member.Net, Sequencer.Net, Origin.Forwarder ================================
-
-    @Override
-    public void state(MemberId to, Wire.State s) {
-        toMember(to, s);
-    }
-
-    @Override
-    public void refused(MemberId to, Wire.Refused r) {
-        toMember(to, r);
-    }
-
-    @Override
-    public void ack(EpochId epoch, long held) {
-        if (epoch.sequencer().equals(self)) {
-            sequencer.acks().onAck(self, epoch.view(), held);
-        } else {
-            net.urgent(epoch.sequencer(), Wire.encode(new Wire.Ack(epoch.view(), held)));
-        }
-    }
-
-    @Override
-    public void sequencerOpen(EpochId epoch, long start) {
-        Steps.runAll(sequencer.open(epoch, start));
-    }
-
-    @Override
-    public void grant(MemberId to, Wire.Grant g) {
-        if (to.equals(self)) {
-            offload.onGrant(self, g);
-        } else {
-            net.control(to, Wire.encode(g));
-        }
-    }
-
-    @Override
-    public void request(EpochId epoch, Wire.Req req) {
-        if (epoch.sequencer().equals(self)) {
-            Steps.runAll(sequencer.onReq(self, req));
-        } else {
-            net.control(epoch.sequencer(), Wire.encode(req));
-        }
-    }
-
-    @Override
-    public void ordToOthers(Wire.Ord o) {
-        net.multicast(Wire.encode(o));
-    }
-
-    @Override
-    public void commitToOthers(Wire.Commit c) {
-        net.multicastUrgent(Wire.encode(c));
-    }
-
-    @Override
-    public void repair(MemberId source, long view, MemberId target, long from, long upTo) {
-        if (source.equals(self)) {
-            sendRepair(view, target, from, upTo);
-        } else {
-            net.control(source, Wire.encode(new Wire.SendRepair(view, target, from, upTo)));
-        }
-    }
-
-    @Override
-    public void forward(MemberId sequencerMember, long oseq, long firstUnacked, byte[] payload) {
-        Wire.Fwd f = new Wire.Fwd(oseq, firstUnacked, payload);
-        if (sequencerMember.equals(self)) {
-            sequencer.onFwd(self, f);
-        } else {
-            net.unicast(sequencerMember, Wire.encode(f));
-        }
-    }
-
-    /** Messages of the recovery to one member: to this one, a direct call. */
-    @Override
-    public void toMember(MemberId to, Wire.Msg m) {
-        if (!to.equals(self)) {
-            net.control(to, Wire.encode(m));
-        } else if (m instanceof Wire.StateReq r) {
-            Steps.runAll(member.onStateReq(self, r.view(), r.ballot()));
-        } else if (m instanceof Wire.State s) {
-            sequencer.onState(self, s);
-        } else if (m instanceof Wire.Refused r) {
-            Steps.runAll(sequencer.onRefused(self, r));
-        } else if (m instanceof Wire.EpochMsg e) {
-            Steps.runAll(member.onEpoch(self, e));
-        } else if (m instanceof Wire.NotPrimary n) {
-            member.onNotPrimary(self, n.view(), n.reason());
-        } else if (m instanceof Wire.MendCut c) {
-            Steps.runAll(member.onMendCut(self, c.view(), c.after()));
-        }
-    }
-
-    /** As the recovery's source: sends {@code target} its missing entries, in chunks. */
-    private void sendRepair(long view, MemberId target, long from, long upTo) {
-        RepairSender.send(member.entries(from, upTo), REPAIR_CHUNK_ENTRIES, REPAIR_CHUNK_BYTES, chunk -> {
-            if (target.equals(self)) {
-                Steps.runAll(member.onRepair(view, chunk));
-            } else {
-                net.unicast(target, Wire.encode(new Wire.Repair(view, chunk)));
-            }
-        });
     }
 
     // ================================ for tests and stats ================================
