@@ -2,7 +2,6 @@ package org.fts.gc.jgroups;
 
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -41,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * only run the protocol and queue deliveries in the {@link DeliveryPump}; the application runs on the pump's
  * thread.
  */
-final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transport, JGroupsBacked {
+final class JGroupsChannel implements GroupChannel, Receiver, JGroupsBacked {
     private static final Logger LOG = LoggerFactory.getLogger(JGroupsChannel.class);
     /** How often a member acknowledges what it has ordered, when traffic alone did not. */
     private static final long ACK_INTERVAL_MS = 100;
@@ -63,6 +62,8 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
     private final BoardLink board;
     /** The read barriers' messages, off JGroups' threads. */
     private final ReadLane readLane;
+    /** What the total order sends, as JGroups messages. */
+    private final JGroupsTransport transport;
     private volatile boolean closed;
     /** {@code fts.gc.jgroups.stall_timeout} in nanoseconds (0: off). */
     private final long stallNanos;
@@ -84,6 +85,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         this.self = self;
         this.board = new BoardLink(self);
         this.readLane = new ReadLane(self.toString());
+        this.transport = new JGroupsTransport(self, addresses, board, stallNanos);
     }
 
     @Override
@@ -104,7 +106,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             java.util.concurrent.ExecutorService out = ordering == Ordering.OFFLOAD
                     ? Executors.newSingleThreadExecutor(FailStop.threads("fts-offload-" + self)) : null;
             sender = out;
-            order = new TotalOrder(self, config, this, p, disk, ordering, out == null ? Runnable::run : out);
+            order = new TotalOrder(self, config, transport, p, disk, ordering, out == null ? Runnable::run : out);
         } catch (java.io.UncheckedIOException e) {   // a log it cannot trust
             close();
             throw new GroupException(self + ": " + disk + ": " + e.getCause().getMessage(), e);
@@ -117,6 +119,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             }
             ch.setReceiver(this);
             channel = ch;
+            transport.attach(ch);
             ch.connect(group);
         } catch (Exception e) {
             close();
@@ -145,31 +148,6 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             }
         } catch (RuntimeException e) {
             LOG.debug("{}: ack failed: {}", self, e.toString());
-        }
-    }
-
-    /** Excludes {@code member} through this member's GMS, as its failure detector would. */
-    @Override
-    public void exclude(MemberId member) {
-        exclude(member, "it did not answer");
-    }
-
-    @Override
-    public void exclude(MemberId member, String why) {
-        Address a = addresses.get(member);
-        if (a != null && !closed && GmsSuspicion.suspect(channel, List.of(a))) {
-            LOG.warn("{}: {} suspected after {} ms: {} (this member cannot reach it, or it this member)", self, member,
-                    stallNanos / 1_000_000, why);
-        }
-    }
-
-    @Override
-    public void leaveView(View stale, MemberId sequencer) {
-        List<Address> others = stale.members().stream().filter(m -> !m.equals(self)).map(addresses::get)
-                .filter(java.util.Objects::nonNull).toList();
-        if (!others.isEmpty() && !closed && GmsSuspicion.suspect(channel, others)) {
-            LOG.warn("{}: the sequencer {} answers that this member is not in its view: it was excluded without "
-                    + "learning it; it leaves view {} (a merge brings it back)", self, sequencer, stale.id());
         }
     }
 
@@ -205,71 +183,6 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
         TotalOrder o = order;
         if (o != null) {
             o.synced();
-        }
-    }
-
-    // --- TotalOrder.Transport ---
-
-    @Override
-    public void unicast(MemberId to, byte[] msg) {
-        unicast(to, new BytesMessage(null, msg));
-    }
-
-    @Override
-    public void control(MemberId to, byte[] msg) {
-        unicast(to, new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC));
-    }
-
-    @Override
-    public void urgent(MemberId to, byte[] msg) {
-        unicast(to, new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC, Message.Flag.OOB));
-    }
-
-    @Override
-    public void probe(MemberId to, byte[] msg) {
-        Address a = addresses.getOrDeparted(to);
-        if (a != null && !closed) {
-            send(a, to, new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC, Message.Flag.OOB));
-        }
-    }
-
-    private void unicast(MemberId to, Message msg) {
-        Address a = addresses.get(to);
-        if (a == null || closed) {
-            return;   // the member is gone; the protocol recovers through the next view
-        }
-        send(a, to, msg);
-    }
-
-    private void send(Address a, MemberId to, Message msg) {
-        if (closed) {
-            return;
-        }
-        try {
-            channel.send(board.unicast(msg, to).setDest(a));
-        } catch (Exception e) {
-            LOG.debug("{}: unicast to {} failed: {}", self, to, e.toString());
-        }
-    }
-
-    @Override
-    public void multicast(byte[] msg) {
-        multicast(new BytesMessage(null, msg));
-    }
-
-    @Override
-    public void multicastUrgent(byte[] msg) {
-        multicast(new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC, Message.Flag.OOB));
-    }
-
-    private void multicast(Message msg) {
-        if (closed) {
-            return;
-        }
-        try {
-            channel.send(board.multicast(msg).setFlag(Message.TransientFlag.DONT_LOOPBACK));
-        } catch (Exception e) {
-            LOG.debug("{}: multicast failed: {}", self, e.toString());
         }
     }
 
@@ -351,6 +264,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, TotalOrder.Transpo
             return;
         }
         closed = true;
+        transport.close();
         board.stop();
         readLane.close();
         OrderStats st = stats;
