@@ -94,7 +94,7 @@ final class Following {
      * The writer synced more: with {@link Member#durablePair}, what it holds of the sequencer's synced part is
      * committed.
      */
-    synchronized void durableAdvanced() {
+    void durableAdvanced() {
         if (m.durablePair && m.phase instanceof Phase.Open) {
             deliverCommitted();
         }
