@@ -235,8 +235,8 @@ final class Member {
         return recovery.onMendCut(src, viewId, after);
     }
 
-    synchronized List<Entry> entries(long from, long upTo) {
-        return recovery.entries(from, upTo);
+    synchronized List<Entry> entries(long view, long from, long upTo) {
+        return recovery.entries(view, from, upTo);
     }
 
     // ================================ its state's mechanics, for the roles ================================

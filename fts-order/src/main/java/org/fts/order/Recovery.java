@@ -237,8 +237,13 @@ final class Recovery {
         return List.of(() -> m.net.state(f.coordinator(), again));
     }
 
-    /** As the recovery's source: the entries in ({@code from}, {@code upTo}] of this member's log. */
-    List<Entry> entries(long from, long upTo) {
+    /**
+     * As the source of view {@code view}'s recovery: the entries in ({@code from}, {@code upTo}] of this member's log.
+     * Holding fewer is an error while that recovery is this member's; not once it installed a later view: it may
+     * have opened a later epoch with a gap since, which cleared its log, and the targets drop a repair of a recovery
+     * they left too (docs/simulator.md, "Also seen").
+     */
+    List<Entry> entries(long view, long from, long upTo) {
         List<Entry> out = new ArrayList<>(from < upTo ? m.log.subMap(from, false, upTo, true).values() : List.of());
         if (out.size() != upTo - from && m.disk != null) {
             // Those trimmed from memory once stable are in the log; the rest (some perhaps not logged yet) in memory.
@@ -247,7 +252,10 @@ final class Recovery {
             merged.addAll(out);
             out = merged;
         }
-        if (out.size() != upTo - from) {
+        if (out.size() != upTo - from && m.view != null && m.view.id() > view) {
+            LOG.debug("{}: asked to repair ({}, {}] for view {}, left for view {}: holds {} of those entries", m.self,
+                    from, upTo, view, m.view.id(), out.size());
+        } else if (out.size() != upTo - from) {
             LOG.error("{}: asked to repair ({}, {}] but holds only {} of those entries", m.self, from, upTo,
                     out.size());
         }

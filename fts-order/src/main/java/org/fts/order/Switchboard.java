@@ -185,7 +185,7 @@ final class Switchboard implements Member.Net, Sequencer.Net, Origin.Forwarder {
 
     /** As the recovery's source: sends {@code target} its missing entries, in chunks. */
     private void sendRepair(long view, MemberId target, long from, long upTo) {
-        RepairSender.send(t.member.entries(from, upTo), REPAIR_CHUNK_ENTRIES, REPAIR_CHUNK_BYTES, chunk -> {
+        RepairSender.send(t.member.entries(view, from, upTo), REPAIR_CHUNK_ENTRIES, REPAIR_CHUNK_BYTES, chunk -> {
             if (target.equals(t.self)) {
                 Steps.runAll(t.member.onRepair(view, chunk));
             } else {
