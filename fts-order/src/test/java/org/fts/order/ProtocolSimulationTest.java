@@ -82,6 +82,8 @@ class ProtocolSimulationTest {
             {8246L, logs, "a member whose log was short of its epoch, beside one with a gap"},
             // broke the simulator's own check, not the protocol: a founding done again counts from a majority opening
             {14677L, reads, "a coordinator on stale reports founded again an epoch no majority could join"},
+            {101816L, reads.with(Ordering.OFFLOAD), "a splice cut back a member whose state, founded again, was past "
+                    + "the cut, and it delivered the spliced history on that state"},
             // each breaks the read rule where a sequencer confirms its own reads without pongs (a mutant of the rule)
             {6021L, reads, "a sequencer cut off from a later epoch reads (its own reads need pongs)"},
             {9158L, reads, "a sequencer cut off from a later epoch reads (its own reads need pongs)"},

@@ -130,7 +130,10 @@ final class Lineage {
         for (MemberId m : members) {   // members whose log is short of their epoch too: they hold what they report
             Report r = reports.get(m);
             long upTo = agreesUpTo(r, latest);
-            if (r.synced() && upTo >= 0 && (upTo > t || upTo == t && m.equals(self))) {
+            // Its state must not be past t: cut back to t, it delivers E's entries after t on that state (a state at a
+            // founding done again is at that founding's start, past positions of E's history it never applied).
+            boolean stateNotPast = r.delivered() >= 0 ? r.delivered() <= upTo : durable;
+            if (r.synced() && upTo >= 0 && stateNotPast && (upTo > t || upTo == t && m.equals(self))) {
                 x = m;
                 t = upTo;
             }

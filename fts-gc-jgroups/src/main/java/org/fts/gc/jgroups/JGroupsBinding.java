@@ -27,8 +27,7 @@ public final class JGroupsBinding implements GroupBinding {
             Ordering.aliases(), "how broadcasts are ordered, the same at every member: sequencer (the epoch's "
                     + "sequencer receives every broadcast and multicasts it: fewest hops, but every byte crosses its "
                     + "links twice) or offload (leader offload: origins ask the sequencer for positions and multicast "
-                    + "their own broadcasts; the sequencer handles only grants, acknowledgements and recoveries; "
-                    + "an open simulator finding, docs/group-communication.md)");
+                    + "their own broadcasts; the sequencer handles only grants, acknowledgements and recoveries)");
 
     /** The binding's own keys (the stack's and the group security's are {@link JGroupsStack}'s). */
     static final List<ConfigKey<?>> OWN = List.of(STALL_TIMEOUT, ORDERING);

@@ -59,6 +59,25 @@ class EpochLineageTest {
     }
 
     @Test
+    void aSpliceNeverCutsBackAMemberWhoseStateIsPastTheCut() {
+        // Seed 101816 (offload): b founded again at 8 on its own (epoch 14), so its state is the initial one at 7. The
+        // latest epoch 18 continues a's founding (epoch 15, positions 1..11), and its one member here, a, has a gap.
+        // b's history agrees with 18's only up to 0: cut back there and repaired, it would deliver 8..11 on a state
+        // that never applied 1..7. It cannot give 18's state, so the group waits for one that can.
+        EpochId lineageStart = new EpochId(15, c);
+        EpochId latest = new EpochId(18, a);
+        EpochId refounded = new EpochId(14, b);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(b, new Report(false, true, 14, refounded, true, List.of(b, a), 14, 0, 7).lineage(8, List.of())
+                .applied(7));
+        reports.put(a, report(false, latest, List.of(a, b, c), 11, 0, 0)
+                .lineage(12, List.of(new Link(new EpochId(16, a), 16, 11), new Link(lineageStart, 15, 11)))
+                .applied(11));
+        EpochPlan.Decision d = EpochPlan.decide(N3, List.of(b, a), reports, b);
+        assertFalse(d.established(), () -> "b would be cut back below its state: " + d);
+    }
+
+    @Test
     void theSpliceTakesEachRangeFromAMemberWhoseLogStillHoldsIt() {
         // Seed 414: the latest epoch's most advanced member holds only its own entries; another member of it holds the
         // continued history between the synced member's state and them.
