@@ -98,7 +98,8 @@ final class Lineage {
      * E, which need a majority of replicas that opened them, while every member here that holds a history reports E or
      * an older epoch (the guard: those members are a majority). E's history is assembled from two members: a synced
      * member x whose history is known to be E's up to some t (what x knows committed, or, if x's epoch is in E's
-     * lineage, up to where E's history continued it), which gives the state up to t; and the most advanced member of
+     * lineage, up to where E's history continued it), and whose state is not past t (one at a founding done again is at
+     * that founding's start), which gives the state up to t; and the most advanced member of
      * E here, whose log must reach back to t, which gives the entries after it. x's own entries after t were never
      * committed in E's history (E's recovery froze a majority, one of which held every one that was). x is cut back
      * to t and repaired from there; E's members keep their entries and fetch the state from x (with a log, x's log
