@@ -40,7 +40,7 @@ class BatchingEndToEndTest {
             }
             case "pack" -> {
                 extra.setProperty("fts.batching", "pack");
-                extra.setProperty("fts.batching.pack.period", "50ms");
+                extra.setProperty("fts.batching.pack.period", "10ms");   // adapts often within the run: pack grows past 1
             }
             default -> extra.setProperty("fts.batching", policy);
         }
