@@ -20,17 +20,21 @@ import java.util.List;
  * @param placement where new client connections are served ({@code fts.placement}: first or load); with load,
  *                  every client is an ORB of its own and starts at the first replica, so that connections move
  * @param reads    {@code declared}: the workload's reads ({@code get}, {@code value}) are declared reads ({@code
- *                 fts.reads}, docs/reads.md), executed at one replica after a read barrier; {@code ordered}: ordered
- *                 like writes
+ *                 fts.reads}, docs/reads.md), executed at one replica after a read barrier; {@code lease}: the same,
+ *                 and the sequencer holds a read lease of {@link #LEASE} ({@code fts.reads.lease}); {@code ordered}:
+ *                 ordered like writes
  */
 public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery, String batching, long seed,
                            int clients, int keys, long budget, boolean encrypt, int replicas, boolean hosts,
                            boolean durable, String gc, String ordering, String placement, String reads) {
+    /** The read lease of {@code --reads lease}: shorter than every pause of the pause nemesis. */
+    public static final String LEASE = "500ms";
+
     public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed|netpart|bridge|oneway"
             + "|lossy|netmixed|killall|corrupt|ctrl|diskfull] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
             + "[--batching ALIAS] [--durability memory|log] [--seed S] [--clients 10] [--keys 5] [--budget "
             + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft] [--ordering sequencer|offload]"
-            + " [--placement first|load] [--reads declared|ordered]";
+            + " [--placement first|load] [--reads declared|lease|ordered]";
     /** The most replicas {@code --hosts} places: 127.0.0.2 to 127.0.0.254. */
     static final int MAX_HOSTS = 253;
 
@@ -66,8 +70,8 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         if (!placement.equals("first") && !placement.equals("load")) {
             throw new IllegalArgumentException("--placement is first or load, not " + placement);
         }
-        if (!reads.equals("declared") && !reads.equals("ordered")) {
-            throw new IllegalArgumentException("--reads is declared or ordered, not " + reads);
+        if (!reads.equals("declared") && !reads.equals("lease") && !reads.equals("ordered")) {
+            throw new IllegalArgumentException("--reads is declared, lease or ordered, not " + reads);
         }
         if (durable && "agreed".equals(delivery)) {
             throw new IllegalArgumentException("--durability log needs uniform delivery");
@@ -163,8 +167,11 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             o.add("-Dfts.gc.jgroups.ordering=offload");
         }
         o.add("-Dfts.placement=" + placement);   // either way: the default may change
-        if (reads.equals("declared")) {   // the workload's reads (Workload): every run exercises the read path
+        if (!reads.equals("ordered")) {   // the workload's reads (Workload): every run exercises the read path
             o.add("-Dfts.reads=IDL:fts_samples/HelloObj:1.0#get,IDL:fts_samples/Counter:1.0#value");
+        }
+        if (reads.equals("lease")) {   // and the sequencer's read lease (docs/reads.md)
+            o.add("-D" + org.fts.gc.GroupConfig.READ_LEASE.name() + "=" + LEASE);
         }
         if (durable) {
             o.add("-Dfts.durability=log");   // the directory: the run's (Chaos)

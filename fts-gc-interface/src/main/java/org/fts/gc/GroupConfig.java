@@ -16,12 +16,24 @@ import org.fts.config.ConfigKey;
  * @param uniform    deliver only what a majority holds ({@code fts.delivery=uniform})
  * @param maxBacklog the most bytes of broadcasts queued for a slow listener before the member falls behind
  *                   ({@code fts.delivery.max_backlog}, resolved: never 0)
+ * @param readLeaseNanos how long a member that confirms its sequencer's leadership for reads promises not to join
+ *                   a newer epoch's recovery ({@code fts.reads.lease}); 0: no lease, every read is confirmed
  */
-public record GroupConfig(int groupSize, boolean uniform, long maxBacklog) {
+public record GroupConfig(int groupSize, boolean uniform, long maxBacklog, long readLeaseNanos) {
 
-    /** With the default backlog bound (a thirty-second of the maximum heap). */
+    /** With the default backlog bound (a thirty-second of the maximum heap), no read lease. */
     public GroupConfig(int groupSize, boolean uniform) {
-        this(groupSize, uniform, backlogBound(0));
+        this(groupSize, uniform, backlogBound(0), 0);
+    }
+
+    /** With no read lease. */
+    public GroupConfig(int groupSize, boolean uniform, long maxBacklog) {
+        this(groupSize, uniform, maxBacklog, 0);
+    }
+
+    /** The same, with a read lease of {@code nanos} (0: none). */
+    public GroupConfig withReadLease(long nanos) {
+        return new GroupConfig(groupSize, uniform, maxBacklog, nanos);
     }
 
     public static final ConfigKey<Integer> GROUP_SIZE = ConfigKey.integer("fts.group.size", 0, 0, 64, "replicas",
@@ -41,12 +53,20 @@ public record GroupConfig(int groupSize, boolean uniform, long maxBacklog) {
                     + "application is told (it stops serving and fetches the group's state, as after a gap) and "
                     + "the group goes on at its own pace. 0: a thirty-second of the JVM's maximum heap");
 
+    public static final ConfigKey<java.time.Duration> READ_LEASE = ConfigKey.duration("fts.reads.lease",
+            java.time.Duration.ZERO, java.time.Duration.ZERO, java.time.Duration.ofSeconds(10),
+            "declared reads on the jgroups binding (docs/reads.md): 0 confirms every read with the sequencer (the read "
+                    + "index; no clock assumed); above 0 the sequencer holds a lease its followers grant for this long, "
+                    + "answers reads under it without asking anyone, and a member that granted one joins a newer "
+                    + "epoch's recovery only once it expired (a recovery waits up to this long). Safe only while "
+                    + "clocks run at rates within 1% of each other. The raft binding refuses it");
+
     /** The common keys, validated and logged with every binding's own. */
-    public static final List<ConfigKey<?>> KEYS = List.of(GROUP_SIZE, DELIVERY, MAX_BACKLOG);
+    public static final List<ConfigKey<?>> KEYS = List.of(GROUP_SIZE, DELIVERY, MAX_BACKLOG, READ_LEASE);
 
     public static GroupConfig from(Properties props) {
         return new GroupConfig(GROUP_SIZE.get(props), "uniform".equals(DELIVERY.get(props)),
-                backlogBound(MAX_BACKLOG.get(props)));
+                backlogBound(MAX_BACKLOG.get(props)), READ_LEASE.get(props).toNanos());
     }
 
     /** What {@code fts.delivery.max_backlog} stands for: itself, or a thirty-second of the maximum heap. */

@@ -114,6 +114,8 @@ final class Member {
      */
     boolean durablePair;
     long sequencerHolds;
+    /** The last read lease this member granted runs until then, on the read clock ({@link #grantLease}). */
+    long leaseGrantedUntil;
     final AckSchedule acks;
     /** The entries it holds in memory (trimmed once every member holds them), by position. */
     final TreeMap<Long, Entry> log = new TreeMap<>();
@@ -341,6 +343,32 @@ final class Member {
 
     synchronized EpochId epoch() {
         return phase instanceof Phase.Open open ? open.epoch() : null;
+    }
+
+    /**
+     * A read lease for the sequencer of the epoch this member follows (docs/reads.md): granted, until {@code until}
+     * on the read clock, only while it follows epoch {@code epochView} of {@code sequencer}; never by a member that
+     * froze it. Its reports wait for the last lease it granted to expire ({@link #leaseGrantedUntil}).
+     */
+    synchronized boolean grantLease(long epochView, MemberId sequencer, long until) {
+        EpochId e = epoch();
+        if (e == null || e.view() != epochView || !e.sequencer().equals(sequencer)) {
+            return false;
+        }
+        if (until - leaseGrantedUntil > 0) {
+            leaseGrantedUntil = until;
+        }
+        return true;
+    }
+
+    /** Until when, on the read clock, a lease this member granted runs (at its start: a lease's length after it). */
+    synchronized long leaseGrantedUntil() {
+        return leaseGrantedUntil;
+    }
+
+    /** This incarnation starts at {@code now}: a predecessor's grants, unknown, may run for one lease more. */
+    synchronized void leaseStart(long now, long leaseNanos) {
+        leaseGrantedUntil = now + leaseNanos;
     }
 
     /** The application installed a state: this member holds the history again (unless a gap is queued). */

@@ -19,8 +19,11 @@ final class ReadWire {
     record Ping(long epochView, long round) implements ReadMsg {
     }
 
-    /** Member to the sequencer: I follow your open epoch {@code epochView}, as of round {@code round}. */
-    record Pong(long epochView, long round) implements ReadMsg {
+    /**
+     * Member to the sequencer: I follow your open epoch {@code epochView}, as of round {@code round}; and I join no
+     * newer epoch's recovery for {@code lease} nanoseconds from before I sent this (0: no lease granted).
+     */
+    record Pong(long epochView, long round, long lease) implements ReadMsg {
     }
 
     /**
@@ -44,7 +47,8 @@ final class ReadWire {
         } else if (m instanceof Ping p) {
             return ByteBuffer.allocate(17).put(PING).putLong(p.epochView()).putLong(p.round()).array();
         } else if (m instanceof Pong p) {
-            return ByteBuffer.allocate(17).put(PONG).putLong(p.epochView()).putLong(p.round()).array();
+            return ByteBuffer.allocate(25).put(PONG).putLong(p.epochView()).putLong(p.round()).putLong(p.lease())
+                    .array();
         }
         Answer a = (Answer) m;
         return ByteBuffer.allocate(25).put(ANSWER).putLong(a.epochView()).putLong(a.id()).putLong(a.position()).array();
@@ -59,7 +63,7 @@ final class ReadWire {
         return switch (type) {
             case INDEX -> new Index(b.getLong(), b.getLong());
             case PING -> new Ping(b.getLong(), b.getLong());
-            case PONG -> new Pong(b.getLong(), b.getLong());
+            case PONG -> new Pong(b.getLong(), b.getLong(), b.getLong());
             case ANSWER -> new Answer(b.getLong(), b.getLong(), b.getLong());
             default -> throw new IllegalArgumentException("not a read message: " + type);
         };

@@ -1,5 +1,8 @@
 package org.fts.order;
 
+import java.util.ArrayList;
+import java.util.List;
+
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
 import org.fts.gc.internal.EpochId;
@@ -17,6 +20,8 @@ final class Switchboard implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private static final int REPAIR_CHUNK_BYTES = 1 << 20;
 
     private final TotalOrder t;
+    /** Reports held back while a read lease this member granted runs ({@link #state}). */
+    private final List<Runnable> heldReports = new ArrayList<>();
 
     /** Reads {@code t}'s roles as it calls them: it is made before them. */
     Switchboard(TotalOrder t) {
@@ -79,22 +84,47 @@ final class Switchboard implements Member.Net, Sequencer.Net, Origin.Forwarder {
 
     private void read(MemberId src, ReadWire.ReadMsg m) {
         if (m instanceof ReadWire.Index i) {
-            t.readRounds.asked(src, i, t.readClock.getAsLong());
+            t.readRounds.asked(src, i);
         } else if (m instanceof ReadWire.Ping p) {
-            EpochId e = t.member.epoch();   // only a member that still follows the pinging sequencer's epoch says so
-            if (e != null && e.view() == p.epochView() && e.sequencer().equals(src)) {
-                t.net.urgent(src, Wire.encode(new ReadWire.Pong(p.epochView(), p.round())));
+            // only a member that still follows the pinging sequencer's epoch says so, and grants its lease
+            long lease = t.config.readLeaseNanos();
+            if (t.member.grantLease(p.epochView(), src, t.readClock.getAsLong() + lease)) {
+                t.net.urgent(src, Wire.encode(new ReadWire.Pong(p.epochView(), p.round(), lease)));
             }
         } else if (m instanceof ReadWire.Pong p) {
-            t.readRounds.ponged(src, p, t.readClock.getAsLong());
+            t.readRounds.ponged(src, p);
         } else if (m instanceof ReadWire.Answer a) {
             t.reads.answered(src, a, t.readClock.getAsLong());
         }
     }
 
+    /**
+     * A report to a recovery: held back while a read lease this member granted runs (no newer epoch may open before
+     * it ends: docs/reads.md), and behind any report held back before it; {@link #releaseReports} sends them.
+     */
     @Override
     public void state(MemberId to, Wire.State s) {
+        synchronized (heldReports) {
+            if (!heldReports.isEmpty() || t.member.leaseGrantedUntil() - t.readClock.getAsLong() > 0) {
+                LOG.debug("{}: report for view {} held until its read lease ends", t.self, s.view());
+                heldReports.add(() -> toMember(to, s));
+                return;
+            }
+        }
         toMember(to, s);
+    }
+
+    /** The timer: the reports held back for a lease that has now ended go, in order. */
+    void releaseReports(long now) {
+        List<Runnable> due;
+        synchronized (heldReports) {
+            if (heldReports.isEmpty() || t.member.leaseGrantedUntil() - now > 0) {
+                return;
+            }
+            due = new ArrayList<>(heldReports);
+            heldReports.clear();
+        }
+        due.forEach(Runnable::run);
     }
 
     @Override

@@ -91,6 +91,7 @@ public final class TotalOrder {
     /** Where messages go, in and out ({@link Switchboard}); it reads the roles below as it routes. */
     private final Switchboard board;
     final MemberId self;
+    final GroupConfig config;
     final Transport net;
     final Origin origin;
     final Member member;
@@ -118,6 +119,7 @@ public final class TotalOrder {
     public TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump, MemberLog disk,
                Ordering ordering, java.util.concurrent.Executor sender) {
         this.self = self;
+        this.config = config;
         this.net = net;
         this.pump = pump;
         this.board = new Switchboard(this);
@@ -144,7 +146,8 @@ public final class TotalOrder {
                     net.urgent(to, Wire.encode(answer));
                 }
             }
-        }, sequencer::readPoint);
+        }, sequencer::readPoint, () -> readClock.getAsLong());
+        member.leaseStart(readClock.getAsLong(), config.readLeaseNanos());
         if (disk != null) {
             disk.start(() -> FailStop.guard(() -> {
                 member.durableAdvanced();
@@ -192,11 +195,12 @@ public final class TotalOrder {
     public void readTick(long now) {
         reads.tick(now);
         readRounds.tick(now);
+        board.releaseReports(now);
     }
 
     private void readIndex(EpochId epoch, ReadWire.Index request) {
         if (epoch.sequencer().equals(self)) {
-            readRounds.asked(self, request, readClock.getAsLong());
+            readRounds.asked(self, request);
         } else {
             net.urgent(epoch.sequencer(), Wire.encode(request));
         }
@@ -310,6 +314,7 @@ public final class TotalOrder {
     /** For the protocol simulator only: the read barriers' clock. */
     void readClock(java.util.function.LongSupplier clock) {
         this.readClock = clock;
+        member.leaseStart(clock.getAsLong(), config.readLeaseNanos());
     }
 
     /** For the protocol simulator only: observe deliveries and epoch openings. */

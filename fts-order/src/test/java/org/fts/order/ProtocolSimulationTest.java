@@ -42,6 +42,18 @@ class ProtocolSimulationTest {
         range(5, Long.getLong("fts.sim.seeds", 500), Ordering.OFFLOAD);
     }
 
+    /**
+     * Read leases of five timer steps ({@code fts.reads.lease}): reports held back while a lease runs, the heal's wait
+     * for them; half the reads at a member that sequences.
+     */
+    @Test
+    void readLeasesThreeAndFiveReplicasWithAndWithoutLogs() {
+        long n = Long.getLong("fts.sim.seeds", 1000);
+        range(ProtocolSimulator.Options.of(3).withLease(5), n);
+        range(ProtocolSimulator.Options.of(5).withLease(5), n / 2);
+        range(ProtocolSimulator.Options.of(3).withLogs().withLease(5), n);
+    }
+
     /** With logs: each replica's disk, what of it is synced, crashes of any number at once, storage faults. */
     @Test
     void withLogsThreeReplicasOverFiveThousandSeeds() {

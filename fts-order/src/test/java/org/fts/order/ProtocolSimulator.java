@@ -29,7 +29,12 @@ final class ProtocolSimulator {
      * the fault model (a majority without the state: then liveness is not checked, safety still is).
      */
     record Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering,
-                   boolean durable, boolean reads) {
+                   boolean durable, boolean reads, long leaseNanos) {
+        Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering,
+                boolean durable, boolean reads) {
+            this(replicas, steps, uniform, beyondFaultModel, ordering, durable, reads, 0);
+        }
+
         Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering) {
             this(replicas, steps, uniform, beyondFaultModel, ordering, false, uniform);
         }
@@ -44,7 +49,7 @@ final class ProtocolSimulator {
          * seeds that found a mechanism then replay step for step.
          */
         Options withoutReads() {
-            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, durable, false);
+            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, durable, false, leaseNanos);
         }
 
         static Options of(int replicas) {
@@ -52,19 +57,26 @@ final class ProtocolSimulator {
         }
 
         Options with(Ordering o) {
-            return new Options(replicas, steps, uniform, beyondFaultModel, o, durable, reads);
+            return new Options(replicas, steps, uniform, beyondFaultModel, o, durable, reads, leaseNanos);
         }
 
         /** These options with each replica's log modelled ({@code fts.durability=log}), storage faults included. */
         Options withLogs() {
-            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, true, reads);
+            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, true, reads, leaseNanos);
+        }
+
+        /** These options with read leases of {@code ticks} timer steps ({@code fts.reads.lease}, docs/reads.md). */
+        Options withLease(int ticks) {
+            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, durable, reads,
+                    ticks * SimReads.TICK_NANOS);
         }
 
         String describe() {
             return "N=" + replicas + ", " + steps + " steps, " + (uniform ? "uniform" : "agreed")
                     + (beyondFaultModel ? ", beyond the fault model" : "")
                     + (ordering == Ordering.SEQUENCER ? "" : ", " + ordering.alias + " ordering")
-                    + (durable ? ", with logs and storage faults" : "") + (reads || !uniform ? "" : ", no reads");
+                    + (durable ? ", with logs and storage faults" : "") + (reads || !uniform ? "" : ", no reads")
+                    + (leaseNanos > 0 ? ", read leases of " + leaseNanos / SimReads.TICK_NANOS + " ticks" : "");
         }
 
         /** The arguments of bin/fts simulate that run these options. */
@@ -72,7 +84,8 @@ final class ProtocolSimulator {
             return "--replicas " + replicas + " --steps " + steps + (uniform ? "" : " --delivery agreed")
                     + (beyondFaultModel ? " --faults beyond" : "")
                     + (ordering == Ordering.SEQUENCER ? "" : " --ordering " + ordering.alias)
-                    + (durable ? " --durability log" : "") + (reads || !uniform ? "" : " --reads off");
+                    + (durable ? " --durability log" : "") + (reads || !uniform ? "" : " --reads off")
+                    + (leaseNanos > 0 ? " --lease " + leaseNanos / SimReads.TICK_NANOS : "");
         }
     }
 
@@ -126,7 +139,7 @@ final class ProtocolSimulator {
         this.seed = seed;
         this.options = options;
         this.rnd = new Random(seed);
-        this.config = new GroupConfig(options.replicas(), options.uniform());
+        this.config = new GroupConfig(options.replicas(), options.uniform()).withReadLease(options.leaseNanos());
         this.net = new SimNetwork(options.replicas());
         this.nodes = new SimNode[options.replicas()];
         this.disks = new SimLog.Disk[options.replicas()];
@@ -423,6 +436,7 @@ final class ProtocolSimulator {
 
     /** Delivers every message and ACK timer until nothing moves; false (a violation) past the bound. */
     boolean quiesce() {
+        int leaseWaits = 0;
         for (int i = 0; i < QUIESCENCE_BOUND && ok(); i++) {
             List<SimNetwork.Queue> q = net.deliverable(liveMask());
             if (q.isEmpty()) {
@@ -432,6 +446,10 @@ final class ProtocolSimulator {
                     }
                 });
                 live().forEach(n -> n.order.ackIfMoved());
+                if (net.deliverable(liveMask()).isEmpty() && options.leaseNanos() > 0 && leaseWaits++ < 10) {
+                    reads.passTime(options.leaseNanos());   // reports held for read leases go once they end
+                    live().forEach(n -> n.order.readTick(reads.clock()));
+                }
                 if (net.deliverable(liveMask()).isEmpty()) {
                     live().forEach(n -> n.pump.drain());
                     return true;

@@ -9,7 +9,7 @@ import java.util.List;
  * {@code --replay SEED} runs one seed logging every step and each member's state after it.
  *
  * <pre>
- * bin/fts simulate [--seeds 1000] [--start 1] [--replicas 3|5] [--steps K] [--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--replay SEED]
+ * bin/fts simulate [--seeds 1000] [--start 1] [--replicas 3|5] [--steps K] [--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--lease TICKS] [--replay SEED]
  * </pre>
  */
 public final class ProtocolSimulatorMain {
@@ -26,6 +26,7 @@ public final class ProtocolSimulatorMain {
         Ordering ordering = Ordering.SEQUENCER;
         boolean durable = false;
         boolean reads = true;
+        int leaseTicks = 0;
         Long replay = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -44,6 +45,7 @@ public final class ProtocolSimulatorMain {
                 case "--durability" -> durable = "log".equals(v);
                 case "--replay" -> replay = Long.parseLong(v);
                 case "--reads" -> reads = !"off".equals(v);
+                case "--lease" -> leaseTicks = Integer.parseInt(v);
                 case "--help" -> usage(null);
                 default -> usage("unknown option " + a);
             }
@@ -53,7 +55,7 @@ public final class ProtocolSimulatorMain {
             usage("need --replicas >= 2, --steps >= 0, --seeds >= 1");
         }
         ProtocolSimulator.Options options = new ProtocolSimulator.Options(replicas, steps, uniform, beyond, ordering,
-                durable, reads && uniform);
+                durable, reads && uniform).withLease(leaseTicks);
         if (replay != null) {
             ProtocolSimulator.Result r = ProtocolSimulator.replay(replay, options, System.out);
             System.out.println(r.ok() ? r.report() : "seed " + replay + ": VIOLATION of " + r.invariant() + " at step "
@@ -89,7 +91,7 @@ public final class ProtocolSimulatorMain {
             System.err.println("simulate: " + error);
         }
         System.err.println("usage: bin/fts simulate [--seeds N] [--start S] [--replicas 3|5] [--steps K] "
-                + "[--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--reads on|off] [--replay SEED]");
+                + "[--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--reads on|off] [--lease TICKS] [--replay SEED]");
         System.exit(error == null ? 0 : 2);
     }
 }

@@ -46,6 +46,11 @@ final class SimReads {
         }
     }
 
+    /** Time passes with no timer step (the heal's wait for read leases to end). */
+    void passTime(long nanos) {
+        this.nanos += nanos;
+    }
+
     /** A timer step at {@code n}: time passes; its unconfirmed barriers expire. */
     void tick(SimNode n) {
         nanos += TICK_NANOS;

@@ -33,12 +33,29 @@ final class SimSteps {
             return;   // with logs: a writer's sync (drawn apart, so that runs without logs keep their schedules)
         }
         if (sim.options().reads() && rnd.nextInt(10) == 0 && !sim.live().isEmpty()) {
-            sim.reads().read(sim.pick(sim.live()));   // drawn apart, like the sync
+            sim.reads().read(reader());   // drawn apart, like the sync
             return;
         }
         while (!take(rnd.nextInt(100))) {
             // that step did not apply here: draw another
         }
+    }
+
+    /**
+     * Where a read is asked: a live member; with read leases, half the time one that sequences the epoch it has open
+     * (the reads a lease answers alone, the ones it could get wrong).
+     */
+    private SimNode reader() {
+        if (sim.options().leaseNanos() > 0 && rnd.nextBoolean()) {
+            List<SimNode> s = sim.live().stream().filter(n -> {
+                org.fts.gc.internal.EpochId e = n.order.member.epoch();
+                return e != null && e.sequencer().equals(n.id);
+            }).toList();
+            if (!s.isEmpty()) {
+                return sim.pick(s);
+            }
+        }
+        return sim.pick(sim.live());
     }
 
     /** A live member's log writer syncs what it was handed: those entries become durable, and it acknowledges them. */

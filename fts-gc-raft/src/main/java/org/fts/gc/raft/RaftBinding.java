@@ -59,6 +59,10 @@ public final class RaftBinding implements GroupBinding {
         if (members.isEmpty()) {
             throw new ConfigException(MEMBERS.name(), "is empty: fts.gc=raft needs the group's replica ids");
         }
+        if (!GroupConfig.READ_LEASE.get(config).isZero()) {
+            throw new ConfigException(GroupConfig.READ_LEASE.name(), "is the jgroups binding's: with fts.gc=raft "
+                    + "every declared read is confirmed through the log (docs/reads.md); leave it 0");
+        }
         return new RaftChannel(JGroupsStack.stackXml(config), GroupConfig.from(config), self,
                 GroupSecurity.groupKey(config), Durability.from(config), Durability.directory(config),
                 members, RESEND.get(config).toMillis(), HEARTBEAT.get(config).toMillis(),
