@@ -2,15 +2,17 @@ package org.fts.gc;
 
 /**
  * What {@link GroupChannel#readBarrier} calls back: exactly one of these methods, once, on the channel's delivery
- * thread (where {@link GroupListener} callbacks run), or neither if the channel closes first.
+ * thread (where {@link GroupListener} callbacks run), or neither if the channel closes first. A binding may run
+ * {@link #ready} on another thread instead when the delivery thread has handed over everything and is held off
+ * meanwhile: then {@link GroupChannel#isDeliveryThread} is true there, and nothing is delivered during the call.
  */
 public interface ReadBarrier {
 
     /**
      * Every broadcast that any member of the group had delivered when the barrier was asked for has been
      * delivered here, and handed to the listener before this call: the application's state, read now, holds every
-     * broadcast whose delivery anyone could have observed before the read began. Runs on the delivery thread, so
-     * nothing is delivered meanwhile.
+     * broadcast whose delivery anyone could have observed before the read began. Runs on the delivery thread (or in
+     * its stead: see the class), so nothing is delivered meanwhile.
      */
     void ready();
 

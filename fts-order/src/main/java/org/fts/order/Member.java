@@ -435,9 +435,12 @@ final class Member {
         return promised;
     }
 
-    /** {@code barriers} are ready once this member delivered up to {@code position}, if before {@code deadline}. */
-    synchronized void readsAt(long position, List<org.fts.gc.ReadBarrier> barriers, long deadline) {
-        reads.add(position, delivered, barriers, deadline, pump);
+    /**
+     * {@code barriers} are ready once this member delivered up to {@code position}, if before {@code deadline};
+     * returns true if it has delivered that far already: the caller makes them ready, outside this monitor.
+     */
+    synchronized boolean readsAt(long position, List<org.fts.gc.ReadBarrier> barriers, long deadline) {
+        return reads.addUnlessDelivered(position, delivered, barriers, deadline);
     }
 
     /** The read barriers past their deadline (all of them with {@code Long.MAX_VALUE}): the caller refuses them. */

@@ -87,7 +87,11 @@ final class ReadRequester {
             refuse(batch, "its sequencer could not confirm that it still leads the group");
         } else {
             confirmed.add(batch.size());
-            member.readsAt(a.position(), batch, now + TIMEOUT_NANOS);
+            if (member.readsAt(a.position(), batch, now + TIMEOUT_NANOS)) {
+                // delivered already: ready on this thread if the pump has handed over every delivery (no hand-off
+                // to the delivery thread and back), else right behind them
+                pump.taskNowIfIdle(() -> batch.forEach(ReadBarrier::ready));
+            }
         }
         if (send != null) {
             net.index(to, send);

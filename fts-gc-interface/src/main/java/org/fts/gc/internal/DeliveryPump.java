@@ -72,6 +72,8 @@ public final class DeliveryPump {
     private final AtomicInteger depth = new AtomicInteger();
     /** Events offered and not yet finished (the one being dispatched included). */
     private final AtomicInteger unfinished = new AtomicInteger();
+    /** Held by the delivery thread while it dispatches, and by a task run in its stead ({@link #taskNowIfIdle}). */
+    private final java.util.concurrent.locks.ReentrantLock exec = new java.util.concurrent.locks.ReentrantLock();
     private final GroupListener listener;
     private final Thread thread;
     private volatile boolean stopped;
@@ -217,6 +219,32 @@ public final class DeliveryPump {
     }
 
     /**
+     * Runs {@code task} at once on the calling thread when the pump is idle (every event offered before has been
+     * handed over and its callback has returned), with the delivery thread held off meanwhile, as if it ran there:
+     * {@link #isDeliveryThread} is true during it. Otherwise (busy, not started, stopped, or called from the delivery
+     * thread) queues it like {@link #task}. Saves the hand-off to the delivery thread and back for work that needs
+     * only to follow what was offered before it (a read whose position was delivered: docs/reads.md).
+     */
+    public void taskNowIfIdle(Runnable task) {
+        if (!stopped && thread.isAlive() && Thread.currentThread() != thread && unfinished.get() == 0
+                && exec.tryLock()) {
+            boolean ran = false;
+            try {
+                if (unfinished.get() == 0 && !stopped) {
+                    ran = true;
+                    task.run();
+                }
+            } finally {
+                exec.unlock();
+            }
+            if (ran) {
+                return;
+            }
+        }
+        task(task);
+    }
+
+    /**
      * {@code GroupChannel.onDeliveryThread} for a binding whose channel has {@code pump} (null before join):
      * queues {@code task}, or fails as a channel that is not joined or is closed must.
      */
@@ -258,9 +286,9 @@ public final class DeliveryPump {
         return unfinished.get() == 0;
     }
 
-    /** Whether the caller is this pump's delivery thread. */
+    /** Whether the caller is this pump's delivery thread, or runs a task in its stead ({@link #taskNowIfIdle}). */
     public boolean isDeliveryThread() {
-        return Thread.currentThread() == thread;
+        return Thread.currentThread() == thread || exec.isHeldByCurrentThread();
     }
 
     /**
@@ -329,10 +357,12 @@ public final class DeliveryPump {
                     }
                     waitUntilDue(e.due());
                     depth.decrementAndGet();
+                    exec.lock();
                     try {
                         dispatch(e);
                     } finally {
                         unfinished.decrementAndGet();
+                        exec.unlock();
                     }
                 }
                 batch.clear();

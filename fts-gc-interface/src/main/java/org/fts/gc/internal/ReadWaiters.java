@@ -29,6 +29,19 @@ public final class ReadWaiters {
         barriers.forEach(b -> at.add(new Waiter(b, deadline)));
     }
 
+    /**
+     * Like {@link #add}, but hands nothing to the pump: returns true if {@code position} was delivered already (the
+     * caller makes the barriers ready, outside its owner's monitor), else keeps them waiting.
+     */
+    public boolean addUnlessDelivered(long position, long delivered, List<ReadBarrier> barriers, long deadline) {
+        if (position <= delivered) {
+            return true;
+        }
+        List<Waiter> at = byPosition.computeIfAbsent(position, p -> new ArrayList<>());
+        barriers.forEach(b -> at.add(new Waiter(b, deadline)));
+        return false;
+    }
+
     /** After the member delivered up to {@code delivered}: the barriers waiting for it are ready. */
     public void release(long delivered, DeliveryPump pump) {
         while (!byPosition.isEmpty() && byPosition.firstKey() <= delivered) {
