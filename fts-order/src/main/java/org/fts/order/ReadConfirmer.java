@@ -141,7 +141,7 @@ final class ReadConfirmer {
         startRound();
     }
 
-    /** Confirmation rounds run so far, and requests answered under the lease. */
+    /** Confirmation rounds run so far. */
     long rounds() {
         return rounds.sum();
     }

@@ -22,6 +22,8 @@ final class Switchboard implements Member.Net, Sequencer.Net, Origin.Forwarder {
     private final TotalOrder t;
     /** Reports held back while a read lease this member granted runs ({@link #state}). */
     private final List<Runnable> heldReports = new ArrayList<>();
+    /** Guarded by {@link #heldReports}: held reports are being sent ({@link #releaseReports}). */
+    private boolean releasing;
 
     /** Reads {@code t}'s roles as it calls them: it is made before them. */
     Switchboard(TotalOrder t) {
@@ -105,7 +107,8 @@ final class Switchboard implements Member.Net, Sequencer.Net, Origin.Forwarder {
     @Override
     public void state(MemberId to, Wire.State s) {
         synchronized (heldReports) {
-            if (!heldReports.isEmpty() || t.member.leaseGrantedUntil() - t.readClock.getAsLong() > 0) {
+            if (releasing || !heldReports.isEmpty()
+                    || t.member.leaseGrantedUntil() - t.readClock.getAsLong() > 0) {
                 LOG.debug("{}: report for view {} held until its read lease ends", t.self, s.view());
                 heldReports.add(() -> toMember(to, s));
                 return;
@@ -114,17 +117,24 @@ final class Switchboard implements Member.Net, Sequencer.Net, Origin.Forwarder {
         toMember(to, s);
     }
 
-    /** The timer: the reports held back for a lease that has now ended go, in order. */
-    void releaseReports(long now) {
-        List<Runnable> due;
-        synchronized (heldReports) {
-            if (heldReports.isEmpty() || t.member.leaseGrantedUntil() - now > 0) {
-                return;
+    /**
+     * The timer: the reports held back for a lease that has now ended go, in order, ahead of any later one (one held
+     * while they go, even from within a send here, goes after them).
+     */
+    void releaseReports() {
+        while (true) {
+            List<Runnable> due;
+            synchronized (heldReports) {
+                if (heldReports.isEmpty() || t.member.leaseGrantedUntil() - t.readClock.getAsLong() > 0) {
+                    releasing = false;
+                    return;
+                }
+                releasing = true;
+                due = new ArrayList<>(heldReports);
+                heldReports.clear();
             }
-            due = new ArrayList<>(heldReports);
-            heldReports.clear();
+            due.forEach(Runnable::run);
         }
-        due.forEach(Runnable::run);
     }
 
     @Override

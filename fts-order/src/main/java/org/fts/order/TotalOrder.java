@@ -195,7 +195,7 @@ public final class TotalOrder {
     public void readTick(long now) {
         reads.tick(now);
         readRounds.tick(now);
-        board.releaseReports(now);
+        board.releaseReports();
     }
 
     private void readIndex(EpochId epoch, ReadWire.Index request) {

@@ -306,6 +306,14 @@ class RaftChannelTest {
         assertThrows(org.fts.gc.GroupException.class, () -> stranger.join(group, new Recorder()));
     }
 
+    @Test
+    void aReadLeaseIsAStartupErrorNamingTheKey() {
+        Properties p = config();
+        p.setProperty("fts.reads.lease", "500ms");
+        ConfigException e = assertThrows(ConfigException.class, () -> GroupChannels.create(p, "r0#1"));
+        assertTrue(e.getMessage().contains("fts.reads.lease"), e.getMessage());
+    }
+
     /**
      * Issue 39's scenario on the raft binding (docs/durability.md, "Storage faults"): r2 is down while r0 and r1 append
      * 300 entries; both stop; one byte of the suffix in r0's log is flipped; r0 and r2 come back, then r1. r0's log is
