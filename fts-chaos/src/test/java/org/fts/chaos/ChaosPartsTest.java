@@ -89,7 +89,12 @@ class ChaosPartsTest {
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--nemesis", "flood"));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--delivery", "fast"));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--placement", "random"));
-        assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--reads", "lease"));
+        assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--reads", "cached"));
+        ChaosOptions lease = ChaosOptions.parse("--reads", "lease");
+        assertEquals(List.of("-Dfts.placement=first",
+                "-Dfts.reads=IDL:fts_samples/HelloObj:1.0#get,IDL:fts_samples/Counter:1.0#value",
+                "-Dfts.reads.lease=500ms"), lease.replicaJvmOptions(), "declared reads, and the lease");
+        assertEquals(lease, ChaosOptions.parse(lease.replayCommand().substring("bin/fts chaos ".length()).split(" ")));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--seconds"));
         assertThrows(IllegalArgumentException.class, () -> ChaosOptions.parse("--kill", "r0"));
     }

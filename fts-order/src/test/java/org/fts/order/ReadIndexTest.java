@@ -10,8 +10,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 import org.fts.gc.GroupConfig;
-import org.fts.gc.ReadBarrier;
-import org.fts.testing.Recorder.Delivery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,24 +28,6 @@ class ReadIndexTest {
         }
     }
 
-    /** A barrier at {@code name}: completes with what its member had delivered when ready, or fails if refused. */
-    private CompletableFuture<List<String>> barrier(String name) {
-        CompletableFuture<List<String>> f = new CompletableFuture<>();
-        SteppedGroup.Node n = g.node(name);
-        n.order.readBarrier(new ReadBarrier() {
-            @Override
-            public void ready() {
-                f.complete(n.recorder.delivered().stream().map(Delivery::text).toList());
-            }
-
-            @Override
-            public void refused(String why) {
-                f.completeExceptionally(new IllegalStateException(why));
-            }
-        });
-        return f;
-    }
-
     @Test
     void aSequencerCutOffFromANewerEpochConfirmsNoReadWhileTheNewerEpochReadsEveryWriteItAnswered()
             throws Exception {
@@ -59,17 +39,17 @@ class ReadIndexTest {
         g.view("a", "b");        // a and b go on without c, which never hears of it
         g.send("a", 3);          // answered by the newer epoch: c never delivers them
         assertEquals(5, g.node("b").delivered(5).size());
-        CompletableFuture<List<String>> atC = barrier("c");
+        CompletableFuture<List<String>> atC = g.readBarrier("c");
         g.run();
         assertFalse(atC.isDone(), "c's own read waits for a pong no member of its epoch sends");
         g.node("c").order.readTick(System.nanoTime() + 2 * ReadRequester.TIMEOUT_NANOS);
         Throwable refused = atC.handle((v, e) -> e).get(10, TimeUnit.SECONDS);
         assertTrue(refused != null, "refused, so the read is ordered (and fails there), never read from c's state");
-        CompletableFuture<List<String>> atB = barrier("b");
+        CompletableFuture<List<String>> atB = g.readBarrier("b");
         g.run();
         assertEquals(List.of("a:0", "a:1", "a:2", "a:3", "a:4"), atB.get(10, TimeUnit.SECONDS),
                 "a read at b, through its sequencer a, holds every write answered before it");
-        CompletableFuture<List<String>> atA = barrier("a");   // the sequencer's own read: b's pong confirms it
+        CompletableFuture<List<String>> atA = g.readBarrier("a");   // the sequencer's own read: b's pong confirms it
         g.run();
         assertEquals(5, atA.get(10, TimeUnit.SECONDS).size());
     }
@@ -80,11 +60,11 @@ class ReadIndexTest {
         g.view("a", "b", "c");
         g.view("a", "b", "c", "d", "e");
         g.send("b", 4);
-        CompletableFuture<List<String>> atE = barrier("e");
+        CompletableFuture<List<String>> atE = g.readBarrier("e");
         g.run();
         assertEquals(List.of("b:0", "b:1", "b:2", "b:3"), atE.get(10, TimeUnit.SECONDS));
         g.partition(Set.of("a", "e"));   // the sequencer and e: a minority of five, unaware
-        CompletableFuture<List<String>> cutOff = barrier("e");
+        CompletableFuture<List<String>> cutOff = g.readBarrier("e");
         g.run();
         assertFalse(cutOff.isDone(), "the sequencer hears itself and e: two of five");
         g.node("a").order.readTick(System.nanoTime() + 2 * ReadRequester.TIMEOUT_NANOS);

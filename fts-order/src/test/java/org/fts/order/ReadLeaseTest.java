@@ -13,8 +13,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.fts.gc.GroupConfig;
-import org.fts.gc.ReadBarrier;
-import org.fts.testing.Recorder.Delivery;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -52,23 +50,6 @@ class ReadLeaseTest {
         g.run();
     }
 
-    private CompletableFuture<List<String>> barrier(String name) {
-        CompletableFuture<List<String>> f = new CompletableFuture<>();
-        SteppedGroup.Node n = g.node(name);
-        n.order.readBarrier(new ReadBarrier() {
-            @Override
-            public void ready() {
-                f.complete(n.recorder.delivered().stream().map(Delivery::text).toList());
-            }
-
-            @Override
-            public void refused(String why) {
-                f.completeExceptionally(new IllegalStateException(why));
-            }
-        });
-        return f;
-    }
-
     @Test
     void aSequencerCutOffReadsUnderItsLeaseWhileNoNewerEpochOpensUntilTheLeaseEnds() throws Exception {
         start("c", "a", "b");
@@ -78,7 +59,7 @@ class ReadLeaseTest {
         assertNotNull(g.node("b").order.member.epoch(), "the lease after their start passed: the epoch opened");
         g.send("a", 2);
 
-        CompletableFuture<List<String>> first = barrier("c");   // a round of pings: the pongs grant the lease
+        CompletableFuture<List<String>> first = g.readBarrier("c");   // a round of pings: the pongs grant the lease
         g.run();
         assertEquals(List.of("a:0", "a:1"), first.get(10, TimeUnit.SECONDS));
         assertEquals(0, g.node("c").order.readRounds.leased());
@@ -88,10 +69,10 @@ class ReadLeaseTest {
         assertNull(g.node("a").order.member.epoch(), "their reports wait for the lease they granted c to end");
         g.sendNoRun("a", 1);
         g.run();
-        assertEquals(2, g.node("b").recorder.delivered().size(), "no newer epoch answers a write meanwhile");
+        assertEquals(List.of("a:0", "a:1"), g.node("b").texts(), "no newer epoch answers a write meanwhile");
 
         pass(LEASE / 4, "c", "a", "b");
-        CompletableFuture<List<String>> leased = barrier("c");
+        CompletableFuture<List<String>> leased = g.readBarrier("c");
         g.run();
         assertEquals(List.of("a:0", "a:1"), leased.get(10, TimeUnit.SECONDS),
                 "c reads alone, under its lease: nothing was answered that it does not hold");
@@ -101,7 +82,7 @@ class ReadLeaseTest {
         assertNotNull(g.node("a").order.member.epoch());
         assertEquals(3, g.node("b").delivered(3).size(), "the write waiting for the newer epoch is answered");
 
-        CompletableFuture<List<String>> late = barrier("c");
+        CompletableFuture<List<String>> late = g.readBarrier("c");
         g.run();
         assertFalse(late.isDone(), "c's lease has ended: its read waits for pongs no member of its epoch sends");
         pass(2 * ReadRequester.TIMEOUT_NANOS, "c");
@@ -115,13 +96,13 @@ class ReadLeaseTest {
         g.view("c", "a", "b");
         g.send("a", 1);
         for (int i = 0; i < 3; i++) {
-            CompletableFuture<List<String>> r = barrier("c");
+            CompletableFuture<List<String>> r = g.readBarrier("c");
             g.run();
             assertEquals(List.of("a:0"), r.get(10, TimeUnit.SECONDS));
         }
         assertEquals(0, g.node("c").order.readRounds.leased());
         g.partition(Set.of("c"));
-        CompletableFuture<List<String>> cutOff = barrier("c");
+        CompletableFuture<List<String>> cutOff = g.readBarrier("c");
         g.run();
         assertFalse(cutOff.isDone(), "no lease: a cut-off sequencer never reads alone");
     }

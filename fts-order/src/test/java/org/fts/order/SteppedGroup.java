@@ -308,6 +308,27 @@ final class SteppedGroup implements AutoCloseable {
         throw new AssertionError("no quiescence");
     }
 
+    /**
+     * A read barrier at {@code name}: completes with the texts its member had delivered when it was ready, or fails
+     * if it was refused. Does not run the group.
+     */
+    java.util.concurrent.CompletableFuture<List<String>> readBarrier(String name) {
+        java.util.concurrent.CompletableFuture<List<String>> f = new java.util.concurrent.CompletableFuture<>();
+        Node n = nodes.get(name);
+        n.order.readBarrier(new org.fts.gc.ReadBarrier() {
+            @Override
+            public void ready() {
+                f.complete(n.recorder.delivered().stream().map(Delivery::text).toList());
+            }
+
+            @Override
+            public void refused(String why) {
+                f.completeExceptionally(new IllegalStateException(why));
+            }
+        });
+        return f;
+    }
+
     /** {@code count} broadcasts "from:i" from member {@code from}, then runs. */
     void send(String from, int count) {
         sendNoRun(from, count);
