@@ -26,10 +26,6 @@ final class ReadLease {
         this.nanos = nanos;
     }
 
-    boolean enabled() {
-        return nanos > 0;
-    }
-
     /** Whether a lease for epoch {@code e} runs at {@code now}. */
     boolean holds(EpochId e, long now) {
         return epoch != null && epoch.equals(e) && until - now > 0;
