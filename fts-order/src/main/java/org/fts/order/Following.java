@@ -20,14 +20,18 @@ final class Following {
         this.m = m;
     }
 
-    /** An ORD from {@code src}. Returns whether it advanced what this member holds (an ACK is due). */
+    /**
+     * An ORD from {@code src}. Returns whether it advanced what this member holds (an ACK is due). What it commits is
+     * delivered by {@link #deliverAfterAck}, after the caller sent that ACK: the delivery thread it wakes would
+     * otherwise compete with the acknowledgement that the sequencer's client waits for.
+     */
     boolean onOrd(MemberId src, Wire.Ord o) {
         EpochId e = new EpochId(o.epochView(), src);
         if (m.phase instanceof Phase.Open open && open.epoch().equals(e)) {
             long before = m.held;
             accept(o.e());
             m.commitKnown = Math.max(m.commitKnown, o.committed());
-            deliverCommitted();
+            m.deliverAfterAck = e;
             trim(o.stable());
             return m.held > before;
         }
@@ -39,6 +43,15 @@ final class Following {
         }
         LOG.debug("{}: dropped ORD {} of epoch {} in phase {}", m.self, o.e().gseq(), e, m.phase);
         return false;
+    }
+
+    /** What ORDs of the open epoch {@code deliverAfterAck} committed, once their ACK is sent (after a batch). */
+    void deliverAfterAck() {
+        EpochId e = m.deliverAfterAck;
+        m.deliverAfterAck = null;
+        if (e != null && m.phase instanceof Phase.Open open && open.epoch().equals(e)) {
+            deliverCommitted();
+        }
     }
 
     /**

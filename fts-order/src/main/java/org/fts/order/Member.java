@@ -107,6 +107,8 @@ final class Member {
      * it).
      */
     boolean shortcut;
+    /** The open epoch whose ORDs this member held in the current batch and has not delivered yet, or null. */
+    EpochId deliverAfterAck;
     /**
      * With a log, where this member and its sequencer are a majority (3 replicas): what this member's disk holds of
      * what the sequencer's disk holds ({@code sequencerHolds}, told by its COMMITs) is committed, without waiting for
@@ -191,6 +193,11 @@ final class Member {
 
     synchronized boolean onOrd(MemberId src, Wire.Ord o) {
         return following.onOrd(src, o);
+    }
+
+    /** After a batch of received messages, once its ACK is sent: what its ORDs committed ({@link Following#onOrd}). */
+    synchronized void deliverAfterAck() {
+        following.deliverAfterAck();
     }
 
     synchronized boolean onData(Wire.Data d) {

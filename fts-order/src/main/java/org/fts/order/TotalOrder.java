@@ -249,9 +249,13 @@ public final class TotalOrder {
         FailStop.guard(() -> board.dispatch(src, m));
     }
 
-    /** After a batch of received messages: one ACK for all the ORDs it held. */
+    /**
+     * After a batch of received messages: one ACK for all the ORDs it held, then their delivery. A binding calls it
+     * after every batch it passed to {@link #receive} (ORDs wait for it to be delivered).
+     */
     public void afterBatch() {
         ack(member.ackDue(false));
+        member.deliverAfterAck();
     }
 
     /**

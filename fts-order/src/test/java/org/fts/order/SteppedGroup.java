@@ -75,8 +75,17 @@ final class SteppedGroup implements AutoCloseable {
             route(id, to, msg);   // one FIFO inbox per member: control and data share the order
         }
 
+        /**
+         * What this member's protocol had delivered when it sent each of its ACKs, in order (the timer's repeats at the
+         * end of each {@link SteppedGroup#run} included).
+         */
+        final List<Long> deliveredAtAck = new ArrayList<>();
+
         @Override
         public void urgent(MemberId to, byte[] msg) {
+            if (msg.length > 0 && msg[0] == Wire.Tag.ACK.code) {
+                deliveredAtAck.add(deliveredByProtocol(id.name()));
+            }
             route(id, to, msg);
         }
 
