@@ -144,8 +144,15 @@ final class Switchboard implements Member.Net, Sequencer.Net, Origin.Forwarder {
 
     @Override
     public void ack(EpochId epoch, long held) {
+        ack(epoch, held, false);
+    }
+
+    /** An acknowledgement; {@code lossy}: by the transport's path that may lose it ({@link AckSchedule.Due#lossy}). */
+    void ack(EpochId epoch, long held, boolean lossy) {
         if (epoch.sequencer().equals(t.self)) {
             t.sequencer.acks().onAck(t.self, epoch.view(), held);
+        } else if (lossy) {
+            t.net.ack(epoch.sequencer(), Wire.encode(new Wire.Ack(epoch.view(), held)));
         } else {
             t.net.urgent(epoch.sequencer(), Wire.encode(new Wire.Ack(epoch.view(), held)));
         }

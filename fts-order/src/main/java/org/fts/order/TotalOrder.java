@@ -52,6 +52,17 @@ public final class TotalOrder {
         void urgent(MemberId to, byte[] msg);
 
         /**
+         * A batch's acknowledgement to {@code to}, its sequencer, under uniform delivery: like {@link #urgent}, and it
+         * may also be lost. An acknowledgement carries a maximum, and the member's timer repeats it reliably while it
+         * holds entries it does not know committed ({@link AckSchedule}), so a lost one costs at most a tick, never the
+         * commit. A binding may send it outside its reliable channel and handle it on the thread that received it.
+         * {@link #urgent} by default.
+         */
+        default void ack(MemberId to, byte[] msg) {
+            urgent(to, msg);
+        }
+
+        /**
          * Like {@link #urgent}, and it also reaches a member that recently left this member's view: a probe, and
          * its answer, must reach whoever asked whatever the views say (one member may have excluded another that
          * does not know it yet).
@@ -191,6 +202,15 @@ public final class TotalOrder {
         return msg.length > 0 && ReadWire.owns(msg[0]);
     }
 
+    /**
+     * Whether {@code length} bytes of {@code array} from {@code offset} are an acknowledgement ({@link
+     * Transport#ack}): its handling waits for no monitor but the acknowledgement book's and the member's short one,
+     * and sends nothing under flow control, so a binding may run it on the thread that received it.
+     */
+    public static boolean isAck(byte[] array, int offset, int length) {
+        return Wire.isAck(array, offset, length);
+    }
+
     /** The timer's part in read barriers: unconfirmed ones are refused after {@link ReadRequester#TIMEOUT_NANOS}. */
     public void readTick(long now) {
         reads.tick(now);
@@ -280,7 +300,7 @@ public final class TotalOrder {
         if (due != null) {
             EpochId e = member.epoch();
             if (e != null && e.view() == due.view()) {
-                board.ack(e, due.held());
+                board.ack(e, due.held(), due.lossy());
             }
         }
     }

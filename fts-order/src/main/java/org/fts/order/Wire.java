@@ -195,6 +195,11 @@ final class Wire {
     record Unreachable(MemberId target) implements Msg {
     }
 
+    /** Whether the bytes are an encoded {@link Ack}. */
+    static boolean isAck(byte[] array, int offset, int length) {
+        return length == 17 && array != null && array[offset] == Tag.ACK.code;
+    }
+
     /** Each message's type, its first byte. */
     enum Tag {
         FWD(1),

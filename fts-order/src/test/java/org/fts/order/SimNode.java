@@ -148,6 +148,19 @@ final class SimNode implements TotalOrder.Transport, MemberTap, GroupListener {
         sim.send(this, to, SimNetwork.Kind.URGENT, msg);
     }
 
+    /**
+     * The JGroups binding's lossy path for a batch's acknowledgement ({@code NO_RELIABILITY}): one in four is lost
+     * here, drawn from the run's random, so the timer's reliable repeat is what commits the rest.
+     */
+    @Override
+    public void ack(MemberId to, byte[] msg) {
+        if (sim.rnd().nextInt(4) == 0) {
+            sim.log("ACK lost " + id + " -> " + to);
+            return;
+        }
+        sim.send(this, to, SimNetwork.Kind.URGENT, msg);
+    }
+
     @Override
     public void multicast(byte[] msg) {
         sim.multicast(this, SimNetwork.Kind.MULTICAST, msg);

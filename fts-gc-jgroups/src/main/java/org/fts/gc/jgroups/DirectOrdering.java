@@ -1,13 +1,14 @@
 package org.fts.gc.jgroups;
 
+import org.fts.order.TotalOrder;
 import org.jgroups.Message;
 import org.jgroups.util.MaxOneThreadPerSender;
 import org.jgroups.util.MessageBatch;
 
 /**
  * How FTS's UDP stack hands received messages to the protocols ({@code message_processing_policy}): a regular (not
- * OOB) multicast is passed up on the thread that received it; everything else as JGroups' default does ({@code
- * max}: at most one pool thread per sender). The regular multicasts are the sequencer's ORDs, the group's traffic,
+ * OOB) multicast, and a batch's acknowledgement sent outside UNICAST3, are passed up on the thread that received
+ * them; everything else as JGroups' default does ({@code max}: at most one pool thread per sender). The regular multicasts are the sequencer's ORDs, the group's traffic,
  * and JGroups' own protocol multicasts.
  *
  * <p>Why: a pool thread per received ORD batch cost each member a thread wake-up per batch on the ordering path
@@ -26,6 +27,12 @@ import org.jgroups.util.MessageBatch;
  *       thread that delivered an OOB one. Acknowledgements handled there once did exactly that, and a sequencer
  *       out of credits deadlocked ({@code JGroupsFlowControlTest}). JGroups' own {@code direct} policy runs regular
  *       unicasts on the receiver; FTS does not, for that reason.</li>
+ *   <li>The one exception: a batch's acknowledgement ({@code TotalOrder.Transport#ack}), which the binding sends with
+ *       {@code NO_RELIABILITY}. UNICAST3 passes such a message up as it is, without touching the sender's queue, and
+ *       its handling ({@code org.fts.order.Acks}) takes the acknowledgement book's own lock and the member's short
+ *       monitor, never the sequencer's, and sends only control messages (NO_FC). It saves the sequencer a pool
+ *       thread's wake-up per acknowledgement (docs/performance.md, "The lone client"). An encrypted stack
+ *       ({@code SYM_ENCRYPT}) hides the message's type here, and its acknowledgements go to the pool.</li>
  * </ul>
  * Tested by {@code JGroupsFlowControlTest} (three members flat out under tiny credits), the conformance suites on
  * the shipped stacks ({@code JGroupsUdpConformanceTest}: a blocked listener, crashes mid-traffic, partitions) and
@@ -34,6 +41,14 @@ import org.jgroups.util.MessageBatch;
 public final class DirectOrdering extends MaxOneThreadPerSender {
     @Override
     public boolean process(Message msg, boolean oob) {
+        if (oob && msg.getDest() != null && isAck(msg)) {
+            try {
+                tp.passMessageUp(msg, true, false, false);
+            } catch (Throwable t) {
+                log.error("FTS: passing an acknowledgement up failed", t);
+            }
+            return true;
+        }
         if (oob || msg.getDest() != null) {
             return super.process(msg, oob);
         }
@@ -52,6 +67,15 @@ public final class DirectOrdering extends MaxOneThreadPerSender {
         }
         new BatchHandler(batch, false).run();
         return true;
+    }
+
+    /**
+     * An FTS acknowledgement sent outside UNICAST3 ({@code NO_RELIABILITY}, so UNICAST3 passes it up without touching
+     * the sender's queue) and readable here (not encrypted below NAKACK2).
+     */
+    static boolean isAck(Message msg) {
+        return msg.isFlagSet(Message.Flag.NO_RELIABILITY) && msg.hasArray()
+                && TotalOrder.isAck(msg.getArray(), msg.getOffset(), msg.getLength());
     }
 
     /**

@@ -87,6 +87,17 @@ final class JGroupsTransport implements TotalOrder.Transport {
         unicast(to, new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC, Message.Flag.OOB));
     }
 
+    /**
+     * Outside UNICAST3 ({@code NO_RELIABILITY}): no sequence number, retransmission or UNICAST3 acknowledgement of
+     * its own, and {@link DirectOrdering} may handle it on the receiver thread (UNICAST3 drains a sender's queue only
+     * for messages it numbered). A lost one is repeated by the member's timer ({@link TotalOrder.Transport#ack}).
+     */
+    @Override
+    public void ack(MemberId to, byte[] msg) {
+        unicast(to, new BytesMessage(null, msg).setFlag(Message.Flag.NO_FC, Message.Flag.OOB,
+                Message.Flag.NO_RELIABILITY, Message.Flag.DONT_BUNDLE));
+    }
+
     @Override
     public void probe(MemberId to, byte[] msg) {
         Address a = addresses.getOrDeparted(to);
