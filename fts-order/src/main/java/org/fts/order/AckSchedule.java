@@ -10,10 +10,11 @@ import org.fts.gc.GroupConfig;
  * once per standing (what it holds, and what it knows committed), so that a commit stuck for another reason costs
  * one message, not one per tick.
  *
- * <p>Under uniform delivery the acknowledgement of a batch may be lost ({@link Due#lossy}: the JGroups binding sends it
- * outside its reliable channel, {@link TotalOrder.Transport#ack}); the timer's repeat, which is reliable, covers it
- * (within a tick, where another member's acknowledgement did not). Every other acknowledgement is reliable: the
- * timer's, agreed delivery's (which has no repeat), and the one that opens an epoch. Guarded by the member's monitor.
+ * <p>Under uniform delivery the acknowledgement of a batch may be lost ({@link Due#lossy}, unless the member forwards
+ * broadcasts of its own: the JGroups binding sends it outside its reliable channel, {@link TotalOrder.Transport#ack});
+ * the timer's repeat, which is reliable, covers it (within a tick, where another member's acknowledgement did not).
+ * Every other acknowledgement is reliable: the timer's, agreed delivery's (which has no repeat), and the one that
+ * opens an epoch. Guarded by the member's monitor.
  */
 final class AckSchedule {
     static final int EVERY = 512;

@@ -273,4 +273,9 @@ final class Origin {
     int unackedCount() {
         return unacked.size();
     }
+
+    /** Whether broadcasts of this origin are on their way (forwarded, not delivered back yet). */
+    boolean forwarding() {
+        return !unacked.isEmpty();
+    }
 }

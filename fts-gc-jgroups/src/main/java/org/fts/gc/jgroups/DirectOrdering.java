@@ -31,7 +31,8 @@ import org.jgroups.util.MessageBatch;
  *       {@code NO_RELIABILITY}. UNICAST3 passes such a message up as it is, without touching the sender's queue, and
  *       its handling ({@code org.fts.order.Acks}) takes the acknowledgement book's own lock and the member's short
  *       monitor, never the sequencer's, and sends only control messages (NO_FC). It saves the sequencer a pool
- *       thread's wake-up per acknowledgement (docs/performance.md, "The lone client"). An encrypted stack
+ *       thread's wake-up per acknowledgement (docs/performance.md, "The lone client"). A member that forwards
+ *       broadcasts of its own sends its acknowledgements reliably (docs/group-communication.md). An encrypted stack
  *       ({@code SYM_ENCRYPT}) hides the message's type here, and its acknowledgements go to the pool.</li>
  * </ul>
  * Tested by {@code JGroupsFlowControlTest} (three members flat out under tiny credits), the conformance suites on
