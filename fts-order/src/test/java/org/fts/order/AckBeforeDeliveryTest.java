@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 /**
  * A follower acknowledges a batch of ORDs before it delivers what the batch committed ({@link Following#onOrd},
  * {@link TotalOrder#afterBatch}): the sequencer's client waits for that acknowledgement, and the delivery thread the
- * batch wakes would compete with it (docs/performance.md, "The lone client").
+ * batch wakes would compete with it (docs/performance.md, "The lone client: acknowledgements").
  */
 class AckBeforeDeliveryTest {
     @Test

@@ -8,8 +8,8 @@ import org.jgroups.util.MessageBatch;
 /**
  * How FTS's UDP stack hands received messages to the protocols ({@code message_processing_policy}): a regular (not
  * OOB) multicast, and a batch's acknowledgement sent outside UNICAST3, are passed up on the thread that received
- * them; everything else as JGroups' default does ({@code max}: at most one pool thread per sender). The regular multicasts are the sequencer's ORDs, the group's traffic,
- * and JGroups' own protocol multicasts.
+ * them; everything else as JGroups' default does ({@code max}: at most one pool thread per sender). The regular
+ * multicasts are the sequencer's ORDs, the group's traffic, and JGroups' own protocol multicasts.
  *
  * <p>Why: a pool thread per received ORD batch cost each member a thread wake-up per batch on the ordering path
  * (measured with {@code bin/fts load}; docs/performance.md). Handling them on the multicast receiver is safe because
@@ -31,11 +31,13 @@ import org.jgroups.util.MessageBatch;
  *       {@code NO_RELIABILITY}. UNICAST3 passes such a message up as it is, without touching the sender's queue, and
  *       its handling ({@code org.fts.order.Acks}) takes the acknowledgement book's own lock and the member's short
  *       monitor, never the sequencer's, and sends only control messages (NO_FC). It saves the sequencer a pool
- *       thread's wake-up per acknowledgement (docs/performance.md, "The lone client"). A member that forwards
- *       broadcasts of its own sends its acknowledgements reliably (docs/group-communication.md). An encrypted stack
- *       ({@code SYM_ENCRYPT}) hides the message's type here, and its acknowledgements go to the pool.</li>
+ *       thread's wake-up per acknowledgement (docs/performance.md, "The lone client: acknowledgements"). A member
+ *       that forwards broadcasts of its own sends its acknowledgements reliably (docs/group-communication.md). An
+ *       encrypted stack ({@code SYM_ENCRYPT}) hides the message's type here, and its acknowledgements go to the
+ *       pool.</li>
  * </ul>
- * Tested by {@code JGroupsFlowControlTest} (three members flat out under tiny credits), the conformance suites on
+ * Tested by {@code JGroupsFlowControlTest} (three members flat out under tiny credits), {@code DirectOrderingTest}
+ * (what runs on the receiver), the conformance suites on
  * the shipped stacks ({@code JGroupsUdpConformanceTest}: a blocked listener, crashes mid-traffic, partitions) and
  * the chaos harness.
  */
