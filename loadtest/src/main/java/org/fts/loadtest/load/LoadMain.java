@@ -193,6 +193,7 @@ public final class LoadMain {
             long[] self = new long[2];
             List<Long> pids = t.pids();
             long[] perServer = new long[pids.size()];
+            long[] wakeups = new long[pids.size()];
             LoadRun.Plan plan = new LoadRun.Plan(mode, rate, o.warmup(), o.measure(), o.drain(), o.ioThreads(),
                     mode == LoadRun.Mode.CLOSED ? o.callers() : o.maxInFlight());
             LoadRun.Outcome out = LoadRun.run(conns, plan, new LoadRun.Window() {
@@ -202,6 +203,7 @@ public final class LoadMain {
                     self[0] = ProcessCpu.selfNanos();
                     for (int i = 0; i < perServer.length; i++) {
                         perServer[i] = -ProcessCpu.micros(pids.get(i));
+                        wakeups[i] = -ProcessCpu.wakeups(pids.get(i));
                     }
                 }
 
@@ -211,12 +213,13 @@ public final class LoadMain {
                     self[1] = ProcessCpu.selfNanos();
                     for (int i = 0; i < perServer.length; i++) {
                         perServer[i] += ProcessCpu.micros(pids.get(i));
+                        wakeups[i] += ProcessCpu.wakeups(pids.get(i));
                     }
                 }
             });
             t.loads().forEach(l -> System.out.println("load: " + t.label + " " + l));   // before they close
             return Measurement.of(t.label, connections, mode, run, rate, out, server[1] - server[0], self[1] - self[0],
-                    perServer);
+                    perServer, wakeups);
         } finally {
             conns.forEach(LoadConnection::close);
         }

@@ -36,6 +36,36 @@ final class ProcessCpu {
         }
     }
 
+    /**
+     * The thread wake-ups of {@code pid} so far: its threads' voluntary context switches (each a block, on a socket,
+     * a lock or a park, that a later event ends), summed from {@code /proc/<pid>/task/<tid>/status}. Threads that
+     * ended are not counted, so read it over a window in which the process starts and ends none. 0 if unreadable.
+     */
+    static long wakeups(long pid) {
+        long sum = 0;
+        try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
+            for (Path task : tasks) {
+                sum += voluntarySwitches(task.resolve("status"));
+            }
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+        return sum;
+    }
+
+    private static long voluntarySwitches(Path status) {
+        try {
+            for (String line : Files.readAllLines(status)) {
+                if (line.startsWith("voluntary_ctxt_switches:")) {
+                    return Long.parseLong(line.substring(line.indexOf(':') + 1).trim());
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // the thread ended meanwhile
+        }
+        return 0;
+    }
+
     /** The summed CPU time of {@code pids}, in microseconds. */
     static long micros(List<Long> pids) {
         long sum = 0;

@@ -38,6 +38,11 @@ class LoadDriverSmokeTest {
             assertTrue(m.driverCpuUsPerCall() > 0, what);
             if (LINUX) {
                 assertTrue(m.serverCpuUsPerCall() > 0, "the servers' CPU from /proc: " + what);
+                String[] wakeups = m.wakeups().split("/");
+                assertEquals(m.target().equals("fts") ? 3 : 1, wakeups.length, "each server's wake-ups: " + what);
+                for (String w : wakeups) {
+                    assertTrue(Double.parseDouble(w) > 0, "every server's threads woke to serve the calls: " + what);
+                }
             }
         }
         for (int c : List.of(1, 4)) {
@@ -70,7 +75,8 @@ class LoadDriverSmokeTest {
     }
 
     private static String identity(Measurement m) {
-        return m.target() + "/" + m.connections() + "/" + m.mode() + "/" + m.run() + "/" + m.errors();
+        return m.target() + "/" + m.connections() + "/" + m.mode() + "/" + m.run() + "/" + m.errors() + "/"
+                + m.wakeups();
     }
 
     private static Measurement find(List<Measurement> ms, String target, int connections, String mode) {

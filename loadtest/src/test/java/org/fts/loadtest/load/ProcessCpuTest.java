@@ -1,0 +1,53 @@
+package org.fts.loadtest.load;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The wake-up count {@code bin/fts load} reports per server ({@code server_wakeups_per_call}). */
+class ProcessCpuTest {
+    @Test
+    @Timeout(30)
+    void aThreadThatParksAndIsWokenCountsOneWakeupEachTime() throws Exception {
+        assumeTrue(Files.isDirectory(Path.of("/proc/self/task")), "Linux's /proc");
+        long self = ProcessHandle.current().pid();
+        int rounds = 200;
+        CountDownLatch parked = new CountDownLatch(rounds);
+        CountDownLatch release = new CountDownLatch(1);
+        Thread sleeper = new Thread(() -> {
+            for (int i = 0; i < rounds; i++) {
+                LockSupport.parkNanos(200_000);   // a timed block: one voluntary switch each time it sleeps
+                parked.countDown();
+            }
+            try {
+                release.await();   // alive until read: an ended thread's switches leave the count
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "process-cpu-test-sleeper");
+        long before = ProcessCpu.wakeups(self);
+        sleeper.start();
+        try {
+            assertTrue(parked.await(20, TimeUnit.SECONDS), "the sleeper parked " + rounds + " times");
+            long after = ProcessCpu.wakeups(self);
+            assertTrue(after - before >= rounds, "at least one wake-up per park: " + before + " -> " + after);
+        } finally {
+            release.countDown();
+            sleeper.join(10_000);
+        }
+    }
+
+    @Test
+    void aProcessThatIsNotThereHasNoWakeups() {
+        assertEquals(0, ProcessCpu.wakeups(Long.MAX_VALUE));
+    }
+}
