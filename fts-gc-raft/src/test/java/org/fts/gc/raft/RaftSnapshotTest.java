@@ -199,8 +199,9 @@ class RaftSnapshotTest {
         Waits.await(() -> Files.exists(snapshot("r0")) && Files.exists(snapshot("r1")), WAIT, () -> "r0, r1 snapshot");
 
         Member again = join("r2", true);
+        List<Member> now = List.of(all.get(0), all.get(1), again);
         Waits.await(() -> again.history().missed > 0 || again.history().restoredAt >= 0, WAIT,
-                () -> "r2 is sent a snapshot");
+                () -> "r2 is sent a snapshot; " + raftState(now));
         send(all.get(1), 0, 20);
         Waits.await(() -> again.history().texts().stream().filter(t -> t.startsWith("r1:")).count() == 20, WAIT,
                 () -> "r2 delivers what follows the snapshot");
@@ -208,6 +209,18 @@ class RaftSnapshotTest {
         assertEquals(got.size(), got.stream().distinct().count(), "nothing delivered twice: " + got.size());
         assertTrue(again.history().missed > 0, "told it missed entries: " + again.history().missed);
         assertFalse(got.contains("r0:500:" + PAD), "the snapshot's entries are not delivered to it");
+    }
+
+    /** Each member's delivered count and its RAFT's leader, log bounds and commit index: what a timeout shows. */
+    private static String raftState(List<Member> members) {
+        StringBuilder s = new StringBuilder();
+        for (Member m : members) {
+            org.jgroups.protocols.raft.RAFT r = ((RaftChannel) m.channel()).raft();
+            s.append(String.format("[%s: delivered %d, missed %d, restoredAt %d; leader %s, log %d..%d, commit %d] ",
+                    m.channel().self(), m.history().size(), m.history().missed, m.history().restoredAt, r.leader(),
+                    r.log().firstAppended(), r.log().lastAppended(), r.commitIndex()));
+        }
+        return s.toString();
     }
 
     @Test

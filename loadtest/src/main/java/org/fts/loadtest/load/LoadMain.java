@@ -178,6 +178,15 @@ public final class LoadMain {
         }
     }
 
+    /** A server's wake-ups per call by thread kind, the largest first, those under 0.05 per call left out. */
+    static String wakeupsLine(Map<String, Long> byThread, long calls) {
+        StringBuilder s = new StringBuilder("wakeups_per_call_by_thread:");
+        byThread.entrySet().stream().filter(e -> calls > 0 && e.getValue() >= 0.05 * calls)
+                .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
+                .forEach(e -> s.append(String.format(Locale.ROOT, " %s=%.2f", e.getKey(), (double) e.getValue() / calls)));
+        return s.toString();
+    }
+
     /** One point: fresh connections, a run, CPU sampled at the window's edges. */
     static Measurement measure(Target t, int connections, LoadRun.Mode mode, double rate, int run, LoadOptions o,
                                String runId) throws Exception {
@@ -194,6 +203,7 @@ public final class LoadMain {
             List<Long> pids = t.pids();
             long[] perServer = new long[pids.size()];
             long[] wakeups = new long[pids.size()];
+            List<Map<String, Long>> byThread = new ArrayList<>();
             LoadRun.Plan plan = new LoadRun.Plan(mode, rate, o.warmup(), o.measure(), o.drain(), o.ioThreads(),
                     mode == LoadRun.Mode.CLOSED ? o.callers() : o.maxInFlight());
             LoadRun.Outcome out = LoadRun.run(conns, plan, new LoadRun.Window() {
@@ -203,6 +213,7 @@ public final class LoadMain {
                     self[0] = ProcessCpu.selfNanos();
                     for (int i = 0; i < perServer.length; i++) {
                         perServer[i] = -ProcessCpu.micros(pids.get(i));
+                        byThread.add(ProcessCpu.wakeupsByThread(pids.get(i)));
                         wakeups[i] = -ProcessCpu.wakeups(pids.get(i));
                     }
                 }
@@ -214,10 +225,18 @@ public final class LoadMain {
                     for (int i = 0; i < perServer.length; i++) {
                         perServer[i] += ProcessCpu.micros(pids.get(i));
                         wakeups[i] += ProcessCpu.wakeups(pids.get(i));
+                        Map<String, Long> before = byThread.get(i);
+                        Map<String, Long> after = ProcessCpu.wakeupsByThread(pids.get(i));
+                        after.replaceAll((kind, n) -> n - before.getOrDefault(kind, 0L));
+                        byThread.set(i, after);
                     }
                 }
             });
             t.loads().forEach(l -> System.out.println("load: " + t.label + " " + l));   // before they close
+            for (int i = 0; i < byThread.size(); i++) {
+                System.out.println("load: " + t.label + " server " + i + " " + wakeupsLine(byThread.get(i),
+                        out.endedInWindow()));
+            }
             return Measurement.of(t.label, connections, mode, run, rate, out, server[1] - server[0], self[1] - self[0],
                     perServer, wakeups);
         } finally {

@@ -9,7 +9,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * CPU time of processes, from Linux's {@code /proc}: the servers' (by pid, user + system time of every thread)
@@ -42,15 +44,36 @@ final class ProcessCpu {
      * ended are not counted, so read it over a window in which the process starts and ends none. 0 if unreadable.
      */
     static long wakeups(long pid) {
-        long sum = 0;
+        return wakeupsByThread(pid).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * {@link #wakeups} by thread name, its numbering left out ({@code ucast-receiver-4,g,r0#1a} and
+     * {@code ucast-receiver-9,g,r0#1a} are both {@code ucast-receiver}; Linux keeps 15 characters of a name). Empty
+     * if unreadable.
+     */
+    static Map<String, Long> wakeupsByThread(long pid) {
+        Map<String, Long> byName = new TreeMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks) {
-                sum += voluntarySwitches(task.resolve("status"));
+                String name;
+                try {
+                    name = Files.readString(task.resolve("comm")).trim();
+                } catch (IOException e) {
+                    continue;   // ended meanwhile
+                }
+                byName.merge(threadKind(name), voluntarySwitches(task.resolve("status")), Long::sum);
             }
         } catch (IOException | RuntimeException e) {
-            return 0;
+            return Map.of();
         }
-        return sum;
+        return byName;
+    }
+
+    /** A thread's name without its numbering: up to the first comma, trailing digits and separators dropped. */
+    static String threadKind(String name) {
+        String kind = name.split(",", 2)[0].replaceAll("[0-9#_-]+$", "");
+        return kind.isEmpty() ? name : kind;
     }
 
     private static long voluntarySwitches(Path status) {

@@ -60,17 +60,25 @@ class CampaignSmokeTest {
         List<Point> points = run.points();
         ByteArrayOutputStream progress = run.progress();
         assertEquals(4, points.size(), points.toString());
+        List<String> runs = Files.readAllLines(dir.resolve("runs.csv"));
+        assertEquals(1 + 8, runs.size(), "every run kept: " + runs);
         for (Point p : points) {
             String line = p.csv();
             assertEquals(2, p.runs(), line);
-            assertTrue(p.throughputRps() > 0 && p.throughputSd() > 0, "two runs differ: " + line);
+            assertTrue(p.throughputRps() > 0, line);
+            // The spread is its own two runs' (two equal counts are a legitimate coincidence, so not "they differ").
+            double[] own = runs.stream().skip(1).map(Point::parse)
+                    .filter(r -> r.series().equals(p.series()) && r.clients() == p.clients())
+                    .mapToDouble(Point::throughputRps).toArray();
+            assertEquals(2, own.length, "its runs in runs.csv: " + line);
+            assertEquals((own[0] + own[1]) / 2, p.throughputRps(), 0.1, "the mean of its runs: " + line);
+            assertEquals(Math.abs(own[0] - own[1]) / Math.sqrt(2), p.throughputSd(), 0.1,
+                    "the standard deviation of its runs " + own[0] + ", " + own[1] + ": " + line);
             assertEquals(0, p.errors(), line);
             assertTrue(p.latP50Ms() > 0 && p.latP50Ms() < 1000 && p.latP99Ms() >= p.latP50Ms(), "latencies: " + line);
             assertTrue(p.batchMean() >= 1 && p.castLatencyMeanUs() > 0, "the replicas' counters: " + line);
             assertTrue(p.cpuUsPerReq() > 0 && p.clientCpuUsPerReq() > 0, "servers' and driver's CPU: " + line);
         }
-        List<String> runs = Files.readAllLines(dir.resolve("runs.csv"));
-        assertEquals(1 + 8, runs.size(), "every run kept: " + runs);
         for (Report.Figure f : Report.FIGURES) {
             byte[] png = Files.readAllBytes(dir.resolve("report").resolve(f.file()));
             assertTrue(png.length > 1000 && png[1] == 'P' && png[2] == 'N' && png[3] == 'G', f.file());

@@ -47,6 +47,17 @@ class ProcessCpuTest {
     }
 
     @Test
+    void threadsAreCountedByKindWithoutTheirNumbering() {
+        assertEquals("ucast-receiver", ProcessCpu.threadKind("ucast-receiver-"));   // Linux keeps 15 characters
+        assertEquals("jgroups", ProcessCpu.threadKind("jgroups-6,load-"));
+        assertEquals("fts-iiop", ProcessCpu.threadKind("fts-iiop-3"));
+        assertEquals("main", ProcessCpu.threadKind("main"));
+        assertEquals("42", ProcessCpu.threadKind("42"));
+        assertEquals("wakeups_per_call_by_thread: fts-iiop=2.00 jgroups=0.50",
+                LoadMain.wakeupsLine(java.util.Map.of("jgroups", 500L, "fts-iiop", 2000L, "timer", 49L), 1000));
+    }
+
+    @Test
     void aProcessThatIsNotThereHasNoWakeups() {
         assertEquals(0, ProcessCpu.wakeups(Long.MAX_VALUE));
     }
