@@ -214,7 +214,6 @@ public final class LoadMain {
                     for (int i = 0; i < perServer.length; i++) {
                         perServer[i] = -ProcessCpu.micros(pids.get(i));
                         byThread.add(ProcessCpu.wakeupsByThread(pids.get(i)));
-                        wakeups[i] = -ProcessCpu.wakeups(pids.get(i));
                     }
                 }
 
@@ -224,11 +223,11 @@ public final class LoadMain {
                     self[1] = ProcessCpu.selfNanos();
                     for (int i = 0; i < perServer.length; i++) {
                         perServer[i] += ProcessCpu.micros(pids.get(i));
-                        wakeups[i] += ProcessCpu.wakeups(pids.get(i));
                         Map<String, Long> before = byThread.get(i);
                         Map<String, Long> after = ProcessCpu.wakeupsByThread(pids.get(i));
                         after.replaceAll((kind, n) -> n - before.getOrDefault(kind, 0L));
                         byThread.set(i, after);
+                        wakeups[i] = after.values().stream().mapToLong(Long::longValue).sum();
                     }
                 }
             });
