@@ -37,9 +37,8 @@ import org.jgroups.util.MessageBatch;
  *       pool.</li>
  * </ul>
  * Tested by {@code JGroupsFlowControlTest} (three members flat out under tiny credits), {@code DirectOrderingTest}
- * (what runs on the receiver), the conformance suites on
- * the shipped stacks ({@code JGroupsUdpConformanceTest}: a blocked listener, crashes mid-traffic, partitions) and
- * the chaos harness.
+ * (what runs on the receiver), the conformance suites on the shipped stacks ({@code JGroupsUdpConformanceTest}: a
+ * blocked listener, crashes mid-traffic, partitions) and the chaos harness.
  */
 public final class DirectOrdering extends MaxOneThreadPerSender {
     @Override

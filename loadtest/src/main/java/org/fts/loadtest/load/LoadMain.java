@@ -227,7 +227,7 @@ public final class LoadMain {
                         Map<String, Long> after = ProcessCpu.wakeupsByThread(pids.get(i));
                         after.replaceAll((kind, n) -> n - before.getOrDefault(kind, 0L));
                         byThread.set(i, after);
-                        wakeups[i] = after.values().stream().mapToLong(Long::longValue).sum();
+                        wakeups[i] = ProcessCpu.total(after);
                     }
                 }
             });

@@ -8,8 +8,9 @@ import org.HdrHistogram.Histogram;
  * One measured point of {@code bin/fts load}: a target at a connection count, in one mode, in one run. Latencies
  * in microseconds; CPU per call is CPU time over the window divided by the calls that ended in it (the servers'
  * summed over their processes; {@code replicaCpu}, each server process's, "a/b/c" in the target's order, when it
- * has several); {@code wakeups}, each server process's thread wake-ups per call ({@link ProcessCpu#wakeups}), "a/b/c"
- * likewise, for one server too: the CPU of a lone call follows them (docs/performance.md).
+ * has several); {@code wakeups}, each server process's thread wake-ups per call
+ * ({@link ProcessCpu#wakeupsByThread}), "a/b/c" likewise, for one server too: the CPU of a lone call follows them
+ * (docs/performance.md).
  */
 record Measurement(String target, int connections, String mode, int run, double offeredRate, double callsPerSecond,
                    double meanUs, double p50Us, double p99Us, double p999Us, double maxUs, double serverCpuUsPerCall,

@@ -39,18 +39,11 @@ final class ProcessCpu {
     }
 
     /**
-     * The thread wake-ups of {@code pid} so far: its threads' voluntary context switches (each a block, on a socket,
-     * a lock or a park, that a later event ends), summed from {@code /proc/<pid>/task/<tid>/status}. Threads that
-     * ended are not counted, so read it over a window in which the process starts and ends none. 0 if unreadable.
-     */
-    static long wakeups(long pid) {
-        return wakeupsByThread(pid).values().stream().mapToLong(Long::longValue).sum();
-    }
-
-    /**
-     * {@link #wakeups} by thread name, its numbering left out ({@code ucast-receiver-4,g,r0#1a} and
-     * {@code ucast-receiver-9,g,r0#1a} are both {@code ucast-receiver}; Linux keeps 15 characters of a name). Empty
-     * if unreadable.
+     * The thread wake-ups of {@code pid} so far, by thread name: its threads' voluntary context switches (each a
+     * block, on a socket, a lock or a park, that a later event ends), from {@code /proc/<pid>/task/<tid>/status}. A
+     * name's numbering is left out ({@code ucast-receiver-4,g,r0#1a} and {@code ucast-receiver-9,g,r0#1a} are both
+     * {@code ucast-receiver}; Linux keeps 15 characters of a name). Threads that ended are not counted, so compare
+     * two readings over a window in which the process starts and ends none. Empty if unreadable.
      */
     static Map<String, Long> wakeupsByThread(long pid) {
         Map<String, Long> byName = new TreeMap<>();
@@ -68,6 +61,11 @@ final class ProcessCpu {
             return Map.of();
         }
         return byName;
+    }
+
+    /** The wake-ups of every thread kind of a {@link #wakeupsByThread} reading together. */
+    static long total(Map<String, Long> byThread) {
+        return byThread.values().stream().mapToLong(Long::longValue).sum();
     }
 
     /** A thread's name without its numbering: up to the first comma, trailing digits and separators dropped. */

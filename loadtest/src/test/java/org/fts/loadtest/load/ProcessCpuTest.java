@@ -34,11 +34,11 @@ class ProcessCpuTest {
                 Thread.currentThread().interrupt();
             }
         }, "process-cpu-test-sleeper");
-        long before = ProcessCpu.wakeups(self);
+        long before = ProcessCpu.total(ProcessCpu.wakeupsByThread(self));
         sleeper.start();
         try {
             assertTrue(parked.await(20, TimeUnit.SECONDS), "the sleeper parked " + rounds + " times");
-            long after = ProcessCpu.wakeups(self);
+            long after = ProcessCpu.total(ProcessCpu.wakeupsByThread(self));
             assertTrue(after - before >= rounds, "at least one wake-up per park: " + before + " -> " + after);
         } finally {
             release.countDown();
@@ -59,6 +59,6 @@ class ProcessCpuTest {
 
     @Test
     void aProcessThatIsNotThereHasNoWakeups() {
-        assertEquals(0, ProcessCpu.wakeups(Long.MAX_VALUE));
+        assertEquals(java.util.Map.of(), ProcessCpu.wakeupsByThread(Long.MAX_VALUE));
     }
 }
