@@ -8,8 +8,8 @@ import org.omg.IOP.ServiceContext;
 
 /**
  * One request and its answer: the adaptor answers it once, from any thread ({@link #reply}, {@link #fail});
- * later answers are ignored. The reply is written by the connection's event loop, never by the caller: a client
- * that stops reading holds up only itself ({@link GiopConnection}'s high-water mark).
+ * later answers are ignored. The caller never blocks on the write ({@link ReplyWriter}): a client that stops reading
+ * holds up only itself ({@link GiopConnection}'s high-water mark).
  */
 public final class Exchange {
     private final GiopRequest request;

@@ -25,7 +25,6 @@ import io.netty.channel.epoll.EpollIoHandler;
 import io.netty.channel.epoll.EpollServerSocketChannel;
 import io.netty.channel.nio.NioIoHandler;
 import io.netty.channel.socket.SocketChannel;
-import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.util.concurrent.GlobalEventExecutor;
 import org.fts.config.ConfigKey;
 import org.fts.config.ConfigKeys;
@@ -36,7 +35,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The GOA's own IIOP listener for the group's objects (docs/frontend.md): GIOP on Netty event loops, the frame
  * guard and the intake budget applied as bytes arrive, each request handed to the adaptor on the loop that read
- * it, each reply written by that loop. JacORB keeps its own listener for every other object.
+ * it, each reply written without blocking by the thread that made it ({@link ReplyWriter}). JacORB keeps its own
+ * listener for every other object.
  */
 public final class FrontEnd implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FrontEnd.class);
@@ -47,16 +47,17 @@ public final class FrontEnd implements AutoCloseable {
                     + "TLS-only replica it speaks TLS with JacORB's server keys (jacorb.security.*). 0: the group's "
                     + "requests go through JacORB's listener (OAPort)");
     public static final ConfigKey<Integer> THREADS = ConfigKey.integer("fts.iiop.threads", 1, 1, 64, "threads",
-            "event-loop threads of the adaptor's IIOP listener: each reads its connections, casts their requests and "
-                    + "writes their replies");
+            "event-loop threads of the adaptor's IIOP listener: each reads its connections and casts their requests "
+                    + "(on epoll it also writes their replies)");
     public static final ConfigKey<Integer> WRITE_HIGH_WATER = ConfigKey.integer("fts.iiop.write_high_water",
             256 << 10, 4096, Integer.MAX_VALUE, "bytes", "replies waiting to be sent on one connection beyond which "
                     + "it is no longer read, until they fall to half of it (a client that does not read its replies "
                     + "holds up only itself)");
-    public static final ConfigKey<String> TRANSPORT = ConfigKey.choice("fts.iiop.transport", "auto",
-            List.of("auto", "epoll", "nio"), "how the adaptor's IIOP listener waits for its sockets: 'epoll', Netty's "
-                    + "native transport (Linux on x86-64); 'nio', the JDK's selector; 'auto', epoll where it loads, "
-                    + "else nio");
+    public static final ConfigKey<String> TRANSPORT = ConfigKey.choice("fts.iiop.transport", "nio",
+            List.of("nio", "epoll", "auto"), "how the adaptor's IIOP listener waits for its sockets: 'nio', the JDK's "
+                    + "selector, where the thread that made a reply writes it (no event-loop wake-up per reply); "
+                    + "'epoll', Netty's native transport (Linux on x86-64), where the event loop writes every reply; "
+                    + "'auto', epoll where it loads, else nio");
     public static final List<ConfigKey<?>> KEYS = List.of(PORT, THREADS, WRITE_HIGH_WATER, TRANSPORT);
 
     private final GroupRequests requests;
@@ -84,7 +85,7 @@ public final class FrontEnd implements AutoCloseable {
         }, epoll ? EpollIoHandler.newFactory() : NioIoHandler.newFactory());
         FrontEnd self = this;
         ServerBootstrap b = new ServerBootstrap().group(loops)
-                .channel(epoll ? EpollServerSocketChannel.class : NioServerSocketChannel.class)
+                .channel(epoll ? EpollServerSocketChannel.class : DirectNioChannels.Server.class)
                 .option(ChannelOption.SO_REUSEADDR, true)
                 .childOption(ChannelOption.TCP_NODELAY, true)
                 // reads land in heap buffers, freed as the decoder consumes them: what a connection holds is bounded

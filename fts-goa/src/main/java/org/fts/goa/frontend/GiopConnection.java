@@ -34,6 +34,7 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
     private final FrontEnd front;
     private final GiopFrames frames;
     private Channel channel;
+    private ReplyWriter out;
     /** ISO 8859-1 and UTF-16 until the client's CodeSets context says otherwise (GIOP's defaults). */
     private volatile int[] codeSets = {0x00010001, 0x00010109};
     private boolean codeSetsSeen;
@@ -70,6 +71,7 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
         channel = ctx.channel();
+        out = new ReplyWriter(channel, ctx.pipeline().get("tls") != null);
         sweep = ctx.executor().scheduleAtFixedRate(this::sweep, SWEEP_MILLIS, SWEEP_MILLIS, TimeUnit.MILLISECONDS);
         ctx.fireChannelActive();
     }
@@ -160,20 +162,20 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
         Object[] idAndKey = Giop.locate(m);
         byte[] key = (byte[]) idAndKey[1];
         int status = key != null && front.requests().knows(key) ? Giop.OBJECT_HERE : Giop.UNKNOWN_OBJECT;
-        channel.writeAndFlush(Unpooled.wrappedBuffer(Giop.locateReply(m[5], (Integer) idAndKey[0], status)),
-                channel.voidPromise());
+        out.send(Giop.locateReply(m[5], (Integer) idAndKey[0], status));
     }
 
-    /** The reply of {@code ex}, from any thread: its intake bytes go back, the event loop writes it. */
+    /** The reply of {@code ex}, from any thread: its intake bytes go back, and it is written without blocking. */
     void send(byte[] reply, Exchange ex) {
         release(ex);
         if (ex.request().responseExpected() && channel.isActive()) {
-            try {
-                channel.writeAndFlush(Unpooled.wrappedBuffer(reply), channel.voidPromise());
-            } catch (java.util.concurrent.RejectedExecutionException closing) {
-                // the listener is closing (the replica leaves): the client fails over, as for a closed connection
-            }
+            out.send(reply);
         }
+    }
+
+    /** How this connection's messages were written (tests). */
+    ReplyWriter writer() {
+        return out;
     }
 
     void watch(Exchange ex) {
@@ -279,8 +281,7 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
             ctx.close();
         } else if (c instanceof GiopException) {
             LOG.debug("FTS front end: {} from {}: MessageError", c.getMessage(), ctx.channel().remoteAddress());
-            ctx.writeAndFlush(Unpooled.wrappedBuffer(Giop.bare(0, Giop.MESSAGE_ERROR)))
-                    .addListener(f -> ctx.close());
+            out.sendAndClose(Giop.bare(0, Giop.MESSAGE_ERROR));
         } else if (c instanceof IOException) {
             ctx.close();
         } else {

@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The GIOP corners of the adaptor's own listener (docs/frontend.md), with raw bytes on a socket: GIOP 1.0 (its reply
  * body aligned by a padding context), 1.2 fragments, LocateRequest, a target not addressed by key, and messages that
- * are not GIOP 1.0-1.2. On the JDK's selector ({@code fts.iiop.transport=nio}), where the other tests run on epoll.
+ * are not GIOP 1.0-1.2. On Netty's epoll transport ({@code fts.iiop.transport=epoll}, where the event loop writes
+ * every reply); the other tests run on the JDK's selector (the default).
  */
 class GiopFrontEndTest {
     private static final byte[] KEY = "fts-test/FTS-goa/hello".getBytes(StandardCharsets.US_ASCII);
@@ -29,7 +30,7 @@ class GiopFrontEndTest {
     static void start() throws Exception {
         Properties p = new Properties();
         p.setProperty(InJvmReplicas.FRONT_END, "on");
-        p.setProperty("fts.iiop.transport", "nio");   // the JDK's selector here; every other test has epoll (auto)
+        p.setProperty("fts.iiop.transport", "epoll");   // epoll here; every other test has the JDK's selector (nio)
         replicas = new InJvmReplicas(1, p);
         HelloObjHelper.narrow(replicas.at(0, "hello")).set("front end");
     }
