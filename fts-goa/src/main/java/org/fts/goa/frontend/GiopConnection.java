@@ -34,7 +34,7 @@ final class GiopConnection extends ChannelInboundHandlerAdapter implements Clien
     private final FrontEnd front;
     private final GiopFrames frames;
     private Channel channel;
-    private ReplyWriter out;
+    private volatile ReplyWriter out;
     /** ISO 8859-1 and UTF-16 until the client's CodeSets context says otherwise (GIOP's defaults). */
     private volatile int[] codeSets = {0x00010001, 0x00010109};
     private boolean codeSetsSeen;
