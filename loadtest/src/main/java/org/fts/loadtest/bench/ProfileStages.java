@@ -91,6 +91,10 @@ public final class ProfileStages {
         if (thread.startsWith("fts-iiop-")) {
             return frontEnd(stack);
         }
+        if ((thread.startsWith("fts-deliver") || thread.startsWith("fts-exec"))
+                && stack.contains("goa/frontend/ReplyWriter") && stack.contains("SocketChannelImpl.write")) {
+            return "FTS reply: written to the socket by the thread that made it";
+        }
         if (thread.startsWith("fts-deliver")) {
             if (stack.contains("goa/frontend/Exchange") || stack.contains("goa/frontend/GiopConnection.send")) {
                 return "FTS reply: encode, hand to the connection's loop";

@@ -44,5 +44,10 @@ class ProfileStagesTest {
         assertEquals("front end: Netty read and tasks", ProfileStages.stage(loop + "io/netty/channel/nio/AbstractNioByteChannel.read"));
         assertEquals("FTS reply: encode, hand to the connection's loop", ProfileStages.stage(
                 "[fts-deliver-r0#abc tid=12];org/fts/goa/Execution.execute;org/fts/goa/frontend/Exchange.reply"));
+        assertEquals("FTS reply: written to the socket by the thread that made it", ProfileStages.stage(
+                "[fts-deliver-r0#abc tid=12];org/fts/goa/frontend/Exchange.reply;org/fts/goa/frontend/ReplyWriter.send;"
+                        + "sun/nio/ch/SocketChannelImpl.write;write"));
+        assertEquals("FTS reply: written to the socket by the thread that made it", ProfileStages.stage(
+                "[fts-exec-1 tid=13];org/fts/goa/frontend/ReplyWriter.send;sun/nio/ch/SocketChannelImpl.write"));
     }
 }
