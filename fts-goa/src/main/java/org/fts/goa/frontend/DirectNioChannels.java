@@ -4,6 +4,8 @@ import java.util.List;
 
 import io.netty.channel.socket.nio.NioServerSocketChannel;
 import io.netty.channel.socket.nio.NioSocketChannel;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The JDK-selector listener whose connections lend their {@link java.nio.channels.SocketChannel} to {@link
@@ -12,6 +14,8 @@ import io.netty.channel.socket.nio.NioSocketChannel;
  * Netty's native channels do not promise: a direct write there could land on a recycled descriptor.
  */
 final class DirectNioChannels {
+    private static final Logger LOG = LoggerFactory.getLogger(DirectNioChannels.class);
+
     private DirectNioChannels() {
     }
 
@@ -26,9 +30,14 @@ final class DirectNioChannels {
             try {
                 buf.add(new Connection(this, ch));
                 return 1;
-            } catch (RuntimeException e) {
-                ch.close();
-                throw e;
+            } catch (Throwable t) {   // this connection fails, never the listener (as Netty's own accept does)
+                LOG.warn("FTS front end: an accepted connection could not be set up: {}", t.toString(), t);
+                try {
+                    ch.close();
+                } catch (java.io.IOException ignored) {
+                    // it is gone either way
+                }
+                return 0;
             }
         }
     }

@@ -86,20 +86,27 @@ final class ReplyWriter {
     }
 
     private void toLoop(ByteBuf bytes, boolean close, boolean counted) {
-        try {
-            if (counted) {
-                channel.writeAndFlush(bytes).addListener(written).addListener(close ? ChannelFutureListener.CLOSE
-                        : ChannelFutureListener.CLOSE_ON_FAILURE);
-            } else if (close) {
+        if (!counted) {   // the loop writes everything: whole messages, reordered at most (GIOP matches by id)
+            if (close) {
                 channel.writeAndFlush(bytes).addListener(ChannelFutureListener.CLOSE);
             } else {
                 channel.writeAndFlush(bytes, channel.voidPromise());
             }
+            return;
+        }
+        // Always as a task, even on the loop: a write made on the loop runs at once, ahead of the tasks queued
+        // before it, and would land between the halves of a message whose rest is still queued.
+        try {
+            channel.eventLoop().execute(() -> channel.writeAndFlush(bytes).addListener(f -> {
+                if (close || !f.isSuccess()) {
+                    channel.close();   // before any direct write can follow (the close runs at once on the loop)
+                }
+                loopWritten();
+            }));
         } catch (RejectedExecutionException closing) {
             // the listener is closing (the replica leaves): the client fails over, as for a closed connection
-            if (counted) {
-                onLoop--;
-            }
+            bytes.release();
+            onLoop--;
         }
     }
 
