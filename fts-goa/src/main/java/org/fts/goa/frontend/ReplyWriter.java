@@ -27,7 +27,6 @@ final class ReplyWriter {
     private final Channel channel;
     /** The socket messages may be written to directly; null when the event loop writes everything. */
     private final SocketChannel direct;
-    private final ChannelFutureListener written = f -> loopWritten();
     /** Messages handed to the event loop and not yet written (or failed); guarded by this. Direct writes only at 0. */
     private int onLoop;
     /** Messages written whole by their senders, and begun by them but finished by the loop; guarded by this. */

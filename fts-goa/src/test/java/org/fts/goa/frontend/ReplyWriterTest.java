@@ -93,11 +93,12 @@ class ReplyWriterTest {
 
     /** Sends every request from a thread of its own (the listener stops reading while replies wait). */
     private static Future<?> sendAll(Socket s) {
-        return Executors.newSingleThreadExecutor(r -> {
+        ExecutorService client = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "reply-writer-test-client");
             t.setDaemon(true);
             return t;
-        }).submit(() -> {
+        });
+        Future<?> sent = client.submit(() -> {
             OutputStream out = s.getOutputStream();
             for (int id = 1; id <= CALLS; id++) {
                 out.write(RawGiop.setRequest(KEY, id, 8));
@@ -105,6 +106,8 @@ class ReplyWriterTest {
             out.flush();
             return null;
         });
+        client.shutdown();   // its thread ends once the requests are sent (or the socket is closed)
+        return sent;
     }
 
     /** Reads {@code CALLS} replies: each whole, once, with its own body. */
