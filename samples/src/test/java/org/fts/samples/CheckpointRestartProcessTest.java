@@ -84,6 +84,14 @@ class CheckpointRestartProcessTest {
         assertTrue(first.errors().isEmpty(), () -> "clients failed: " + first.errors());
         assertEquals(IntStream.rangeClosed(1, TOTAL).boxed().toList(), first.sortedValues());
         Path r0 = data.resolve(group).resolve("r0");
+        // compaction follows the checkpoint on the replica's own thread: wait for it, bounded
+        Waits.until(() -> {
+            try {
+                return compacted.holds(r0);
+            } catch (IOException | AssertionError notYet) {
+                return false;
+            }
+        }, Duration.ofSeconds(30));
         assertTrue(compacted.holds(r0), "r0 compacted its log behind a checkpoint");
         cluster.restart(2, List.of());   // returns once it serves: it fetched the group's state
         awaitCounters(TOTAL);
