@@ -18,22 +18,31 @@ import org.fts.config.ConfigKey;
  *                   ({@code fts.delivery.max_backlog}, resolved: never 0)
  * @param readLeaseNanos how long a member that confirms its sequencer's leadership for reads promises not to join
  *                   a newer epoch's recovery ({@code fts.reads.lease}); 0: no lease, every read is confirmed
+ * @param replayDelayNanos how long a broadcast another member cast may wait before it is handed to the listener, so
+ *                   that one wake-up of the delivery thread hands over several ({@code fts.delivery.replay_delay});
+ *                   0: each at once
  */
-public record GroupConfig(int groupSize, boolean uniform, long maxBacklog, long readLeaseNanos) {
+public record GroupConfig(int groupSize, boolean uniform, long maxBacklog, long readLeaseNanos,
+        long replayDelayNanos) {
 
-    /** With the default backlog bound (a thirty-second of the maximum heap), no read lease. */
+    /** With the default backlog bound (a thirty-second of the maximum heap), no read lease, no replay delay. */
     public GroupConfig(int groupSize, boolean uniform) {
-        this(groupSize, uniform, backlogBound(0), 0);
+        this(groupSize, uniform, backlogBound(0), 0, 0);
     }
 
-    /** With no read lease. */
+    /** With no read lease and no replay delay. */
     public GroupConfig(int groupSize, boolean uniform, long maxBacklog) {
-        this(groupSize, uniform, maxBacklog, 0);
+        this(groupSize, uniform, maxBacklog, 0, 0);
+    }
+
+    /** With no replay delay. */
+    public GroupConfig(int groupSize, boolean uniform, long maxBacklog, long readLeaseNanos) {
+        this(groupSize, uniform, maxBacklog, readLeaseNanos, 0);
     }
 
     /** The same, with a read lease of {@code nanos} (0: none). */
     public GroupConfig withReadLease(long nanos) {
-        return new GroupConfig(groupSize, uniform, maxBacklog, nanos);
+        return new GroupConfig(groupSize, uniform, maxBacklog, nanos, replayDelayNanos);
     }
 
     public static final ConfigKey<Integer> GROUP_SIZE = ConfigKey.integer("fts.group.size", 0, 0, 64, "replicas",
@@ -61,12 +70,22 @@ public record GroupConfig(int groupSize, boolean uniform, long maxBacklog, long 
                     + "epoch's recovery only once it expired (a recovery waits up to this long). Safe only while "
                     + "clocks run at rates within 1% of each other. The raft binding refuses it");
 
+    public static final ConfigKey<java.time.Duration> REPLAY_DELAY = ConfigKey.duration("fts.delivery.replay_delay",
+            java.time.Duration.ofMillis(1), java.time.Duration.ZERO, java.time.Duration.ofMillis(100),
+            "jgroups binding: longest a replica lets a broadcast another replica's clients sent wait before it executes "
+                    + "it, while none of its own clients' requests is on the way (so no reply of its own waits on it), "
+                    + "so that one wake-up of its delivery thread executes several (docs/performance.md, \"Replays that "
+                    + "wait\"); its own broadcasts, reads and every other event are handed over at once, and order is "
+                    + "kept. 0: each at once");
+
     /** The common keys, validated and logged with every binding's own. */
-    public static final List<ConfigKey<?>> KEYS = List.of(GROUP_SIZE, DELIVERY, MAX_BACKLOG, READ_LEASE);
+    public static final List<ConfigKey<?>> KEYS = List.of(GROUP_SIZE, DELIVERY, MAX_BACKLOG, READ_LEASE,
+            REPLAY_DELAY);
 
     public static GroupConfig from(Properties props) {
         return new GroupConfig(GROUP_SIZE.get(props), "uniform".equals(DELIVERY.get(props)),
-                backlogBound(MAX_BACKLOG.get(props)), READ_LEASE.get(props).toNanos());
+                backlogBound(MAX_BACKLOG.get(props)), READ_LEASE.get(props).toNanos(),
+                REPLAY_DELAY.get(props).toNanos());
     }
 
     /** What {@code fts.delivery.max_backlog} stands for: itself, or a thirty-second of the maximum heap. */

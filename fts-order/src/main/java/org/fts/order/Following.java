@@ -169,7 +169,9 @@ final class Following {
             if (e.gseq() <= m.replayTo) {
                 m.pump.replay(e.origin(), e.payload().clone());
             } else {
-                m.pump.broadcast(e.origin(), e.payload().clone());   // the log keeps the original for repairs
+                // Another member's, with none of this member's on the way behind it: no reply here waits on it.
+                boolean deferrable = !e.origin().equals(m.self) && !m.origin.forwarding();
+                m.pump.broadcast(e.origin(), e.payload().clone(), deferrable);   // the log keeps the original
             }
             if (m.checkpoints != null) {
                 m.checkpoints.delivered(e);

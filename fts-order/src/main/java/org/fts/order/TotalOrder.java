@@ -182,6 +182,9 @@ public final class TotalOrder {
     }
 
     public void abcast(byte[] payload) {
+        if (!origin.forwarding()) {
+            pump.flush();   // replays that wait go now, during this broadcast's round trip, not ahead of its reply
+        }
         origin.abcast(payload);
     }
 

@@ -2,7 +2,7 @@ package org.fts.gc.internal;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -24,18 +24,30 @@ import org.slf4j.LoggerFactory;
  * <p>The broadcasts queued are bounded in bytes ({@link Backlog}): past the bound the pump drops broadcasts, tells
  * its binding at once (the member no longer holds the group's state) and the listener in turn
  * ({@link GroupListener#fellBehind}), then queues again. Nothing else is ever dropped.
+ *
+ * <p>A broadcast its binding calls deferrable ({@link #broadcast(MemberId, byte[], boolean)}: no reply of this
+ * member's waits on it) may wait up to {@code fts.delivery.replay_delay} before it is handed over, so that one wake-up
+ * of the delivery thread hands over several ({@link Wakeups}); every other event wakes the thread at once. Order is
+ * kept whatever the kind.
  */
 public final class DeliveryPump {
     private static final Logger LOG = LoggerFactory.getLogger(DeliveryPump.class);
     /** Queue depths at which a warning is logged once (per rise), so a stuck listener is visible. */
     private static final int[] WARN_DEPTHS = {10_000, 100_000, 1_000_000};
+    /** Events the thread takes off the queue at a time; as many queued wake a lingering thread. */
+    private static final int DRAIN = 256;
 
     /** What the pump hands over; {@code due} is the System.nanoTime() before which it is not delivered. */
     private sealed interface Event {
         long due();
+
+        /** Whether it wakes a lingering delivery thread ({@link Wakeups}). */
+        default boolean urgent() {
+            return true;
+        }
     }
 
-    private record Broadcast(MemberId sender, byte[] payload, long due) implements Event {
+    private record Broadcast(MemberId sender, byte[] payload, long due, boolean urgent) implements Event {
     }
 
     private record Direct(MemberId sender, byte[] payload, long due) implements Event {
@@ -68,7 +80,7 @@ public final class DeliveryPump {
     private record Skipped(long missed, long due) implements Event {
     }
 
-    private final LinkedBlockingQueue<Event> queue = new LinkedBlockingQueue<>();
+    private final ConcurrentLinkedQueue<Event> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger depth = new AtomicInteger();
     /** Events offered and not yet finished (the one being dispatched included). */
     private final AtomicInteger unfinished = new AtomicInteger();
@@ -76,6 +88,8 @@ public final class DeliveryPump {
     private final java.util.concurrent.locks.ReentrantLock exec = new java.util.concurrent.locks.ReentrantLock();
     private final GroupListener listener;
     private final Thread thread;
+    private final Wakeups wakeups;
+    private final AtomicLong deferrableOffered = new AtomicLong();
     private volatile boolean stopped;
     private volatile long delayNanos;
     private final AtomicInteger warnedLevel = new AtomicInteger();
@@ -92,12 +106,20 @@ public final class DeliveryPump {
         this(name, listener, Long.MAX_VALUE, () -> { });
     }
 
+    /** A pump that hands over every event at once ({@code fts.delivery.replay_delay} 0). */
+    public DeliveryPump(String name, GroupListener listener, long maxBacklog, Runnable shedding) {
+        this(name, listener, maxBacklog, shedding, 0);
+    }
+
     /**
      * A pump that queues at most {@code maxBacklog} bytes of broadcasts ({@code fts.delivery.max_backlog}); when
-     * it sheds, it runs {@code shedding} on the offering thread before it drops the first broadcast.
+     * it sheds, it runs {@code shedding} on the offering thread before it drops the first broadcast. A deferrable
+     * broadcast waits up to {@code replayDelayNanos} ({@code fts.delivery.replay_delay}; 0: none waits).
      */
-    public DeliveryPump(String name, GroupListener listener, long maxBacklog, Runnable shedding) {
+    public DeliveryPump(String name, GroupListener listener, long maxBacklog, Runnable shedding,
+            long replayDelayNanos) {
         this.listener = listener;
+        this.wakeups = new Wakeups(replayDelayNanos, DRAIN);
         this.backlog = new Backlog(maxBacklog);
         this.shedding = shedding;
         this.thread = FailStop.threads("fts-deliver-" + name).newThread(this::run);
@@ -112,10 +134,32 @@ public final class DeliveryPump {
      * Never blocks.
      */
     public void broadcast(MemberId sender, byte[] payload) {
+        broadcast(sender, payload, false);
+    }
+
+    /**
+     * {@link #broadcast(MemberId, byte[])}; {@code deferrable}: nothing of this member's waits on it (another member's
+     * clients sent it, and this member has none of its own on the way that would follow it), so it may be handed over
+     * up to {@code fts.delivery.replay_delay} late, together with what follows it. Never blocks.
+     */
+    public void broadcast(MemberId sender, byte[] payload, boolean deferrable) {
         if (stopped) {
             return;
         }
-        admitted(sender, payload, backlog.admit(payload.length));
+        if (deferrable) {
+            deferrableOffered.incrementAndGet();
+        }
+        admitted(sender, payload, backlog.admit(payload.length), deferrable);
+    }
+
+    /** Broadcasts offered as deferrable, whatever the delay (tests). */
+    public long deferrableOffered() {
+        return deferrableOffered.get();
+    }
+
+    /** Hands over what waits for a linger's end now (its listener is about to need it). Never blocks. */
+    public void flush() {
+        wakeups.flush(depth.get());
     }
 
     /**
@@ -127,12 +171,12 @@ public final class DeliveryPump {
         if (stopped) {
             return;
         }
-        admitted(sender, payload, backlog.force(payload.length));
+        admitted(sender, payload, backlog.force(payload.length), false);
     }
 
-    private void admitted(MemberId sender, byte[] payload, Backlog.Admission admission) {
+    private void admitted(MemberId sender, byte[] payload, Backlog.Admission admission, boolean deferrable) {
         switch (admission) {
-            case QUEUE -> offer(new Broadcast(sender, payload, due()));
+            case QUEUE -> offer(new Broadcast(sender, payload, due(), !wakeups.defers(deferrable)));
             case SHED_START -> {
                 gapsOffered.incrementAndGet();   // an install before the listener hears of it is stale
                 shedding.run();
@@ -281,6 +325,11 @@ public final class DeliveryPump {
         return depth.get();
     }
 
+    /** Whether the delivery thread sleeps until its linger ends, deferrable broadcasts left queued (tests). */
+    boolean lingering() {
+        return wakeups.lingering();
+    }
+
     /** Whether every event offered so far has been handed over and its callback has returned. */
     public boolean idle() {
         return unfinished.get() == 0;
@@ -300,6 +349,7 @@ public final class DeliveryPump {
         stopped = true;
         queue.clear();   // backlog not released: nothing queues after a stop
         queue.offer(new Stop(0));
+        wakeups.wakeNow();
         if (waitMillis > 0 && !isDeliveryThread() && thread.isAlive()) {
             try {
                 thread.join(waitMillis);
@@ -319,6 +369,7 @@ public final class DeliveryPump {
         }
         for (Event e = queue.poll(); e != null && !stopped && !(e instanceof Stop); e = queue.poll()) {
             depth.decrementAndGet();
+            wakeups.taken(e.urgent());
             try {
                 dispatch(e);
             } finally {
@@ -338,7 +389,9 @@ public final class DeliveryPump {
         }
         unfinished.incrementAndGet();
         int d = depth.incrementAndGet();   // before the offer: the pump never sees an event it has not counted
+        wakeups.beforeQueued(e.urgent());
         queue.offer(e);
+        wakeups.queued(e.urgent(), d);
         int level = warnedLevel.get();
         if (level < WARN_DEPTHS.length && d >= WARN_DEPTHS[level] && warnedLevel.compareAndSet(level, level + 1)) {
             LOG.warn("{}: {} deliveries queued behind a slow or blocked listener", thread.getName(), d);
@@ -346,17 +399,29 @@ public final class DeliveryPump {
     }
 
     private void run() {
-        List<Event> batch = new ArrayList<>(256);
+        List<Event> batch = new ArrayList<>(DRAIN);
+        boolean linger = false;   // the last round handed over a deferred broadcast: more may follow it
         try {
             while (!stopped) {
-                batch.add(queue.take());
-                queue.drainTo(batch, 255);
+                for (Event e = queue.poll(); e != null; e = batch.size() < DRAIN ? queue.poll() : null) {
+                    batch.add(e);
+                }
+                if (batch.isEmpty()) {
+                    wakeups.await(queue, linger);
+                    linger = false;
+                    if (Thread.interrupted()) {
+                        throw new InterruptedException();
+                    }
+                    continue;
+                }
                 for (Event e : batch) {
                     if (stopped || e instanceof Stop) {
                         return;
                     }
+                    linger |= !e.urgent();
                     waitUntilDue(e.due());
                     depth.decrementAndGet();
+                    wakeups.taken(e.urgent());
                     exec.lock();
                     try {
                         dispatch(e);

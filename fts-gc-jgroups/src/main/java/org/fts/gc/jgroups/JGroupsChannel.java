@@ -98,7 +98,7 @@ final class JGroupsChannel implements GroupChannel, Receiver, JGroupsBacked {
             if (o != null) {
                 o.unsynced();
             }
-        });
+        }, config.replayDelayNanos());
         disk = DurableLog.openFor(durability, group, self);
         p.start();
         pump = p;
