@@ -11,6 +11,17 @@ import org.fts.gc.FailStop;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
+import org.fts.gc.internal.PumpEvent.Broadcast;
+import org.fts.gc.internal.PumpEvent.CheckpointDue;
+import org.fts.gc.internal.PumpEvent.Direct;
+import org.fts.gc.internal.PumpEvent.FellBehind;
+import org.fts.gc.internal.PumpEvent.NotPrimary;
+import org.fts.gc.internal.PumpEvent.Opened;
+import org.fts.gc.internal.PumpEvent.Restore;
+import org.fts.gc.internal.PumpEvent.Skipped;
+import org.fts.gc.internal.PumpEvent.Stop;
+import org.fts.gc.internal.PumpEvent.Task;
+import org.fts.gc.internal.PumpEvent.ViewChange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,50 +48,7 @@ public final class DeliveryPump {
     /** Events the thread takes off the queue at a time; as many queued wake a lingering thread. */
     private static final int DRAIN = 256;
 
-    /** What the pump hands over; {@code due} is the System.nanoTime() before which it is not delivered. */
-    private sealed interface Event {
-        long due();
-
-        /** Whether it wakes a lingering delivery thread ({@link Wakeups}). */
-        default boolean urgent() {
-            return true;
-        }
-    }
-
-    private record Broadcast(MemberId sender, byte[] payload, long due, boolean urgent) implements Event {
-    }
-
-    private record Direct(MemberId sender, byte[] payload, long due) implements Event {
-    }
-
-    private record ViewChange(View view, long due) implements Event {
-    }
-
-    private record Opened(Epoch epoch, long due) implements Event {
-    }
-
-    private record NotPrimary(View view, String reason, long due) implements Event {
-    }
-
-    private record Stop(long due) implements Event {
-    }
-
-    private record Task(Runnable task, long due) implements Event {
-    }
-
-    private record Restore(long position, byte[] state, long due) implements Event {
-    }
-
-    private record CheckpointDue(org.fts.gc.Checkpoint checkpoint, long due) implements Event {
-    }
-
-    private record FellBehind(long due) implements Event {
-    }
-
-    private record Skipped(long missed, long due) implements Event {
-    }
-
-    private final ConcurrentLinkedQueue<Event> queue = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<PumpEvent> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger depth = new AtomicInteger();
     /** Events offered and not yet finished (the one being dispatched included). */
     private final AtomicInteger unfinished = new AtomicInteger();
@@ -199,21 +167,6 @@ public final class DeliveryPump {
         offer(new Skipped(Math.max(1, missed), due()));
     }
 
-    /** {@code GroupChannel.pendingDeliveries} for a binding whose channel has {@code pump} (null before join). */
-    public static int pending(DeliveryPump pump) {
-        return pump == null ? 0 : pump.pending();
-    }
-
-    /** {@code GroupChannel.pendingBytes} for a binding whose channel has {@code pump} (null before join). */
-    public static long pendingBytes(DeliveryPump pump) {
-        return pump == null ? 0 : pump.pendingBytes();
-    }
-
-    /** {@code GroupChannel.fellBehind} for a binding whose channel has {@code pump} (null before join). */
-    public static long fellBehind(DeliveryPump pump) {
-        return pump == null ? 0 : pump.sheds()[0];
-    }
-
     /** Bytes of broadcasts queued for the listener. */
     public long pendingBytes() {
         return backlog.bytes();
@@ -289,23 +242,6 @@ public final class DeliveryPump {
     }
 
     /**
-     * {@code GroupChannel.onDeliveryThread} for a binding whose channel has {@code pump} (null before join):
-     * queues {@code task}, or fails as a channel that is not joined or is closed must.
-     */
-    public static void task(DeliveryPump pump, boolean closed, MemberId self, Runnable task) {
-        if (pump == null || closed) {
-            throw new org.fts.gc.GroupException(self + ": no delivery thread: channel is "
-                    + (closed ? "closed" : "not joined"));
-        }
-        pump.task(task);
-    }
-
-    /** {@code GroupChannel.isDeliveryThread} for a binding whose channel has {@code pump} (null before join). */
-    public static boolean isDeliveryThread(DeliveryPump pump) {
-        return pump != null && pump.isDeliveryThread();
-    }
-
-    /**
      * Whether every epoch with a gap offered so far has reached the listener: an application's "synced" refers
      * to the latest gap only then (a later gap, still queued, makes its freshly installed state stale again).
      */
@@ -367,7 +303,7 @@ public final class DeliveryPump {
         if (thread.isAlive()) {
             throw new IllegalStateException(thread.getName() + ": drain() is for a pump that was never started");
         }
-        for (Event e = queue.poll(); e != null && !stopped && !(e instanceof Stop); e = queue.poll()) {
+        for (PumpEvent e = queue.poll(); e != null && !stopped && !(e instanceof Stop); e = queue.poll()) {
             depth.decrementAndGet();
             wakeups.taken(e.urgent());
             try {
@@ -383,7 +319,7 @@ public final class DeliveryPump {
         return delay == 0 ? 0 : System.nanoTime() + delay;
     }
 
-    private void offer(Event e) {
+    private void offer(PumpEvent e) {
         if (stopped) {
             return;
         }
@@ -399,11 +335,11 @@ public final class DeliveryPump {
     }
 
     private void run() {
-        List<Event> batch = new ArrayList<>(DRAIN);
+        List<PumpEvent> batch = new ArrayList<>(DRAIN);
         boolean linger = false;   // the last round handed over a deferred broadcast: more may follow it
         try {
             while (!stopped) {
-                for (Event e = queue.poll(); e != null; e = batch.size() < DRAIN ? queue.poll() : null) {
+                for (PumpEvent e = queue.poll(); e != null; e = batch.size() < DRAIN ? queue.poll() : null) {
                     batch.add(e);
                 }
                 if (batch.isEmpty()) {
@@ -414,7 +350,7 @@ public final class DeliveryPump {
                     }
                     continue;
                 }
-                for (Event e : batch) {
+                for (PumpEvent e : batch) {
                     if (stopped || e instanceof Stop) {
                         return;
                     }
@@ -461,7 +397,7 @@ public final class DeliveryPump {
         }
     }
 
-    private void dispatch(Event e) {
+    private void dispatch(PumpEvent e) {
         try {
             if (e instanceof Broadcast b) {
                 backlog.release(b.payload().length);

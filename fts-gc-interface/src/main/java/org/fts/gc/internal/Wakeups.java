@@ -40,10 +40,6 @@ final class Wakeups {
         this.wakeAtDepth = wakeAtDepth;
     }
 
-    long deferNanos() {
-        return deferNanos;
-    }
-
     /** Whether an event of this kind waits for a linger's end ({@code deferNanos > 0}). */
     boolean defers(boolean deferrable) {
         return deferrable && deferNanos > 0;

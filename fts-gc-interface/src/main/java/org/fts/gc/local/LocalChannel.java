@@ -15,6 +15,7 @@ import org.fts.gc.internal.Board;
 import org.fts.gc.internal.DeliveryPump;
 import org.fts.gc.internal.EpochId;
 import org.fts.gc.internal.EpochPlan;
+import org.fts.gc.internal.Pumps;
 
 /**
  * A member of a group on a {@link LocalNetwork}: the {@code local} binding's {@link GroupChannel}. Its
@@ -118,7 +119,7 @@ public final class LocalChannel implements GroupChannel {
 
     @Override
     public void onDeliveryThread(Runnable task) {
-        DeliveryPump.task(pump, closed, self, task);
+        Pumps.task(pump, closed, self, task);
     }
 
     /** Queued behind every broadcast its partition ordered so far, all of which are queued here already. */
@@ -138,22 +139,22 @@ public final class LocalChannel implements GroupChannel {
 
     @Override
     public boolean isDeliveryThread() {
-        return DeliveryPump.isDeliveryThread(pump);
+        return Pumps.isDeliveryThread(pump);
     }
 
     @Override
     public int pendingDeliveries() {
-        return DeliveryPump.pending(pump);
+        return Pumps.pending(pump);
     }
 
     @Override
     public long pendingBytes() {
-        return DeliveryPump.pendingBytes(pump);
+        return Pumps.pendingBytes(pump);
     }
 
     @Override
     public long fellBehind() {
-        return DeliveryPump.fellBehind(pump);
+        return Pumps.fellBehind(pump);
     }
 
     @Override

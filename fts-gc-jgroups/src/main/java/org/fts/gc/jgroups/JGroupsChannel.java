@@ -14,6 +14,7 @@ import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
 import org.fts.gc.internal.DeliveryPump;
+import org.fts.gc.internal.Pumps;
 import org.fts.jgroups.AddressBook;
 import org.fts.jgroups.BoardLink;
 import org.fts.jgroups.CommandProbe;
@@ -210,17 +211,17 @@ final class JGroupsChannel implements GroupChannel, Receiver, JGroupsBacked {
 
     @Override
     public void onDeliveryThread(Runnable task) {
-        DeliveryPump.task(pump, closed, self, task);
+        Pumps.task(pump, closed, self, task);
     }
 
     @Override
     public boolean isDeliveryThread() {
-        return DeliveryPump.isDeliveryThread(pump);
+        return Pumps.isDeliveryThread(pump);
     }
 
     @Override
     public int pendingDeliveries() {
-        return DeliveryPump.pending(pump);
+        return Pumps.pending(pump);
     }
 
     @Override
@@ -250,12 +251,12 @@ final class JGroupsChannel implements GroupChannel, Receiver, JGroupsBacked {
 
     @Override
     public long pendingBytes() {
-        return DeliveryPump.pendingBytes(pump);
+        return Pumps.pendingBytes(pump);
     }
 
     @Override
     public long fellBehind() {
-        return DeliveryPump.fellBehind(pump);
+        return Pumps.fellBehind(pump);
     }
 
     @Override
