@@ -13,6 +13,12 @@ import org.slf4j.LoggerFactory;
  */
 final class Following {
     private static final Logger LOG = LoggerFactory.getLogger(Member.class);
+    /**
+     * Replays that wait ({@code fts.delivery.replay_delay}): another member's broadcast may wait only at a member that
+     * cast none of its own for this many replay delays and has none on the way. A member whose clients are busy
+     * executes what it delivers at once, so that its own requests never queue behind waiting replays.
+     */
+    static final int QUIET_PER_DELAY = 10;
 
     private final Member m;
 
@@ -145,6 +151,7 @@ final class Following {
     }
 
     void deliverCommitted() {
+        long quiet = QUIET_PER_DELAY * m.config.replayDelayNanos();
         if (m.durablePair && m.phase instanceof Phase.Open) {
             m.commitKnown = Math.max(m.commitKnown, Math.min(m.ackable(), m.sequencerHolds));
         }
@@ -169,8 +176,8 @@ final class Following {
             if (e.gseq() <= m.replayTo) {
                 m.pump.replay(e.origin(), e.payload().clone());
             } else {
-                // Another member's, with none of this member's on the way behind it: no reply here waits on it.
-                boolean deferrable = !e.origin().equals(m.self) && !m.origin.forwarding();
+                // Another member's, at a member whose own clients are quiet: no reply here waits on it.
+                boolean deferrable = !e.origin().equals(m.self) && m.origin.quietFor(quiet);
                 m.pump.broadcast(e.origin(), e.payload().clone(), deferrable);   // the log keeps the original
             }
             if (m.checkpoints != null) {

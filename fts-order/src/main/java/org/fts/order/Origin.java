@@ -52,6 +52,8 @@ final class Origin {
     private final Object room = new Object();
     /** Offload: the last oseq cast, the last delivered back, and how many callers wait for room (under room). */
     private volatile long lastCast;
+    /** System.nanoTime() of this member's last broadcast; long ago before its first ({@link #quietFor}). */
+    private volatile long lastAbcastNanos = System.nanoTime() - (1L << 62);
     private final java.util.concurrent.atomic.AtomicLong deliveredTo = new java.util.concurrent.atomic.AtomicLong();
     private volatile int waiting;
     /**
@@ -89,6 +91,7 @@ final class Origin {
 
     void abcast(byte[] payload) {
         assert holdsNoLaterLock() : "lock order: origin after sequencer or member";
+        lastAbcastNanos = System.nanoTime();
         if (offload) {
             awaitRoom();
         }
@@ -272,6 +275,14 @@ final class Origin {
 
     int unackedCount() {
         return unacked.size();
+    }
+
+    /**
+     * Whether this member has none of its broadcasts on their way and cast none in the last {@code nanos}: its
+     * clients are quiet (replays that wait, {@code Following.deliverCommitted}).
+     */
+    boolean quietFor(long nanos) {
+        return unacked.isEmpty() && System.nanoTime() - lastAbcastNanos > nanos;
     }
 
     /** Whether broadcasts of this origin are on their way (forwarded, not delivered back yet). */

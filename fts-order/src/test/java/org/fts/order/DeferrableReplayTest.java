@@ -9,8 +9,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Which deliveries a member lets wait ({@code fts.delivery.replay_delay}, {@link Following#deliverCommitted}): another
- * member's broadcast while none of its own is on the way; never its own, and never another's while one of its own is
- * on the way (the reply it waits for would queue behind the wait).
+ * member's broadcast while none of its own is on the way and it cast none for {@link Following#QUIET_PER_DELAY}
+ * replay delays; never its own, never another's while one of its own is on the way (the reply it waits for would
+ * queue behind the wait), and never at a member that cast recently (its clients are busy).
  */
 class DeferrableReplayTest {
     @Test
@@ -35,6 +36,21 @@ class DeferrableReplayTest {
                     "at b, neither a:1 (b:0 was on its way) nor b:0 (its own)");
             assertEquals(c0 + 3, g.node("c").pump.deferrableOffered(), "at c, both: c sent nothing");
             assertEquals(a0 + 1, g.node("a").pump.deferrableOffered(), "at a, b:0: a's own a:1 came before it");
+        }
+    }
+
+    @Test
+    void aMemberThatCastRecentlyLetsNothingWait() {
+        long hour = java.time.Duration.ofHours(1).toNanos();   // the quiet window: ten hours
+        try (SteppedGroup g = new SteppedGroup(new GroupConfig(3, true, GroupConfig.backlogBound(0), 0, hour))
+                .add("a", "b", "c")) {
+            g.view("a", "b", "c");
+            g.send("b", 1);   // b's clients are busy: b:0 is delivered, nothing of b's is on the way any more
+            long b0 = g.node("b").pump.deferrableOffered();
+            long c0 = g.node("c").pump.deferrableOffered();
+            g.send("a", 1);
+            assertEquals(b0, g.node("b").pump.deferrableOffered(), "b cast within the window: a:0 does not wait at b");
+            assertEquals(c0 + 1, g.node("c").pump.deferrableOffered(), "c never cast: a:0 may wait at c");
         }
     }
 }
