@@ -72,11 +72,11 @@ public record GroupConfig(int groupSize, boolean uniform, long maxBacklog, long 
 
     public static final ConfigKey<java.time.Duration> REPLAY_DELAY = ConfigKey.duration("fts.delivery.replay_delay",
             java.time.Duration.ofMillis(1), java.time.Duration.ZERO, java.time.Duration.ofMillis(100),
-            "jgroups binding: longest a replica lets a broadcast another replica's clients sent wait before it executes "
-                    + "it, while none of its own clients' requests is on the way (so no reply of its own waits on it), "
-                    + "so that one wake-up of its delivery thread executes several (docs/performance.md, \"Replays that "
-                    + "wait\"); its own broadcasts, reads and every other event are handed over at once, and order is "
-                    + "kept. 0: each at once");
+            "jgroups binding: longest a replica whose own clients are quiet (none of its broadcasts on the way, none "
+                    + "sent for ten times this long) lets a broadcast another replica's clients sent wait before it "
+                    + "executes it, so that one wake-up of its delivery thread executes several (docs/performance.md, "
+                    + "\"Replays that wait\"); its own broadcasts, reads and every other event are handed over at once, "
+                    + "and order is kept. 0: each at once");
 
     /** The common keys, validated and logged with every binding's own. */
     public static final List<ConfigKey<?>> KEYS = List.of(GROUP_SIZE, DELIVERY, MAX_BACKLOG, READ_LEASE,
