@@ -87,7 +87,7 @@ public final class DeliveryPump {
     public DeliveryPump(String name, GroupListener listener, long maxBacklog, Runnable shedding,
             long replayDelayNanos) {
         this.listener = listener;
-        this.wakeups = new Wakeups(replayDelayNanos, DRAIN);
+        this.wakeups = new Wakeups(replayDelayNanos, DRAIN, depth);
         this.backlog = new Backlog(maxBacklog);
         this.shedding = shedding;
         this.thread = FailStop.threads("fts-deliver-" + name).newThread(this::run);
@@ -339,6 +339,7 @@ public final class DeliveryPump {
         boolean linger = false;   // the last round handed over a deferred broadcast: more may follow it
         try {
             while (!stopped) {
+                wakeups.takingRound();
                 for (PumpEvent e = queue.poll(); e != null; e = batch.size() < DRAIN ? queue.poll() : null) {
                     batch.add(e);
                 }

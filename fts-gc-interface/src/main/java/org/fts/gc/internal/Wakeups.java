@@ -29,15 +29,22 @@ final class Wakeups {
     private final AtomicInteger urgentQueued = new AtomicInteger();
     private final long deferNanos;
     private final int wakeAtDepth;
+    /** The pump's count of queued events. */
+    private final AtomicInteger depth;
     private volatile Thread sleeper;
+    /** A flush asked for since the thread last took events, or a stop: the next linger is skipped. */
+    private volatile boolean flushAsked;
+    private volatile boolean stopping;
 
     /**
      * @param deferNanos  how late a deferrable event may be handed over; 0: every event is urgent
      * @param wakeAtDepth queued events that wake a lingering thread whatever their kind (bounds a burst's size)
+     * @param depth       the pump's count of queued events
      */
-    Wakeups(long deferNanos, int wakeAtDepth) {
+    Wakeups(long deferNanos, int wakeAtDepth, AtomicInteger depth) {
         this.deferNanos = Math.max(0, deferNanos);
         this.wakeAtDepth = wakeAtDepth;
+        this.depth = depth;
     }
 
     /** Whether an event of this kind waits for a linger's end ({@code deferNanos > 0}). */
@@ -64,6 +71,11 @@ final class Wakeups {
         }
     }
 
+    /** On the delivery thread, before it takes a round of events off the queue. */
+    void takingRound() {
+        flushAsked = false;
+    }
+
     /** On the delivery thread, for each event it takes off the queue. */
     void taken(boolean urgent) {
         if (urgent) {
@@ -73,7 +85,11 @@ final class Wakeups {
 
     /** Wakes a lingering thread if anything is queued ({@code depth} events). */
     void flush(int depth) {
-        if (depth > 0 && state.get() == LINGERING && state.compareAndSet(LINGERING, RUNNING)) {
+        if (depth <= 0) {
+            return;
+        }
+        flushAsked = true;   // before the state is read: a thread about to linger sees one or the other
+        if (state.get() == LINGERING && state.compareAndSet(LINGERING, RUNNING)) {
             Thread t = sleeper;
             if (t != null) {
                 LockSupport.unpark(t);
@@ -83,6 +99,7 @@ final class Wakeups {
 
     /** Wakes the thread whatever it waits for (a stop). */
     void wakeNow() {
+        stopping = true;
         state.set(RUNNING);
         Thread t = sleeper;
         if (t != null) {
@@ -100,7 +117,8 @@ final class Wakeups {
         sleeper = Thread.currentThread();
         if (linger && deferNanos > 0) {
             state.set(LINGERING);
-            if (urgentQueued.get() == 0) {
+            // After the state is written: what an offerer or a flush did before it read the state is seen here.
+            if (urgentQueued.get() == 0 && !flushAsked && !stopping && depth.get() < wakeAtDepth) {
                 long deadline = System.nanoTime() + deferNanos;
                 for (long left = deferNanos; left > 0 && state.get() == LINGERING && !Thread.currentThread()
                         .isInterrupted(); left = deadline - System.nanoTime()) {
@@ -109,7 +127,7 @@ final class Wakeups {
             }
         } else {
             state.set(IDLE);
-            while (queue.isEmpty() && state.get() == IDLE && !Thread.currentThread().isInterrupted()) {
+            while (queue.isEmpty() && state.get() == IDLE && !stopping && !Thread.currentThread().isInterrupted()) {
                 LockSupport.park(this);
             }
         }
