@@ -213,7 +213,7 @@ public final class LoadMain {
                     self[0] = ProcessCpu.selfNanos();
                     for (int i = 0; i < perServer.length; i++) {
                         perServer[i] = -ProcessCpu.micros(pids.get(i));
-                        byThread.add(ProcessCpu.wakeupsByThread(pids.get(i)));
+                        byThread.add(ProcessCpu.wakeupsByTask(pids.get(i)));
                     }
                 }
 
@@ -224,8 +224,7 @@ public final class LoadMain {
                     for (int i = 0; i < perServer.length; i++) {
                         perServer[i] += ProcessCpu.micros(pids.get(i));
                         Map<String, Long> before = byThread.get(i);
-                        Map<String, Long> after = ProcessCpu.wakeupsByThread(pids.get(i));
-                        after.replaceAll((kind, n) -> n - before.getOrDefault(kind, 0L));
+                        Map<String, Long> after = ProcessCpu.since(before, ProcessCpu.wakeupsByTask(pids.get(i)));
                         byThread.set(i, after);
                         wakeups[i] = ProcessCpu.total(after);
                     }

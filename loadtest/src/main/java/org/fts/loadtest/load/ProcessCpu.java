@@ -42,11 +42,18 @@ final class ProcessCpu {
      * The thread wake-ups of {@code pid} so far, by thread name: its threads' voluntary context switches (each a
      * block, on a socket, a lock or a park, that a later event ends), from {@code /proc/<pid>/task/<tid>/status}. A
      * name's numbering is left out ({@code ucast-receiver-4,g,r0#1a} and {@code ucast-receiver-9,g,r0#1a} are both
-     * {@code ucast-receiver}; Linux keeps 15 characters of a name). Threads that ended are not counted, so compare
-     * two readings over a window in which the process starts and ends none. Empty if unreadable.
+     * {@code ucast-receiver}; Linux keeps 15 characters of a name). Threads that ended are not counted: over a window,
+     * compare two {@link #wakeupsByTask} readings with {@link #since}. Empty if unreadable.
      */
     static Map<String, Long> wakeupsByThread(long pid) {
         Map<String, Long> byName = new TreeMap<>();
+        wakeupsByTask(pid).forEach((task, n) -> byName.merge(task.substring(0, task.lastIndexOf(' ')), n, Long::sum));
+        return byName;
+    }
+
+    /** The voluntary context switches of each thread of {@code pid} so far, keyed "kind tid". Empty if unreadable. */
+    static Map<String, Long> wakeupsByTask(long pid) {
+        Map<String, Long> byTask = new TreeMap<>();
         try (DirectoryStream<Path> tasks = Files.newDirectoryStream(Path.of("/proc", Long.toString(pid), "task"))) {
             for (Path task : tasks) {
                 String name;
@@ -55,11 +62,23 @@ final class ProcessCpu {
                 } catch (IOException e) {
                     continue;   // ended meanwhile
                 }
-                byName.merge(threadKind(name), voluntarySwitches(task.resolve("status")), Long::sum);
+                byTask.put(threadKind(name) + " " + task.getFileName(), voluntarySwitches(task.resolve("status")));
             }
         } catch (IOException | RuntimeException e) {
             return Map.of();
         }
+        return byTask;
+    }
+
+    /**
+     * The wake-ups between two {@link #wakeupsByTask} readings, by thread kind: each thread alive at the second
+     * counts what it did since the first (all of it if it started since). A thread that ended in between is left
+     * out, so a reading is never negative (an undercount by what such threads did).
+     */
+    static Map<String, Long> since(Map<String, Long> before, Map<String, Long> after) {
+        Map<String, Long> byName = new TreeMap<>();
+        after.forEach((task, n) -> byName.merge(task.substring(0, task.lastIndexOf(' ')),
+                Math.max(0, n - before.getOrDefault(task, 0L)), Long::sum));
         return byName;
     }
 

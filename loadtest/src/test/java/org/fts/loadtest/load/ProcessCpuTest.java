@@ -58,6 +58,16 @@ class ProcessCpuTest {
     }
 
     @Test
+    void aWindowCountsEachLiveThreadSinceItsFirstReadingAndLeavesOutThreadsThatEnded() {
+        java.util.Map<String, Long> before = java.util.Map.of("jgroups 11", 900L, "C2 CompilerThre 12", 50L,
+                "fts-deliver-r 13", 10L);
+        java.util.Map<String, Long> after = java.util.Map.of("C2 CompilerThre 12", 60L, "fts-deliver-r 13", 15L,
+                "jgroups 14", 3L);   // jgroups 11 ended (its 900 are not subtracted), jgroups 14 started
+        assertEquals(java.util.Map.of("C2 CompilerThre", 10L, "fts-deliver-r", 5L, "jgroups", 3L),
+                ProcessCpu.since(before, after));
+    }
+
+    @Test
     void aProcessThatIsNotThereHasNoWakeups() {
         assertEquals(java.util.Map.of(), ProcessCpu.wakeupsByThread(Long.MAX_VALUE));
     }
