@@ -1,7 +1,6 @@
 package org.fts.gc.internal;
 
 import java.util.Queue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
@@ -137,10 +136,5 @@ final class Wakeups {
     /** Whether the thread sleeps until its linger ends (tests). */
     boolean lingering() {
         return state.get() == LINGERING;
-    }
-
-    @Override
-    public String toString() {
-        return "wakeups(defer " + TimeUnit.NANOSECONDS.toMicros(deferNanos) + " us)";
     }
 }
