@@ -96,6 +96,11 @@ public final class Chaos {
                 + o.replicas() + (o.hosts() ? " on 127.0.0.2.." : "") + " clients="
                 + o.clients() + " keys=" + o.keys() + " replica options=" + options);
         out.println("chaos: logs in " + dir);
+        java.util.Map<Integer, java.util.Map<String, String>> environments = SkewedClock.environments(o);
+        if (!environments.isEmpty()) {
+            out.println("chaos: r" + o.skewedReplica() + "'s wall clock runs " + String.format("%+d", o.skew())
+                    + " s off (libfaketime; its monotonic clock untouched), at every start");
+        }
         ORB ft = null;
         List<ORB> clientOrbs = new java.util.concurrent.CopyOnWriteArrayList<>();
         // iptables commands go to the fault log once it exists (its origin is the clients' start), before to out
@@ -115,8 +120,8 @@ public final class Chaos {
         try (NetFilter net = o.nemesis().needsNetFilter() ? NetFilter.open(netLog) : null;
              Volumes volumes = o.nemesis().needsVolumes(o.durable()) ? Volumes.open(groupDir, o.replicas(), netLog)
                      : null;
-             ReplicaCluster cluster = o.hosts() ? ReplicaCluster.onHosts(group, o.hostAddresses(), options, args, dir)
-                     : new ReplicaCluster(group, o.replicas(), false, options, args, dir);
+             ReplicaCluster cluster = ReplicaCluster.withEnvironments(group, o.hostAddresses(), options, args, dir,
+                     environments);
              Probe probe = new Probe(cluster)) {
             long origin = System.nanoTime();
             History history = new History(origin);

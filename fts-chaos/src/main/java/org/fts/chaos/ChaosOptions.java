@@ -23,18 +23,22 @@ import java.util.List;
  *                 fts.reads}, docs/reads.md), executed at one replica after a read barrier; {@code lease}: the same,
  *                 and the sequencer holds a read lease of {@link #LEASE} ({@code fts.reads.lease}); {@code ordered}:
  *                 ordered like writes
+ * @param skew     with {@code --nemesis clock}: how far the skewed replica's wall clock is set off (seconds, either
+ *                 sign; 0 runs the same schedule unskewed, the comparison the nemesis is judged against)
  */
 public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery, String batching, long seed,
                            int clients, int keys, long budget, boolean encrypt, int replicas, boolean hosts,
-                           boolean durable, String gc, String ordering, String placement, String reads) {
+                           boolean durable, String gc, String ordering, String placement, String reads, int skew) {
     /** The read lease of {@code --reads lease}: shorter than every pause of the pause nemesis. */
     public static final String LEASE = "500ms";
 
     public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed|netpart|bridge|oneway"
-            + "|lossy|netmixed|killall|corrupt|ctrl|diskfull] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
+            + "|lossy|netmixed|killall|corrupt|ctrl|diskfull|clock] [--skew 30] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
             + "[--batching ALIAS] [--durability memory|log] [--seed S] [--clients 10] [--keys 5] [--budget "
             + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft] [--ordering sequencer|offload]"
             + " [--placement first|load] [--reads declared|lease|ordered]";
+    /** The clock nemesis's skew unless {@code --skew} says otherwise: a replica 30 s fast. */
+    static final int DEFAULT_SKEW = 30;
     /** The most replicas {@code --hosts} places: 127.0.0.2 to 127.0.0.254. */
     static final int MAX_HOSTS = 253;
 
@@ -76,6 +80,12 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         if (durable && "agreed".equals(delivery)) {
             throw new IllegalArgumentException("--durability log needs uniform delivery");
         }
+        if (skew != 0 && nemesis != FaultPlan.Kind.CLOCK) {
+            throw new IllegalArgumentException("--skew sets a replica's wall clock off for --nemesis clock only");
+        }
+        if (Math.abs(skew) > 3_600) {
+            throw new IllegalArgumentException("--skew is at most an hour either way (seconds), not " + skew);
+        }
         if (nemesis.needsNetFilter() && !hosts) {
             throw new IllegalArgumentException("--nemesis " + nemesis + " drops packets between replica addresses: "
                     + "it needs --hosts (replica i on 127.0.0.(2+i)), and iptables and root");
@@ -100,6 +110,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         String ordering = "sequencer";
         String placement = "first";   // the product's default
         String reads = "declared";
+        Integer skew = null;
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--hosts")) {   // the one flag without a value
                 hosts = true;
@@ -125,6 +136,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 case "--ordering" -> ordering = v;
                 case "--placement" -> placement = v;
                 case "--reads" -> reads = v;
+                case "--skew" -> skew = Integer.parseInt(v.startsWith("+") ? v.substring(1) : v);
                 case "--clients" -> clients = Integer.parseInt(v);
                 case "--keys" -> keys = Integer.parseInt(v);
                 case "--budget" -> budget = Long.parseLong(v);
@@ -137,7 +149,8 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             }
         }
         return new ChaosOptions(nemesis, seconds, delivery, batching, seed, clients, keys, budget, encrypt, replicas,
-                hosts, durable, gc, ordering, placement, reads);
+                hosts, durable, gc, ordering, placement, reads,
+                skew != null ? skew : nemesis == FaultPlan.Kind.CLOCK ? DEFAULT_SKEW : 0);
     }
 
     /** Each replica's address: 127.0.0.(2+i) with {@code --hosts}, else 127.0.0.1 for all. */
@@ -147,6 +160,14 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             a.add(hosts ? "127.0.0." + (2 + i) : "127.0.0.1");
         }
         return a;
+    }
+
+    /**
+     * With {@code --nemesis clock}: the replica whose wall clock is skewed, drawn from the seed apart from the fault
+     * schedule (which stays the kill nemesis's for the same seed); -1 otherwise.
+     */
+    public int skewedReplica() {
+        return nemesis == FaultPlan.Kind.CLOCK ? new java.util.Random(seed ^ 0x5eed_c10cL).nextInt(replicas) : -1;
     }
 
     /** JVM options for every replica. */
@@ -192,6 +213,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 + (encrypt ? " --encrypt sym" : "") + (gc.equals("jgroups") ? "" : " --gc " + gc)
                 + (ordering.equals("sequencer") ? "" : " --ordering " + ordering)
                 + (placement.equals("first") ? "" : " --placement " + placement)
-                + (reads.equals("declared") ? "" : " --reads " + reads);
+                + (reads.equals("declared") ? "" : " --reads " + reads)
+                + (nemesis == FaultPlan.Kind.CLOCK ? " --skew " + skew : "");
     }
 }

@@ -42,11 +42,15 @@ import java.util.Random;
  * </ul>
  * With a log, {@code mixed} draws {@code corrupt} and {@code ctrl} too, and {@code netmixed} (already root) those and
  * {@code diskfull}.
+ *
+ * <p>{@code clock} is {@code kill}'s schedule (the same episodes for the same seed) on a group where one replica,
+ * drawn from the seed, runs with its wall clock set {@code --skew} seconds off (libfaketime; its monotonic clock
+ * untouched), from its first start and at every restart ({@link ChaosOptions#skewedReplica}).
  */
 public final class FaultPlan {
     /** The nemeses. */
     public enum Kind {
-        KILL, PAUSE, PARTITION, MIXED, NETPART, BRIDGE, ONEWAY, LOSSY, NETMIXED, KILLALL, CORRUPT, CTRL, DISKFULL;
+        KILL, PAUSE, PARTITION, MIXED, NETPART, BRIDGE, ONEWAY, LOSSY, NETMIXED, KILLALL, CORRUPT, CTRL, DISKFULL, CLOCK;
 
         public static Kind parse(String s) {
             try {
@@ -79,7 +83,7 @@ public final class FaultPlan {
 
     /** Every nemesis, as the options name them. */
     public static final String NAMES = "kill, pause, partition, mixed, netpart, bridge, oneway, lossy, netmixed, "
-            + "killall, corrupt, ctrl, diskfull";
+            + "killall, corrupt, ctrl, diskfull, clock";
 
     /** What {@code mixed} and {@code netmixed} draw from; fixed, so that a seed keeps its schedule. */
     private static final Kind[] MIXED = {Kind.KILL, Kind.PAUSE, Kind.PARTITION};
@@ -239,7 +243,7 @@ public final class FaultPlan {
         };
         int victim = random.nextInt(replicas);
         return switch (k) {
-            case KILL -> Episode.of(gap, Action.KILL, victim, between(500, 3_000));
+            case KILL, CLOCK -> Episode.of(gap, Action.KILL, victim, between(500, 3_000));
             case KILLALL -> Episode.of(gap, Action.KILL_ALL, victim, between(500, 3_000));
             case PAUSE -> Episode.of(gap, Action.PAUSE, victim, between(1_000, 7_000));
             case NETPART -> Episode.of(gap, Action.CUT_OFF, victim, between(3_000, 9_000));

@@ -87,7 +87,7 @@ final class Dispatcher {
         }
         refuseOversized(operation, in);
         FtContexts ft = FtContexts.of(Jacorb.serviceContexts(rh));
-        long now = System.currentTimeMillis();
+        long now = cache.clock().estimate();   // the group's time, never this replica's wall clock
         RequestId id;
         long keepUntil;
         if (ft.id() != null) {   // only an FT client's id can have been seen before
@@ -96,7 +96,7 @@ final class Dispatcher {
                 return answer(done, rh, ft, oid);   // a retry of a request already executed: the same reply
             }
             id = ft.id();
-            keepUntil = cache.keepUntil(now, ft.expirationMillis());
+            keepUntil = cache.keepUntil(now, System.currentTimeMillis(), ft.expirationMillis());
         } else {
             id = new RequestId(incarnation, counter.incrementAndGet());
             keepUntil = 0;   // nobody can retry it

@@ -138,7 +138,7 @@ final class FrontDispatch implements GroupRequests {
                     + "fts.request.max_size is " + maxRequestSize, 0, CompletionStatus.COMPLETED_NO);
         }
         FtContexts ft = FtContexts.of(r.contexts());
-        long now = System.currentTimeMillis();
+        long now = cache.clock().estimate();   // the group's time, never this replica's wall clock
         RequestId id;
         long keepUntil;
         if (ft.id() != null) {
@@ -148,7 +148,7 @@ final class FrontDispatch implements GroupRequests {
                 return;
             }
             id = ft.id();
-            keepUntil = cache.keepUntil(now, ft.expirationMillis());
+            keepUntil = cache.keepUntil(now, System.currentTimeMillis(), ft.expirationMillis());
         } else {
             id = new RequestId(incarnation, counter.incrementAndGet());
             keepUntil = 0;

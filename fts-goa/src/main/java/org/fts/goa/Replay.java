@@ -45,12 +45,13 @@ final class Replay {
     }
 
     /**
-     * The answer to a request that executed already but whose reply the cache evicted before the request expired
-     * (fts.cache.max_entries): it is not executed again. The same at every replica.
+     * The answer to a request that executed already but whose reply the cache no longer holds (it expired, or the
+     * cache was full: fts.cache.max_entries): it is not executed again. The same at every replica.
      */
     Reply replyEvicted(Request r) {
-        return system(r, new IMP_LIMIT("FTS: this request executed, but its reply left the reply cache before the "
-                + "request expired (fts.cache.max_entries too small for the request rate); it is not executed again",
+        return system(r, new IMP_LIMIT("FTS: this request executed, but its reply is no longer kept (a retry "
+                + "after its expiration, or fts.cache.max_entries too small for the request rate); it is not executed "
+                + "again",
                 0, CompletionStatus.COMPLETED_YES));
     }
 

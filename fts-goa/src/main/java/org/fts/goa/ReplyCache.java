@@ -10,19 +10,19 @@ import java.util.Map;
  *
  * <p>Whether a request already executed decides whether it executes, so the cache's contents must be the same
  * at every replica at the same point of the total order. Entries are therefore added and evicted only on the
- * execution path, and time there is the delivered requests' own timestamps (set once by the origin), never
- * the local clock.
+ * execution path, and time there is the group's own ({@link GroupClock}: the delivered requests' stamps), never a
+ * wall clock.
  *
  * <p>Only replies a retry can ask for are kept: those of FT clients (FT_REQUEST), until the request's
- * expiration plus {@code marginMillis} (for clock skew between client and replica), but never longer than
- * {@code ttlMillis} after the request. Beyond {@code maxEntries} the oldest replies go first, expired or not;
- * a reply evicted before its request expired leaves a <em>tombstone</em> (its request id, about 100 bytes) until
- * then, so that the request never executes twice: a retry, or a second cast of it ordered late (an attempt a
- * replica cast before the client gave up on it and asked another), gets {@code IMP_LIMIT} (COMPLETED_YES)
- * instead of the lost reply. Size {@code maxEntries} for the replies a retry window holds (request rate ×
- * {@code fts.client.request_duration}); each entry costs its reply's bytes plus about 200 bytes. Tombstones are
- * bounded too ({@link #TOMBSTONES_PER_ENTRY} per entry); past that the oldest go, and only then can a request
- * execute twice. Both kinds of early eviction are counted and logged.
+ * {@code keepUntil} ({@link #keepUntil}). Beyond {@code maxEntries} the oldest replies go first. Either way the
+ * request's id stays remembered ({@link ExecutedIds}) for at least {@code 2 × ttlMillis} of group time after its
+ * capture, so that it never executes twice: a retry, or a second cast of it ordered late, gets {@code IMP_LIMIT}
+ * (COMPLETED_YES) instead of the lost reply. That holds for every cast captured within {@code ttlMillis} of the
+ * first, whatever any wall clock says (docs/fault-tolerance.md). Size {@code maxEntries} for the replies a retry
+ * window holds (request rate × {@code fts.client.request_duration}); each entry costs its reply's bytes plus about
+ * 200 bytes; a client's remembered ids cost a few dozen bytes per run of consecutive ids. Runs are bounded too
+ * ({@link #RUNS_PER_ENTRY} per entry); past that the oldest go, and only then can a request execute twice. Both
+ * kinds of early eviction are counted and logged.
  */
 final class ReplyCache {
     private record Entry(Reply reply, long expiresAt) {
@@ -30,31 +30,46 @@ final class ReplyCache {
 
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ReplyCache.class);
 
-    /** Tombstones kept per {@code maxEntries}: a retry window {@code 1 + 4} times the configured one. */
-    static final int TOMBSTONES_PER_ENTRY = 4;
+    /** Runs of remembered ids kept per {@code maxEntries}. */
+    static final int RUNS_PER_ENTRY = 4;
+    /** How often (group time) runs whose time passed are freed. */
+    private static final long SWEEP_MILLIS = 1_000;
 
     private final int maxEntries;
-    private long lostTombstones;
-    /** Requests executed whose replies went before they expired: id to the expiry the reply had. */
-    private final LinkedHashMap<RequestId, Long> tombstones = new LinkedHashMap<>();
+    private final ExecutedIds executed;
+    private final GroupClock clock;
     private final long ttlMillis;
     private final long marginMillis;
     private long earlyEvictions;
     private final LinkedHashMap<RequestId, Entry> entries = new LinkedHashMap<>();
-    private long now;   // the latest delivered timestamp: this cache's deterministic clock
+    private long now;   // the group's time as of the last request executed: this cache's deterministic clock
 
     ReplyCache(int maxEntries, long ttlMillis, long marginMillis) {
+        this(maxEntries, ttlMillis, marginMillis, new GroupClock());
+    }
+
+    ReplyCache(int maxEntries, long ttlMillis, long marginMillis, GroupClock clock) {
         this.maxEntries = maxEntries;
         this.ttlMillis = ttlMillis;
         this.marginMillis = marginMillis;
+        this.clock = clock;
+        this.executed = new ExecutedIds((long) maxEntries * RUNS_PER_ENTRY);
+    }
+
+    /** The group's clock this cache keeps time by: requests are stamped with its {@link GroupClock#estimate}. */
+    GroupClock clock() {
+        return clock;
     }
 
     /**
-     * How long to keep the reply of an FT request captured at {@code now} whose client retries it until
-     * {@code expirationMillis}: its expiration plus the margin, at least the margin, at most the TTL.
+     * Capture path: until when (group time) to keep the reply of an FT request stamped {@code stamp}, whose client
+     * retries it until {@code expirationMillis} on its own clock, received when this replica's wall clock read
+     * {@code wallMillis}: for what is left of the client's retries, plus the margin, at most the TTL. The wall clock
+     * only turns the client's expiration into a duration: a skewed one keeps a reply shorter or longer, never
+     * lets a request execute twice (its id outlives the reply).
      */
-    long keepUntil(long now, long expirationMillis) {
-        return Math.min(now + ttlMillis, Math.max(now, expirationMillis) + marginMillis);
+    long keepUntil(long stamp, long wallMillis, long expirationMillis) {
+        return stamp + Math.min(ttlMillis, Math.max(0, expirationMillis - wallMillis) + marginMillis);
     }
 
     /** Execution path: the reply of {@code id}, if cached, as of a request stamped {@code timestamp}. */
@@ -64,27 +79,31 @@ final class ReplyCache {
         return e == null ? null : e.reply();
     }
 
-    /** Execution path: caches the reply of a request stamped {@code timestamp}, until {@code keepUntil}. */
+    /**
+     * Execution path: caches the reply of a request stamped {@code timestamp}, until {@code keepUntil}, and
+     * remembers that it executed for {@code 2 × ttl} after its stamp (at least as long as its reply).
+     */
     synchronized void put(RequestId id, Reply reply, long timestamp, long keepUntil) {
         advance(timestamp);
+        executed.add(id, Math.max(keepUntil, timestamp + 2 * ttlMillis), now);
         entries.putIfAbsent(id, new Entry(reply, keepUntil));
         evict();
     }
 
-
     /**
-     * Execution path, after {@link #lookup} found nothing: whether {@code id} executed already and its reply was
-     * evicted before its request expired (it must not execute again).
+     * Execution path, after {@link #lookup} found nothing: whether {@code id} executed already and its reply is
+     * gone (expired, or evicted when the cache was full): it must not execute again.
      */
     synchronized boolean evictedEarly(RequestId id) {
-        return tombstones.containsKey(id);
+        return executed.contains(id, now);
     }
 
     /**
-     * Execution path, after {@link #lookup}: whether the deterministic clock passed {@code keepUntil}, the time until
+     * Execution path, after {@link #lookup}: whether the group's time passed {@code keepUntil}, the time until
      * which a request's reply would have been kept for its retries. Such a request, ordered this late (a cast that
-     * a replica appended again long after its client gave up: a raft member cut off for a while), must not execute:
-     * its client has had its answer (a failure), and its reply, or tombstone, may be gone already.
+     * a replica appended again long after its client gave up: a raft member cut off for a while, or a cast from a
+     * replica whose view of the group's time is stale), must not execute: its client has had its answer (a
+     * failure), and its reply may be gone already.
      */
     synchronized boolean pastKeeping(long keepUntil) {
         return keepUntil > 0 && now > keepUntil;
@@ -105,7 +124,17 @@ final class ReplyCache {
         return earlyEvictions;
     }
 
-    /** Execution path, at a cut (state transfer): every entry, oldest first, and the cache's clock. */
+    /** Runs of remembered ids forgotten before their time (their bound was reached). */
+    synchronized long forgottenEarly() {
+        return executed.forgottenEarly();
+    }
+
+    /** Runs of consecutive ids remembered (executed FT requests, by client). */
+    synchronized long rememberedRuns() {
+        return executed.runs();
+    }
+
+    /** Execution path, at a cut (state transfer): the group's time, every entry oldest first, the remembered ids. */
     synchronized void writeTo(java.io.DataOutputStream out) throws java.io.IOException {
         out.writeLong(now);
         out.writeInt(entries.size());
@@ -117,29 +146,29 @@ final class ReplyCache {
             out.writeInt(e.getValue().reply().body().length);
             out.write(e.getValue().reply().body());
         }
-        out.writeInt(tombstones.size());
-        for (Map.Entry<RequestId, Long> t : tombstones.entrySet()) {
-            out.writeUTF(t.getKey().clientId());
-            out.writeLong(t.getKey().retentionId());
-            out.writeLong(t.getValue());
-        }
+        executed.writeTo(out, now);
     }
 
     /** A cache's whole contents as {@link #writeTo} wrote them, parsed (a state transfer's part). */
     static final class Contents {
         private final long clock;
         private final LinkedHashMap<RequestId, Entry> entries;
-        private final LinkedHashMap<RequestId, Long> tombstones;
+        private final LinkedHashMap<String, java.util.List<long[]>> executed;
 
-        private Contents(long clock, LinkedHashMap<RequestId, Entry> entries, LinkedHashMap<RequestId, Long> tombstones) {
+        private Contents(long clock, LinkedHashMap<RequestId, Entry> entries,
+                         LinkedHashMap<String, java.util.List<long[]>> executed) {
             this.clock = clock;
             this.entries = entries;
-            this.tombstones = tombstones;
+            this.executed = executed;
         }
     }
 
-    /** Parses what {@link #writeTo} wrote; {@link java.io.IOException} if it is truncated or malformed. */
-    static Contents read(java.io.DataInputStream in) throws java.io.IOException {
+    /**
+     * Parses what {@link #writeTo} wrote; {@link java.io.IOException} if it is truncated or malformed. With
+     * {@code tombstones} it parses the form before the remembered ids (state format 2: a list of tombstones, each
+     * an id and its expiry), each tombstone and each cached reply then remembered until its expiry.
+     */
+    static Contents read(java.io.DataInputStream in, boolean tombstones) throws java.io.IOException {
         long clock = in.readLong();
         int n = in.readInt();
         LinkedHashMap<RequestId, Entry> read = new LinkedHashMap<>();
@@ -158,51 +187,63 @@ final class ReplyCache {
             in.readFully(body);
             read.put(id, new Entry(new Reply(Reply.Kind.values()[kind], body), expires));
         }
+        if (!tombstones) {
+            return new Contents(clock, read, ExecutedIds.read(in));
+        }
         int t = in.readInt();
         if (t < 0) {
             throw new java.io.IOException("tombstone count " + t);
         }
-        LinkedHashMap<RequestId, Long> stones = new LinkedHashMap<>();
-        for (int i = 0; i < t; i++) {
-            stones.put(new RequestId(in.readUTF(), in.readLong()), in.readLong());
+        ExecutedIds ids = new ExecutedIds(Long.MAX_VALUE);
+        for (Map.Entry<RequestId, Entry> e : read.entrySet()) {
+            ids.add(e.getKey(), e.getValue().expiresAt(), clock);
         }
-        return new Contents(clock, read, stones);
+        for (int i = 0; i < t; i++) {
+            ids.add(new RequestId(in.readUTF(), in.readLong()), in.readLong(), clock);
+        }
+        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
+        ids.writeTo(new java.io.DataOutputStream(b), clock);
+        return new Contents(clock, read, ExecutedIds.read(new java.io.DataInputStream(
+                new java.io.ByteArrayInputStream(b.toByteArray()))));
     }
 
-    /** Execution path, at a cut: replaces the whole cache with {@code c}. */
+    /** Execution path, at a cut: replaces the whole cache with {@code c}, the group's time with its clock. */
     synchronized void replaceWith(Contents c) {
         entries.clear();
         entries.putAll(c.entries);
-        tombstones.clear();
-        tombstones.putAll(c.tombstones);
+        executed.replaceWith(c.executed);
         now = c.clock;
+        clock.set(now);
     }
 
     /**
-     * Execution path, at a cut (a backup restored): takes {@code c}'s replies and tombstones if this cache holds
+     * Execution path, at a cut (a backup restored): takes {@code c}'s replies and remembered ids if this cache holds
      * none, with the later of the two clocks; otherwise keeps its own. Deterministic at a position of the order.
      *
      * @return whether it took them
      */
     synchronized boolean adoptIfEmpty(Contents c) {
-        if (!entries.isEmpty() || !tombstones.isEmpty()) {
+        if (!isEmpty()) {
             return false;
         }
         entries.putAll(c.entries);
-        tombstones.putAll(c.tombstones);
+        executed.replaceWith(c.executed);
         now = Math.max(now, c.clock);
+        clock.advance(now);
         return true;
     }
 
-    /** Execution path: whether this cache holds no reply and no tombstone (a group that answered no FT call). */
+    /** Execution path: whether this cache holds no reply and remembers no id (a group that answered no FT call). */
     synchronized boolean isEmpty() {
-        return entries.isEmpty() && tombstones.isEmpty();
+        return entries.isEmpty() && executed.isEmpty(now);
     }
 
     private void advance(long timestamp) {
-        if (timestamp > now) {
-            now = timestamp;
+        long t = clock.advance(timestamp);
+        if (t > now) {
+            now = t;
             evict();
+            executed.expire(now, SWEEP_MILLIS);
         }
     }
 
@@ -211,10 +252,9 @@ final class ReplyCache {
         while (it.hasNext()) {
             Map.Entry<RequestId, Entry> e = it.next();
             if (e.getValue().expiresAt() < now) {
-                it.remove();
+                it.remove();   // its id stays remembered (ExecutedIds)
             } else if (entries.size() > maxEntries) {
                 it.remove();
-                tombstones.put(e.getKey(), e.getValue().expiresAt());
                 if (earlyEvictions++ % 10_000 == 0) {
                     LOG.warn("reply cache full (fts.cache.max_entries={}): evicted {} replies before their "
                             + "requests expired; a retry of those gets IMP_LIMIT (COMPLETED_YES), it does not execute "
@@ -222,22 +262,6 @@ final class ReplyCache {
                 }
             } else {
                 break;   // insertion order is delivery order: the rest are younger
-            }
-        }
-        Iterator<Map.Entry<RequestId, Long>> stones = tombstones.entrySet().iterator();
-        while (stones.hasNext()) {
-            Map.Entry<RequestId, Long> t = stones.next();
-            if (t.getValue() < now) {
-                stones.remove();
-            } else if (tombstones.size() > (long) maxEntries * TOMBSTONES_PER_ENTRY) {
-                stones.remove();
-                if (lostTombstones++ % 10_000 == 0) {
-                    LOG.error("reply cache far past its bound (fts.cache.max_entries={}): forgot {} requests that "
-                            + "executed before they expired; a retry of those executes again", maxEntries,
-                            lostTombstones);
-                }
-            } else {
-                break;   // eviction order is delivery order
             }
         }
     }

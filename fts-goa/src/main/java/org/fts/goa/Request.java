@@ -19,9 +19,10 @@ import java.io.IOException;
  * @param pad             alignment of the body's first byte within the GIOP message (start % 8)
  * @param body            the marshalled arguments
  * @param responseExpected false for oneway operations
- * @param timestamp       the origin's clock when it captured the request (ms since the epoch); the same at
- *                        every replica, so decisions taken on it (reply-cache expiry) are the same everywhere
- * @param keepUntil       until when (the origin's clock, ms) the reply must stay cached for retries; 0 when no
+ * @param timestamp       the origin's estimate of the group's time when it captured the request ({@link GroupClock},
+ *                        ms; no wall clock); the same at every replica, so decisions taken on it (reply-cache
+ *                        expiry) are the same everywhere
+ * @param keepUntil       until when (group time, ms) the reply must stay cached for retries; 0 when no
  *                        retry can name this request (a plain client's request: its id was made up)
  */
 public record Request(RequestId id, String origin, byte[] objectId, String operation, int giopMinor,

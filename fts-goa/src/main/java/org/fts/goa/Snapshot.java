@@ -24,12 +24,13 @@ import org.omg.PortableServer.Servant;
  * <pre>
  *   snapshot := VERSION(1) version:long endpoints:int utf* cache objects:int object*
  *   cache    := clock:long entries:int (client:utf retention:long kind:byte expires:long length:int body)*
- *               tombstones:int (client:utf retention:long expires:long)*
+ *               clients:int (client:utf runs:int (first:long last:long until:long)*)*      remembered ids
+ *               (format 2 had tombstones:int (client:utf retention:long expires:long)* here; still read)
  *   object   := idLength:short id checkpointable:byte [stateLength:int state]
  * </pre>
  */
 final class Snapshot {
-    private static final int VERSION = 2;   // 2: the reply cache carries its tombstones
+    private static final int VERSION = 3;   // 2: the reply cache carries its tombstones; 3: its remembered ids
 
     /** A snapshot cannot be taken or installed; the message says which object and why. */
     static final class StateException extends Exception {
@@ -88,7 +89,7 @@ final class Snapshot {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot));
             int v = in.readByte();
-            if (v != VERSION) {
+            if (v != VERSION && v != 2) {   // 2 is still read: its tombstones become remembered ids
                 throw new StateException("state format version " + v + ", expected " + VERSION);
             }
             long version = in.readLong();
@@ -96,7 +97,7 @@ final class Snapshot {
             for (int i = in.readInt(); i > 0; i--) {
                 endpoints.add(in.readUTF());
             }
-            ReplyCache.Contents replies = ReplyCache.read(in);
+            ReplyCache.Contents replies = ReplyCache.read(in, v == 2);
             int n = in.readInt();
             List<ObjectKey> keys = new ArrayList<>();
             List<byte[]> states = new ArrayList<>();

@@ -65,6 +65,16 @@ public final class ChildJvm implements AutoCloseable {
      */
     public static ChildJvm start(String name, Class<?> mainClass, List<String> jvmArgs, List<String> args, Path logs,
                                  Consumer<String> listener) throws IOException {
+        return start(name, mainClass, jvmArgs, args, logs, java.util.Map.of(), listener);
+    }
+
+    /**
+     * {@link #start(String, Class, List, List, Path, Consumer)} with {@code environment} added to this process's
+     * environment (e.g. {@code LD_PRELOAD} and {@code FAKETIME} for a child whose wall clock is skewed).
+     */
+    public static ChildJvm start(String name, Class<?> mainClass, List<String> jvmArgs, List<String> args, Path logs,
+                                 java.util.Map<String, String> environment, Consumer<String> listener)
+            throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
@@ -78,6 +88,7 @@ public final class ChildJvm implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder(cmd)
                 .redirectError(ProcessBuilder.Redirect.appendTo(logs.resolve(name + ".err").toFile()))
                 .redirectInput(ProcessBuilder.Redirect.PIPE);
+        pb.environment().putAll(environment);
         ChildJvm child = new ChildJvm(name, logs, pb.start(), listener);
         LIVE.add(child);
         return child;

@@ -48,6 +48,7 @@ public final class ReplicaCluster implements AutoCloseable {
     private final String portProperty;
     /** JVM options that place the replicas on distinct hosts (JGroups over TCP); empty on one host. */
     private final List<String> placement = new ArrayList<>();
+    private final Map<Integer, Map<String, String>> environments = new ConcurrentHashMap<>();
     /**
      * This group's own multicast port, unless the caller names one: groups that share an address and port
      * receive each other's traffic and discard it (JGroups' JGRP000012), which costs every one of them CPU.
@@ -71,7 +72,19 @@ public final class ReplicaCluster implements AutoCloseable {
     /** @param args more program arguments for every replica, e.g. {@code --hello-objects 800} */
     public ReplicaCluster(String group, int n, boolean plain, List<String> extra, List<String> args, Path logDir)
             throws Exception {
-        this(group, java.util.Collections.nCopies(plain ? 1 : n, "127.0.0.1"), plain, extra, args, logDir, "OAPort");
+        this(group, java.util.Collections.nCopies(plain ? 1 : n, "127.0.0.1"), plain, extra, args, logDir, "OAPort",
+                Map.of());
+    }
+
+    /**
+     * {@code hosts.size()} replicas, on those addresses (the {@code tcp} stack when they differ, as {@link #onHosts}),
+     * replica {@code i}'s processes started with {@code environments.get(i)} added to their environment (e.g. a wall
+     * clock skewed through libfaketime), from the first start on.
+     */
+    public static ReplicaCluster withEnvironments(String group, List<String> hosts, List<String> extra,
+                                                  List<String> args, Path logDir,
+                                                  Map<Integer, Map<String, String>> environments) throws Exception {
+        return new ReplicaCluster(group, hosts, false, extra, args, logDir, "OAPort", environments);
     }
 
     /**
@@ -87,7 +100,7 @@ public final class ReplicaCluster implements AutoCloseable {
     /** {@link #onHosts(String, List, List, Path)} with more program arguments for every replica. */
     public static ReplicaCluster onHosts(String group, List<String> hosts, List<String> extra, List<String> args,
                                          Path logDir) throws Exception {
-        return new ReplicaCluster(group, hosts, false, extra, args, logDir, "OAPort");
+        return new ReplicaCluster(group, hosts, false, extra, args, logDir, "OAPort", Map.of());
     }
 
     /**
@@ -96,12 +109,14 @@ public final class ReplicaCluster implements AutoCloseable {
      */
     public static ReplicaCluster overTls(String group, int n, List<String> tls, Path logDir) throws Exception {
         return new ReplicaCluster(group, java.util.Collections.nCopies(n, "127.0.0.1"), false, tls, List.of(), logDir,
-                "OASSLPort");
+                "OASSLPort", Map.of());
     }
 
     private ReplicaCluster(String group, List<String> hosts, boolean plain, List<String> extra, List<String> args,
-                           Path logDir, String portProperty) throws Exception {
+                           Path logDir, String portProperty, Map<Integer, Map<String, String>> environments)
+            throws Exception {
         this.group = group;
+        this.environments.putAll(environments);
         this.portProperty = portProperty;
         this.plain = plain;
         this.extra = List.copyOf(extra);
@@ -167,7 +182,15 @@ public final class ReplicaCluster implements AutoCloseable {
         jvmArgs.addAll(extra);
         jvmArgs.addAll(more);
         return new ReplicaProcess(group + "-r" + i, jvmArgs, args.stream().filter(a -> !a.equals(AS_SERVICES)).toList(),
-                plain, args.contains(AS_SERVICES), logDir, references);
+                plain, args.contains(AS_SERVICES), logDir, references, environments.getOrDefault(i, Map.of()));
+    }
+
+    /**
+     * Environment variables for replica {@code i}'s processes from its next start on (e.g. a skewed wall clock:
+     * {@code LD_PRELOAD} of libfaketime and {@code FAKETIME}); the processes running now keep theirs.
+     */
+    public synchronized void environment(int i, Map<String, String> variables) {
+        environments.put(i, Map.copyOf(variables));
     }
 
     /** Where replica {@code i} answers JGroups' probe and {@code fts status}: {@code host:port}. */

@@ -25,7 +25,7 @@ final class ReplicaProcess {
      * @param references where the published object references go (the first of each id is kept)
      */
     ReplicaProcess(String name, List<String> jvmArgs, List<String> args, boolean plain, boolean service, Path logDir,
-                   Map<String, String> references) throws IOException {
+                   Map<String, String> references, Map<String, String> environment) throws IOException {
         this.references = references;
         // commands on stdin, and the replica ends with this process (its stdin closes); or a service
         List<String> programArgs = new ArrayList<>(service ? List.of() : List.of("--stdin-control"));
@@ -33,7 +33,7 @@ final class ReplicaProcess {
             programArgs.add("--plain");
         }
         programArgs.addAll(args);
-        this.jvm = ChildJvm.start(name, HarnessReplica.class, jvmArgs, programArgs, logDir, this::read);
+        this.jvm = ChildJvm.start(name, HarnessReplica.class, jvmArgs, programArgs, logDir, environment, this::read);
         if (service) {
             jvm.closeStdin();
         }

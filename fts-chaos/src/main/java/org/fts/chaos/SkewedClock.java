@@ -1,0 +1,44 @@
+package org.fts.chaos;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The clock nemesis's hand: a replica's wall clock set off by a fixed number of seconds through libfaketime
+ * (Debian's {@code libfaketime}, preloaded into the replica's JVM), its monotonic clock left alone
+ * ({@code FAKETIME_DONT_FAKE_MONOTONIC}), as a host whose NTP has not synced yet, or a VM restored from a snapshot.
+ */
+final class SkewedClock {
+    /** Where Debian and Ubuntu put the library, by architecture. */
+    private static final List<String> LIBRARIES = List.of(
+            "/usr/lib/x86_64-linux-gnu/faketime/libfaketime.so.1",
+            "/usr/lib/aarch64-linux-gnu/faketime/libfaketime.so.1",
+            "/usr/lib/faketime/libfaketime.so.1");
+
+    private SkewedClock() {
+    }
+
+    /** The replicas' extra environment: the skewed replica's, or nothing (no skew, or skew 0). */
+    static Map<Integer, Map<String, String>> environments(ChaosOptions o) throws NetFilter.Unavailable {
+        if (o.skewedReplica() < 0 || o.skew() == 0) {
+            return Map.of();
+        }
+        return Map.of(o.skewedReplica(), Map.of(
+                "LD_PRELOAD", library(),
+                "FAKETIME", String.format("%+ds", o.skew()),
+                "FAKETIME_DONT_FAKE_MONOTONIC", "1",
+                "FAKETIME_DONT_RESET", "1"));
+    }
+
+    private static String library() throws NetFilter.Unavailable {
+        for (String l : LIBRARIES) {
+            if (Files.isReadable(Path.of(l))) {
+                return l;
+            }
+        }
+        throw new NetFilter.Unavailable("--nemesis clock needs libfaketime (Debian: apt-get install faketime), "
+                + "looked for " + LIBRARIES);
+    }
+}
