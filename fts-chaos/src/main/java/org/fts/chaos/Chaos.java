@@ -98,8 +98,8 @@ public final class Chaos {
         out.println("chaos: logs in " + dir);
         java.util.Map<Integer, java.util.Map<String, String>> environments = SkewedClock.environments(o);
         if (!environments.isEmpty()) {
-            out.println("chaos: r" + o.skewedReplica() + "'s wall clock runs " + String.format("%+d", o.skew())
-                    + " s off (libfaketime; its monotonic clock untouched), at every start");
+            out.println("chaos: r" + o.skewedReplica() + "'s wall clock runs " + String.format(java.util.Locale.ROOT, "%+d", o.skew())
+                    + " s off (libfaketime), at every start");
         }
         ORB ft = null;
         List<ORB> clientOrbs = new java.util.concurrent.CopyOnWriteArrayList<>();

@@ -44,8 +44,7 @@ import java.util.Random;
  * {@code diskfull}.
  *
  * <p>{@code clock} is {@code kill}'s schedule (the same episodes for the same seed) on a group where one replica,
- * drawn from the seed, runs with its wall clock set {@code --skew} seconds off (libfaketime; its monotonic clock
- * untouched), from its first start and at every restart ({@link ChaosOptions#skewedReplica}).
+ * drawn from the seed, runs with its wall clock set {@code --skew} seconds off (libfaketime), from its first start and at every restart ({@link ChaosOptions#skewedReplica}).
  */
 public final class FaultPlan {
     /** The nemeses. */

@@ -45,9 +45,34 @@ public final class AtomicFiles {
             throw new IOException(target + ": the file system cannot rename atomically", e);
         }
         if (sync) {
-            try (FileChannel d = FileChannel.open(target.toAbsolutePath().getParent(), StandardOpenOption.READ)) {
-                d.force(true);
-            }
+            syncDirectory(target.toAbsolutePath().getParent());
+        }
+    }
+
+    /**
+     * Creates {@code dir} and its missing parents, each synced into its parent, so that the directory (and the files
+     * created in it, once it is synced in turn) survives a power loss: a new directory is durable only once the
+     * directory holding its name is synced.
+     *
+     * @return {@code dir}
+     */
+    public static Path createDirectories(Path dir) throws IOException {
+        Path absolute = dir.toAbsolutePath();
+        java.util.ArrayDeque<Path> missing = new java.util.ArrayDeque<>();
+        for (Path p = absolute; p != null && !Files.isDirectory(p); p = p.getParent()) {
+            missing.push(p);
+        }
+        Files.createDirectories(absolute);
+        for (Path created : missing) {   // outermost first
+            syncDirectory(created.getParent());
+        }
+        return dir;
+    }
+
+    /** Syncs the directory {@code dir} (the names it holds). */
+    public static void syncDirectory(Path dir) throws IOException {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
         }
     }
 }

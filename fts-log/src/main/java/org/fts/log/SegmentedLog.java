@@ -61,7 +61,7 @@ public final class SegmentedLog implements AutoCloseable {
      * @param segmentBytes a segment is closed and a new one started once it holds this many bytes
      */
     public static SegmentedLog open(Path dir, long segmentBytes) throws IOException {
-        Files.createDirectories(dir);
+        AtomicFiles.createDirectories(dir);
         SegmentedLog log = new SegmentedLog(dir, segmentBytes);
         try {
             LogRecovery.recover(log, dir);

@@ -42,7 +42,7 @@ public final class SnapshotStore {
     private final Path dir;
 
     public SnapshotStore(Path dir) throws IOException {
-        this.dir = Files.createDirectories(dir);
+        this.dir = AtomicFiles.createDirectories(dir);
     }
 
     static String fileName(long index) {

@@ -47,7 +47,7 @@ final class LogFiles {
     static DurableLog open(Path dir, long segmentBytes) {
         FileChannel lockChannel = null;
         try {
-            Files.createDirectories(dir);
+            org.fts.log.AtomicFiles.createDirectories(dir);
             lockChannel = FileChannel.open(dir.resolve("lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
             FileLock lock;
             try {

@@ -178,7 +178,7 @@ final class RaftChannel implements GroupChannel, Receiver, JGroupsBacked {
             }
             RAFT r = ch.getProtocolStack().findProtocol(RAFT.class);
             Path dir = logRoot.resolve(group).resolve(self.replica());
-            java.nio.file.Files.createDirectories(dir);
+            org.fts.log.AtomicFiles.createDirectories(dir);
             r.raftId(self.replica()).members(raftMembers).logClass(SyncedSnapshotLog.class.getName())
                     .logDir(dir.toString()).logPrefix("raft").logUseFsync(durability.log())
                     .maxLogSize(Long.MAX_VALUE)   // until the application saved a checkpoint (Ledger.Sink.snapshots)

@@ -27,6 +27,8 @@ import org.jgroups.protocols.raft.FileBasedLog;
  */
 public class SyncedSnapshotLog extends FileBasedLog {
     static final String SNAPSHOT = "fts-snapshot.raft";
+    /** Where jgroups-raft 1.1.4's {@code FileBasedLog} keeps the term, the vote and the commit index. */
+    static final String METADATA = "metadata.raft";
     private static final int MAGIC = 0x46545352;   // "FTSR"
     private Path dir;
     /** The index the log must reach before this member votes again (0: it votes). */
@@ -37,7 +39,7 @@ public class SyncedSnapshotLog extends FileBasedLog {
     @Override
     public void init(String logName, Map<String, String> args) throws Exception {
         dir = Path.of(logName);
-        Files.createDirectories(dir);
+        AtomicFiles.createDirectories(dir);
         Files.deleteIfExists(dir.resolve(SNAPSHOT + ".tmp"));   // a write the crash interrupted
         reach = Quarantine.prepare(dir, Files.exists(dir.resolve(SNAPSHOT)));
         super.init(logName, args);
@@ -60,7 +62,9 @@ public class SyncedSnapshotLog extends FileBasedLog {
     @Override
     public org.jgroups.protocols.raft.Log currentTerm(long term) {
         try {
-            return super.currentTerm(term);
+            org.jgroups.protocols.raft.Log l = super.currentTerm(term);
+            syncMetadata();
+            return l;
         } catch (RuntimeException e) {
             throw diskFailed("recording term " + term, e);
         }
@@ -69,9 +73,29 @@ public class SyncedSnapshotLog extends FileBasedLog {
     @Override
     public org.jgroups.protocols.raft.Log votedFor(org.jgroups.Address member) {
         try {
-            return super.votedFor(member);
+            org.jgroups.protocols.raft.Log l = super.votedFor(member);
+            syncMetadata();
+            return l;
         } catch (RuntimeException e) {
             throw diskFailed("recording a vote", e);
+        }
+    }
+
+    /**
+     * The term and the vote are synced in either mode: with {@code fts.durability=memory} jgroups-raft syncs nothing,
+     * and a member that lost power could vote twice in one term (two leaders). Elections are rare, so this costs
+     * nothing on the request path. (jgroups-raft keeps both in {@code metadata.raft}; an fsync of any descriptor of
+     * the file syncs its data.)
+     */
+    private void syncMetadata() {
+        if (useFsync()) {
+            return;   // jgroups-raft synced it already
+        }
+        try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(dir.resolve(METADATA),
+                java.nio.file.StandardOpenOption.WRITE)) {
+            c.force(false);
+        } catch (IOException e) {
+            throw new UncheckedIOException("syncing " + dir.resolve(METADATA), e);
         }
     }
 
