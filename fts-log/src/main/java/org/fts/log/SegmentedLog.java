@@ -39,6 +39,8 @@ import org.slf4j.LoggerFactory;
 public final class SegmentedLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SegmentedLog.class);
     static final String MARK = "synced.mark";
+    /** Where an unproven tail is recorded, until the caller settles it ({@link #uncertainFrom}). */
+    static final String UNCERTAIN = "uncertain.mark";
 
     private final Path dir;
     private final long segmentBytes;
@@ -49,6 +51,8 @@ public final class SegmentedLog implements AutoCloseable {
     private long unsynced;
     /** The last index made durable by a sync (every record written carries it). */
     private long syncedIndex;
+    /** The first index of a tail cut after a power loss that may have been synced ({@link #uncertainFrom}). */
+    private long uncertainFrom = Long.MAX_VALUE;
 
     private SegmentedLog(Path dir, long segmentBytes) {
         this.dir = dir;
@@ -66,6 +70,9 @@ public final class SegmentedLog implements AutoCloseable {
         try {
             LogRecovery.recover(log, dir);
             log.mark = new SyncMark(dir.resolve(MARK));
+            if (!log.segments.isEmpty()) {   // what recovery kept counts as synced: so says a mark of this boot
+                log.mark.write(log.syncedIndex, true);
+            }
         } catch (IOException | RuntimeException e) {
             log.closeQuietly();
             throw e;
@@ -83,6 +90,33 @@ public final class SegmentedLog implements AutoCloseable {
 
     void syncedAtOpen(long index) {
         syncedIndex = index;
+    }
+
+    /** At open: the recorded unproven tail, if any ({@link LogRecovery}). */
+    void uncertainAtOpen(long from) {
+        uncertainFrom = from;
+    }
+
+    /**
+     * The first index of a tail this log cut off although it could not prove the tail unsynced, or
+     * {@link Long#MAX_VALUE}: after a power loss (its {@link SyncMark} of another boot) the mark may lag a sync, and
+     * damage inside the batch synced last then looks like a torn write. The log ends before it, as after a torn write,
+     * but what it held from there on may have been acknowledged: the caller must not count this log as lacking those
+     * indexes until the group settled it ({@link #settleUncertain}). Recorded durably before the cut, and kept across
+     * opens (the lowest one) until settled.
+     */
+    public long uncertainFrom() {
+        return uncertainFrom;
+    }
+
+    /** The caller's group has settled what this log may have held after {@link #uncertainFrom}: forgets it, durably. */
+    public void settleUncertain() throws IOException {
+        if (uncertainFrom == Long.MAX_VALUE) {
+            return;
+        }
+        Files.deleteIfExists(dir.resolve(UNCERTAIN));
+        syncDir();
+        uncertainFrom = Long.MAX_VALUE;
     }
 
     /** The index of the first record held, or {@code lastIndex() + 1} if none is. */
@@ -145,8 +179,8 @@ public final class SegmentedLog implements AutoCloseable {
 
     /**
      * Makes every record appended so far durable: one {@code fdatasync} of the segment written to; then records the
-     * synced index in the mark (not synced itself: it needs to survive a process crash, and lags by a sync at most
-     * after a power loss).
+     * synced index in the mark (not synced itself: it needs to survive a process crash; after a power loss it may lag,
+     * and recovery then treats the batch synced last as unproven: {@link #uncertainFrom}).
      */
     public void sync() throws IOException {
         if (unsynced == 0 || segments.isEmpty()) {

@@ -222,6 +222,72 @@ class SegmentedLogTest {
         }
     }
 
+    /**
+     * Issue 59: after a power loss the mark, never synced, may lag the last sync, so damage in the batch synced last
+     * looks like a torn write. The mark of another boot says that this may be so: the tail is still cut (it cannot
+     * be told from a torn write), but the log reports that it may have held entries from there on, durably, until
+     * the caller settles it.
+     */
+    @Test
+    void afterAPowerLossDamageInTheBatchSyncedLastIsCutButReportedAsUncertain() throws IOException {
+        SegmentedLog log = filled(1, 10, 1 << 20);
+        log.append(11, meta(11), rec(11));
+        log.append(12, meta(12), rec(12));
+        log.sync();   // the batch synced last: 11..12, acknowledged
+        crash(log);
+        try (SyncMark mark = new SyncMark(dir.resolve(SegmentedLog.MARK))) {
+            mark.write(10, new byte[16], false);   // a power loss: the mark's last write lost, and another boot now
+        }
+        flip(segment(0), -2);   // and the disk damaged record 12
+        try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
+            assertHolds(again, 1, 11);
+            assertTrue(again.damage().isEmpty(), again.damage()::toString);
+            assertEquals(12, again.uncertainFrom(), "it may have held 12 on: never counted as lacking it");
+            again.append(12, meta(12), rec(12));   // repaired from the group, say
+            again.sync();
+        }
+        try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
+            assertEquals(12, again.uncertainFrom(), "kept across opens until settled");
+            again.settleUncertain();
+            assertEquals(Long.MAX_VALUE, again.uncertainFrom());
+        }
+        try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
+            assertEquals(Long.MAX_VALUE, again.uncertainFrom(), "settled durably");
+            assertHolds(again, 1, 12);
+        }
+    }
+
+    /** The same cut with a mark of this boot (a process crash, the page cache intact) is a torn write, certainly. */
+    @Test
+    void aMarkOfThisBootIsExactSoATornTailIsCertain() throws IOException {
+        SegmentedLog log = filled(1, 10, 1 << 20);
+        log.append(11, meta(11), rec(11));   // not synced
+        crash(log);
+        flip(segment(0), -2);
+        try (SegmentedLog again = SegmentedLog.open(dir, 1 << 20)) {
+            assertHolds(again, 1, 10);
+            assertEquals(Long.MAX_VALUE, again.uncertainFrom());
+        }
+    }
+
+    /** A mark of the form before boot ids is read, as of another boot: exact no more. */
+    @Test
+    void aMarkWithoutABootIdIsReadAsOfAnotherBoot() throws IOException {
+        Path f = dir.resolve("old.mark");
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(16).put(new byte[] {'F', 'T', 'S', 'D'}).putLong(42);
+        java.util.zip.CRC32C c = new java.util.zip.CRC32C();
+        c.update(b.array(), 4, 8);
+        b.putInt((int) c.getValue());
+        Files.createDirectories(dir);
+        Files.write(f, b.array());
+        assertEquals(new SyncMark.Read(42, false), SyncMark.read(f));
+        try (SyncMark m = new SyncMark(f)) {
+            m.write(43, false);
+        }
+        assertEquals(43, SyncMark.read(f).index());
+        assertEquals(Files.exists(Path.of("/proc/sys/kernel/random/boot_id")), SyncMark.read(f).thisBoot());
+    }
+
     @Test
     void aFlippedByteInASyncedRecordIsDamageNotATornTailEvenAtTheEnd() throws IOException {
         crash(filled(1, 10, 1 << 20));
