@@ -52,10 +52,10 @@ public final class DurableLog implements MemberLog {
      * (the log cannot give it for a repair; 0 if none).
      */
     record Loaded(EpochMeta meta, List<Entry> entries, long from, long commitHint, Checkpoints.Root root,
-                  boolean rooted, List<MemberLog.Damaged> damaged, long last, long damagedBase) {
+                  boolean rooted, List<MemberLog.Damaged> damaged, long last, long damagedBase, long uncertainFrom) {
         Loaded(EpochMeta meta, List<Entry> entries, long from, long commitHint, Checkpoints.Root root, boolean rooted) {
             this(meta, entries, from, commitHint, root, rooted, List.of(),
-                    entries.isEmpty() ? from : entries.get(entries.size() - 1).gseq(), 0);
+                    entries.isEmpty() ? from : entries.get(entries.size() - 1).gseq(), 0, Long.MAX_VALUE);
         }
     }
 
@@ -189,6 +189,20 @@ public final class DurableLog implements MemberLog {
                 durable = appended;
             } catch (IOException e) {
                 fail("truncating after " + gseq, e);
+            }
+        }
+    }
+
+    @Override
+    public void settleUncertain() {
+        synchronized (io) {
+            if (closed) {
+                return;
+            }
+            try {
+                log.settleUncertain();
+            } catch (IOException e) {
+                fail("settling what a power loss left uncertain", e);
             }
         }
     }

@@ -138,11 +138,13 @@ final class LogFiles {
             }
         }
         DurableLog.Loaded loaded = new DurableLog.Loaded(m, entries, from, Math.min(hint, log.lastIndex()), root, rooted,
-                damaged, Math.max(from, log.lastIndex()), damagedBase);
+                damaged, Math.max(from, log.lastIndex()), damagedBase, log.uncertainFrom());
         LOG.info("{}: log holds entries {} to {}, replayed from {} (commit point at least {}; {}){}; {}", dir, first,
                 log.lastIndex(), from, loaded.commitHint(), rooted ? (root == null ? "from the initial state"
                         : "from a checkpoint") : "no state of its own: to be fetched",
-                damaged.isEmpty() ? "" : "; damaged, to be repaired from another replica: " + damaged, m);
+                (damaged.isEmpty() ? "" : "; damaged, to be repaired from another replica: " + damaged)
+                        + (log.uncertainFrom() == Long.MAX_VALUE ? "" : "; may have held entries from "
+                        + log.uncertainFrom() + " on that a power loss damaged (the group settles them)"), m);
         return loaded;
     }
 

@@ -86,6 +86,11 @@ final class Member {
     boolean foreign;
     /** While {@code foreign}: how far its log is still its last epoch's history (it reports only that much). */
     long foreignUpTo;
+    /**
+     * Its log may have held, and acknowledged, entries from here on that a power loss damaged and its recovery cut
+     * ({@link DurableLog.Loaded#uncertainFrom}); {@link Long#MAX_VALUE}: none. Reported until an epoch opens.
+     */
+    long mayHoldFrom = Long.MAX_VALUE;
 
     // ================================ the history it holds and delivers ================================
 

@@ -61,6 +61,12 @@ public interface MemberLog extends AutoCloseable {
     void writeMeta(DurableLog.EpochMeta m);
 
     /**
+     * An epoch opened on reports that counted what this log may have held after a power loss
+     * ({@link DurableLog.Loaded#uncertainFrom}): forgets it, durably.
+     */
+    void settleUncertain();
+
+    /**
      * Rewrites damaged entries from copies that verify elsewhere, durably; copies of entries that are not damaged are
      * ignored. Returns what is still damaged.
      */

@@ -115,6 +115,10 @@ final class Opening {
         m.foreign = false;
         if (m.disk != null) {
             m.disk.writeMeta(m.meta());   // before anything of this epoch is acknowledged
+            if (m.mayHoldFrom != Long.MAX_VALUE) {   // the recovery that opened it counted it (Mend)
+                m.disk.settleUncertain();
+                m.mayHoldFrom = Long.MAX_VALUE;
+            }
             for (Entry e : m.logged < m.held ? m.log.subMap(m.logged, false, m.held, true).values()
                     : List.<Entry>of()) {
                 m.disk.append(e, m.commitKnown);

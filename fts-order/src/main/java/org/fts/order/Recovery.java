@@ -100,7 +100,7 @@ final class Recovery {
                 // what it knows committed, never beyond what it holds (a lagging member may know of more)
                 Math.min(m.config.uniform() ? Math.max(m.commitKnown, m.deliveredHere) : m.commitKnown, last),
                 new HashMap<>(m.marks),
-                base(), m.delivered, m.damage.spans());
+                base(), m.delivered, m.damage.spans(), m.mayHoldFrom);
     }
 
     /**

@@ -38,6 +38,7 @@ final class Restart {
         }
         m.held = l.from();
         m.delivered = l.from();
+        m.mayHoldFrom = l.uncertainFrom();
         Map<MemberId, Long> rootMarks = l.root() != null ? l.root().marks() : Map.of();
         m.marks.putAll(rootMarks);
         m.damage.loaded(rootMarks, l.damaged(), l.damagedBase());

@@ -111,11 +111,12 @@ final class Wire {
      * highest oseq in its history up to {@code last}; every entry up to {@code commit} is committed; it can repair
      * the entries after {@code base} (what its log or memory still holds); its application's state is at
      * {@code delivered}; {@code damaged}: positions its log holds
-     * but cannot verify.
+     * but cannot verify; {@code mayHoldFrom}: its log may have held, and acknowledged, entries from there on that it
+     * cut after a power loss ({@link Long#MAX_VALUE}: none; {@link EpochPlan.Report#uncertainFrom}).
      */
     record State(long view, long ballot, boolean fresh, boolean synced, Opened epoch, boolean shortLog, long last,
-                 long commit, Map<MemberId, Long> marks, long base, long delivered, List<EpochPlan.Span> damaged)
-            implements Msg {
+                 long commit, Map<MemberId, Long> marks, long base, long delivered, List<EpochPlan.Span> damaged,
+                 long mayHoldFrom) implements Msg {
     }
 
     /** Member to coordinator: it promised {@code promised}, not below the recovery's {@code ballot}: ask again. */
@@ -284,11 +285,12 @@ final class Wire {
             return ByteBuffer.allocate(25).put(Tag.REFUSED.code).putLong(r.view()).putLong(r.ballot()).putLong(r.promised())
                     .array();
         } else if (m instanceof State s) {
-            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 2 + openedSize(s.epoch()) + 32 + spansSize(s.damaged())
+            ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 2 + openedSize(s.epoch()) + 40 + spansSize(s.damaged())
                             + marksSize(s.marks()))
                     .put(Tag.STATE.code).putLong(s.view()).putLong(s.ballot()).put((byte) (s.fresh() ? 1 : 0))
                     .put((byte) ((s.synced() ? 1 : 0) | (s.shortLog() ? 2 : 0)));
-            putOpened(b, s.epoch()).putLong(s.last()).putLong(s.commit()).putLong(s.base()).putLong(s.delivered());
+            putOpened(b, s.epoch()).putLong(s.last()).putLong(s.commit()).putLong(s.base()).putLong(s.delivered())
+                    .putLong(s.mayHoldFrom());
             putSpans(b, s.damaged());
             return putMarks(b, s.marks()).array();
         } else if (m instanceof SendRepair r) {
@@ -376,9 +378,10 @@ final class Wire {
                 long commit = b.getLong();
                 long base = b.getLong();
                 long delivered = b.getLong();
+                long mayHoldFrom = b.getLong();
                 List<EpochPlan.Span> damaged = readSpans(b);
                 return new State(view, ballot, fresh, synced, epoch, shortLog, last, commit, readMarks(b), base,
-                        delivered, damaged);
+                        delivered, damaged, mayHoldFrom);
             }
             case SEND_REPAIR:
                 return new SendRepair(b.getLong(), readName(b), b.getLong(), b.getLong());

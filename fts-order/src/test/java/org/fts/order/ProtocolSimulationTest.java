@@ -1,5 +1,6 @@
 package org.fts.order;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.ArrayList;
@@ -63,6 +64,33 @@ class ProtocolSimulationTest {
     @Test
     void withLogsFiveReplicasOverAThousandSeeds() {
         range(ProtocolSimulator.Options.of(5).withLogs(), Long.getLong("fts.sim.seeds", 1000));
+    }
+
+    /**
+     * Issue 59: power losses whose sync mark lags, the batch synced last damaged on one replica and cut as a torn tail
+     * (SimFaults#maybeDamageLastSync). The member reports that its log may have held entries from there on, and the
+     * recovery waits rather than found an epoch without an entry that may be committed: no safety invariant breaks
+     * (without that report, 46 agreement violations in 3,000 seeds of 1,000 steps: docs/simulator.md). The group may
+     * still wait where the model cannot prove an entry uncommitted (liveness, open in docs/simulator.md), which is
+     * why only the safety invariants are asserted here.
+     */
+    @Test
+    void powerLossesThatDamageTheBatchSyncedLastBreakNoSafetyInvariant() {
+        ProtocolSimulator.Options o = new ProtocolSimulator.Options(3, 1000, true, false, Ordering.SEQUENCER)
+                .withoutReads().withPowerLoss();
+        List<String> broken = new java.util.ArrayList<>();
+        int liveness = 0;
+        long n = Long.getLong("fts.sim.seeds", 600);
+        for (long seed = 1; seed <= n; seed++) {
+            ProtocolSimulator.Result r = ProtocolSimulator.run(seed, o);
+            if (!r.ok() && r.invariant().equals("liveness")) {
+                liveness++;
+            } else if (!r.ok()) {
+                broken.add(r.report());
+            }
+        }
+        assertTrue(broken.isEmpty(), String.join("\n", broken));
+        assertTrue(liveness < n / 20, liveness + " seeds of " + n + " did not recover (about 1% expected)");
     }
 
     /**

@@ -29,7 +29,12 @@ final class ProtocolSimulator {
      * the fault model (a majority without the state: then liveness is not checked, safety still is).
      */
     record Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering,
-                   boolean durable, boolean reads, long leaseNanos) {
+                   boolean durable, boolean reads, long leaseNanos, boolean powerLoss) {
+        Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering,
+                boolean durable, boolean reads, long leaseNanos) {
+            this(replicas, steps, uniform, beyondFaultModel, ordering, durable, reads, leaseNanos, false);
+        }
+
         Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering,
                 boolean durable, boolean reads) {
             this(replicas, steps, uniform, beyondFaultModel, ordering, durable, reads, 0);
@@ -49,7 +54,16 @@ final class ProtocolSimulator {
          * seeds that found a mechanism then replay step for step.
          */
         Options withoutReads() {
-            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, durable, false, leaseNanos);
+            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, durable, false, leaseNanos,
+                    powerLoss);
+        }
+
+        /**
+         * These options with logs and power losses whose sync mark lags, damaging the batch synced last on one replica
+         * ({@link SimFaults#maybeDamageLastSync}).
+         */
+        Options withPowerLoss() {
+            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, true, reads, leaseNanos, true);
         }
 
         static Options of(int replicas) {
@@ -57,25 +71,26 @@ final class ProtocolSimulator {
         }
 
         Options with(Ordering o) {
-            return new Options(replicas, steps, uniform, beyondFaultModel, o, durable, reads, leaseNanos);
+            return new Options(replicas, steps, uniform, beyondFaultModel, o, durable, reads, leaseNanos, powerLoss);
         }
 
         /** These options with each replica's log modelled ({@code fts.durability=log}), storage faults included. */
         Options withLogs() {
-            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, true, reads, leaseNanos);
+            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, true, reads, leaseNanos,
+                    powerLoss);
         }
 
         /** These options with read leases of {@code ticks} timer steps ({@code fts.reads.lease}, docs/reads.md). */
         Options withLease(int ticks) {
             return new Options(replicas, steps, uniform, beyondFaultModel, ordering, durable, reads,
-                    ticks * SimReads.TICK_NANOS);
+                    ticks * SimReads.TICK_NANOS, powerLoss);
         }
 
         String describe() {
             return "N=" + replicas + ", " + steps + " steps, " + (uniform ? "uniform" : "agreed")
                     + (beyondFaultModel ? ", beyond the fault model" : "")
                     + (ordering == Ordering.SEQUENCER ? "" : ", " + ordering.alias + " ordering")
-                    + (durable ? ", with logs and storage faults" : "") + (reads || !uniform ? "" : ", no reads")
+                    + (durable ? ", with logs and storage faults" : "") + (powerLoss ? ", power losses" : "") + (reads || !uniform ? "" : ", no reads")
                     + (leaseNanos > 0 ? ", read leases of " + leaseNanos / SimReads.TICK_NANOS + " ticks" : "");
         }
 
@@ -84,7 +99,8 @@ final class ProtocolSimulator {
             return "--replicas " + replicas + " --steps " + steps + (uniform ? "" : " --delivery agreed")
                     + (beyondFaultModel ? " --faults beyond" : "")
                     + (ordering == Ordering.SEQUENCER ? "" : " --ordering " + ordering.alias)
-                    + (durable ? " --durability log" : "") + (reads || !uniform ? "" : " --reads off")
+                    + (durable ? " --durability log" : "") + (powerLoss ? " --power-loss on" : "")
+                    + (reads || !uniform ? "" : " --reads off")
                     + (leaseNanos > 0 ? " --lease " + leaseNanos / SimReads.TICK_NANOS : "");
         }
     }
@@ -118,6 +134,7 @@ final class ProtocolSimulator {
     private final long seed;
     private final Options options;
     private final Random rnd;
+    private final Random powerRnd;
     private final GroupConfig config;
     private final SimNetwork net;
     private final SimNode[] nodes;
@@ -139,6 +156,7 @@ final class ProtocolSimulator {
         this.seed = seed;
         this.options = options;
         this.rnd = new Random(seed);
+        this.powerRnd = new Random(seed ^ 0x5deece66dL);
         this.config = new GroupConfig(options.replicas(), options.uniform()).withReadLease(options.leaseNanos());
         this.net = new SimNetwork(options.replicas());
         this.nodes = new SimNode[options.replicas()];
@@ -240,6 +258,11 @@ final class ProtocolSimulator {
         }
     }
 
+    /** The power-loss faults' own random source ({@link SimFaults#maybeDamageLastSync}). */
+    Random powerRnd() {
+        return powerRnd;
+    }
+
     Random rnd() {
         return rnd;
     }
@@ -305,7 +328,9 @@ final class ProtocolSimulator {
         n.late.clear();
         if (n.log != null) {
             n.log.crash(rnd);
-            new SimFaults(this).maybeDamage(n.replica);
+            SimFaults faults = new SimFaults(this);
+            faults.maybeDamage(n.replica);
+            faults.maybeDamageLastSync(n.replica);
         }
     }
 

@@ -9,7 +9,7 @@ import java.util.List;
  * {@code --replay SEED} runs one seed logging every step and each member's state after it.
  *
  * <pre>
- * bin/fts simulate [--seeds 1000] [--start 1] [--replicas 3|5] [--steps K] [--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--lease TICKS] [--replay SEED]
+ * bin/fts simulate [--seeds 1000] [--start 1] [--replicas 3|5] [--steps K] [--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--lease TICKS] [--power-loss on|off] [--replay SEED]
  * </pre>
  */
 public final class ProtocolSimulatorMain {
@@ -27,6 +27,7 @@ public final class ProtocolSimulatorMain {
         boolean durable = false;
         boolean reads = true;
         int leaseTicks = 0;
+        boolean powerLoss = false;
         Long replay = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -46,6 +47,7 @@ public final class ProtocolSimulatorMain {
                 case "--replay" -> replay = Long.parseLong(v);
                 case "--reads" -> reads = !"off".equals(v);
                 case "--lease" -> leaseTicks = Integer.parseInt(v);
+                case "--power-loss" -> powerLoss = "on".equals(v);
                 case "--help" -> usage(null);
                 default -> usage("unknown option " + a);
             }
@@ -56,6 +58,9 @@ public final class ProtocolSimulatorMain {
         }
         ProtocolSimulator.Options options = new ProtocolSimulator.Options(replicas, steps, uniform, beyond, ordering,
                 durable, reads && uniform).withLease(leaseTicks);
+        if (powerLoss) {
+            options = options.withPowerLoss();
+        }
         if (replay != null) {
             ProtocolSimulator.Result r = ProtocolSimulator.replay(replay, options, System.out);
             System.out.println(r.ok() ? r.report() : "seed " + replay + ": VIOLATION of " + r.invariant() + " at step "
@@ -91,7 +96,7 @@ public final class ProtocolSimulatorMain {
             System.err.println("simulate: " + error);
         }
         System.err.println("usage: bin/fts simulate [--seeds N] [--start S] [--replicas 3|5] [--steps K] "
-                + "[--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--reads on|off] [--lease TICKS] [--replay SEED]");
+                + "[--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--reads on|off] [--lease TICKS] [--power-loss on|off] [--replay SEED]");
         System.exit(error == null ? 0 : 2);
     }
 }

@@ -16,7 +16,8 @@ import org.fts.order.Wire.Entry;
  * replica that outlives its incarnations, and, per incarnation, the entries appended but not synced yet. A sync is a
  * step the simulator draws; a crash loses what no sync covered, except a random prefix the writer had handed the file
  * system (a process crash keeps it); a storage fault damages an entry the disk holds, which the restarted member must
- * report and have repaired (docs/durability.md, "Storage faults").
+ * report and have repaired (docs/durability.md, "Storage faults"); a power loss whose sync mark lags may damage the batch
+ * synced last, which recovery cuts as a torn write and reports as uncertain ({@link SimFaults#maybeDamageLastSync}).
  */
 final class SimLog implements MemberLog {
     /** What a replica's disk holds across its incarnations. */
@@ -30,6 +31,11 @@ final class SimLog implements MemberLog {
         Checkpoints.Root root;
         /** The first position the log may hold (after a gap, or a founding again). */
         long start;
+        /** The batch synced last, while no later record proves it synced (-1: proven, or none). */
+        long lastSyncFirst = -1;
+        long lastSyncLast = -1;
+        /** What recovery cut and could not prove unsynced ({@link DurableLog.Loaded#uncertainFrom}). */
+        long mayHoldFrom = Long.MAX_VALUE;
 
         long last() {
             return entries.isEmpty() ? start : Math.max(start, entries.lastKey());
@@ -70,7 +76,8 @@ final class SimLog implements MemberLog {
             }
         }
         long last = Math.max(from, d.last());
-        return new DurableLog.Loaded(d.meta, entries, from, Math.min(hint, last), root, rooted, damaged, last, 0);
+        return new DurableLog.Loaded(d.meta, entries, from, Math.min(hint, last), root, rooted, damaged, last, 0,
+                d.mayHoldFrom);
     }
 
     /** The simulator's sync step: everything appended so far becomes durable; true if anything did. */
@@ -78,6 +85,8 @@ final class SimLog implements MemberLog {
         if (pending.isEmpty()) {
             return false;
         }
+        disk.lastSyncFirst = pending.firstKey();
+        disk.lastSyncLast = pending.lastKey();
         pending.forEach((g, p) -> {
             disk.entries.put(g, (Entry) p[0]);
             disk.hints.put(g, (Long) p[1]);
@@ -88,9 +97,15 @@ final class SimLog implements MemberLog {
         return true;
     }
 
-    /** The crash: what no sync covered is lost, but a prefix the writer had handed the file system. */
+    /**
+     * The crash: what no sync covered is lost, but a prefix the writer had handed the file system (its records carry
+     * the last sync point: then the batch synced last is proven).
+     */
     void crash(Random rnd) {
         int keep = pending.isEmpty() ? 0 : rnd.nextInt(pending.size() + 1);
+        if (keep > 0) {
+            disk.lastSyncFirst = -1;
+        }
         for (Map.Entry<Long, Object[]> p : pending.entrySet()) {
             if (keep-- <= 0) {
                 break;
@@ -132,6 +147,7 @@ final class SimLog implements MemberLog {
         disk.damaged.tailMap(gseq, false).clear();
         appended = Math.min(appended, gseq);
         durable = appended;
+        disk.lastSyncFirst = -1;   // the mark is forced at a truncation
     }
 
     @Override
@@ -170,6 +186,7 @@ final class SimLog implements MemberLog {
         disk.root = new Checkpoints.Root(position, Map.copyOf(marks), null, initial);
         appended = position;
         durable = position;
+        disk.lastSyncFirst = -1;
     }
 
     @Override
@@ -189,6 +206,11 @@ final class SimLog implements MemberLog {
     @Override
     public void writeMeta(DurableLog.EpochMeta m) {
         disk.meta = m;
+    }
+
+    @Override
+    public void settleUncertain() {
+        disk.mayHoldFrom = Long.MAX_VALUE;
     }
 
     @Override

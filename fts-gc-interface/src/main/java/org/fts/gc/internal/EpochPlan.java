@@ -114,15 +114,23 @@ public final class EpochPlan {
      * epochs whose history it continued, nearest first ({@link Link}; empty for a founding, or unknown).
      * {@code delivered}: the position its application's state is at (-1: unknown). {@code shortLog}: see
      * {@link #shortOf}. {@code damaged}: with a log, positions up to {@code last} its log holds but cannot verify (a damaged record:
-     * they exist, so they count as held, but cannot be given for a repair).
+     * they exist, so they count as held, but cannot be given for a repair). {@code mayHoldFrom}: see
+     * {@link #uncertainFrom}.
      */
     public record Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
                          List<MemberId> epochMembers, long last, long commit, long base, long start, List<Link> lineage,
-                         long delivered, List<Span> damaged, boolean shortLog) {
+                         long delivered, List<Span> damaged, boolean shortLog, long mayHoldFrom) {
         public Report {
             epochMembers = List.copyOf(epochMembers);
             lineage = lineage == null ? List.of() : List.copyOf(lineage);
             damaged = damaged == null ? List.of() : List.copyOf(damaged);
+        }
+
+        public Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
+                      List<MemberId> epochMembers, long last, long commit, long base, long start, List<Link> lineage,
+                      long delivered, List<Span> damaged, boolean shortLog) {
+            this(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage, delivered,
+                    damaged, shortLog, Long.MAX_VALUE);
         }
 
         public Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
@@ -145,19 +153,19 @@ public final class EpochPlan {
         /** This report, saying that its epoch opened at {@code at} with lineage {@code links}. */
         public Report lineage(long at, List<Link> links) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, at, links,
-                    delivered, damaged, shortLog);
+                    delivered, damaged, shortLog, mayHoldFrom);
         }
 
         /** This report, saying that its application's state is at position {@code at}. */
         public Report applied(long at) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
-                    at, damaged, shortLog);
+                    at, damaged, shortLog, mayHoldFrom);
         }
 
         /** This report, whose log holds {@code spans} damaged. */
         public Report damaged(List<Span> spans) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
-                    delivered, spans, shortLog);
+                    delivered, spans, shortLog, mayHoldFrom);
         }
 
         /**
@@ -167,7 +175,18 @@ public final class EpochPlan {
          */
         public Report shortOf(boolean isShort) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
-                    delivered, damaged, isShort);
+                    delivered, damaged, isShort, mayHoldFrom);
+        }
+
+        /**
+         * This report, whose log may have held, and acknowledged, entries from {@code from} on that it no longer holds
+         * ({@link Long#MAX_VALUE}: none): after a power loss it cut a tail it could not prove unsynced (damage in the
+         * batch synced last looks like a torn write; docs/durability.md). The recovery counts it as a member that
+         * may hold those entries ({@link Mend}).
+         */
+        public Report uncertainFrom(long from) {
+            return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
+                    delivered, damaged, shortLog, from);
         }
 
         boolean holdsHistory() {

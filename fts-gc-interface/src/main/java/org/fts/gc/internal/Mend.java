@@ -77,12 +77,53 @@ public final class Mend {
                 }
             }
         }
+        if (decision.established()) {
+            any |= uncertain(config, members, reports, decision, waits);
+        }
         if (!any) {
             return null;
         }
         String waiting = waits.isEmpty() ? null : String.join("; ", waits) + ": waiting for a replica that holds it "
                 + "(the group is unavailable rather than lose an answered request)";
         return new Plan(repairs, cuts, waiting);
+    }
+
+    /**
+     * A member whose log may have held entries from {@code X} on that a power loss damaged and its recovery cut
+     * ({@link Report#uncertainFrom}) may have acknowledged them. The decision's history ends before its start
+     * {@code S}: if {@code X <= S} and entry {@code S} may be committed (that member counted as holding it), the
+     * decision would drop a committed entry, so the recovery waits for a replica that holds it. Checking {@code S}
+     * suffices: entries {@code X..S-1} are in the decision's history, and a majority that acknowledged an entry after
+     * {@code S} acknowledged {@code S} too (acknowledgements are of a prefix). A member the decision gives a gap or cuts
+     * back needs nothing, as for damage: what it drops was committed, so in the history, or never was. Other members
+     * count by what their logs hold: a power loss damages at most one replica's batch synced last (the fault model),
+     * so another's cut tail was a torn write. Adds the waits to {@code waits}; whether it added any.
+     */
+    private static boolean uncertain(GroupConfig config, List<MemberId> members, Map<MemberId, Report> reports,
+                                     EpochPlan.Decision decision, List<String> waits) {
+        boolean any = false;
+        long s = decision.start();
+        Report source = decision.source() == null ? null : reports.get(decision.source());
+        for (MemberId m : members) {
+            Report r = reports.get(m);
+            if (r.mayHoldFrom() == Long.MAX_VALUE) {
+                continue;
+            }
+            EpochPlan.Assignment a = decision.assignments().get(m);
+            if (r.mayHoldFrom() > s || a == null || a.gap() || decision.founding()) {
+                continue;
+            }
+            if (source != null && source.knowsEpoch() && r.knowsEpoch() && EpochPlan.rank(source, r) > 0) {
+                continue;   // a later epoch's history: its recovery saw this log whole, or a majority without it
+            }
+            if (mayBeCommitted(config, members, reports, m, s)) {
+                waits.add(m + "'s log may have held entries from " + r.mayHoldFrom() + " on (a power loss damaged the "
+                        + "batch it synced last, or tore a write: it cannot tell) and entry " + s + ", where the new "
+                        + "epoch would start, may be committed");
+                any = true;
+            }
+        }
+        return any;
     }
 
     /** The last position of its log that {@code m} keeps in {@code decision}. */

@@ -93,4 +93,55 @@ class MendTest {
         reports.put(c, of(older, 6, 3, 1).damaged(List.of(new Span(5, 5))));
         assertNull(plan(List.of(a, b, c), reports));
     }
+
+    /**
+     * Issue 59: after a power loss a cut its sync mark could not prove a torn write (a may hold entries from 9 on, and
+     * its log ends at 8). b, the source, holds 9 too, so 9 is in the decision's history; c is not here and may hold
+     * 11 (the new epoch's start) with a: the group waits rather than found an epoch that reuses a position a
+     * majority may have acknowledged. Before, a counted as lacking 11, and a and b founded the epoch.
+     */
+    @Test
+    void aLogThatMayHaveHeldMoreAfterAPowerLossMakesTheGroupWaitForTheReplicaThatMayHoldIt() {
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, of(epoch, 8, 8, 3).uncertainFrom(9));
+        reports.put(b, of(epoch, 10, 8, 3));
+        Mend.Plan p = plan(List.of(a, b), reports);
+        assertNotNull(p, "a's report must not be read as lacking what it may have acknowledged");
+        assertTrue(p.waiting() != null && p.waiting().contains("a's log may have held entries from 9 on")
+                && p.waiting().contains("entry 11"), p::toString);
+        assertTrue(p.repairs().isEmpty() && p.cuts().isEmpty(), p::toString);
+    }
+
+    /** With every replica here, c's report says it lacks 11: only a may hold it, no majority: the group goes on. */
+    @Test
+    void withEveryReplicaHereAnUncertainLogDoesNotHoldTheGroupUp() {
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, of(epoch, 8, 8, 3).uncertainFrom(9));
+        reports.put(b, of(epoch, 10, 8, 3));
+        reports.put(c, of(epoch, 7, 7, 3));
+        assertNull(plan(List.of(a, b, c), reports));
+    }
+
+    /**
+     * Under the fault model a power loss damages at most one replica's batch synced last: another uncertain log counts
+     * by what it holds, so two cut tails (the other a torn write) do not stop a group where every replica is here.
+     */
+    @Test
+    void asManyUncertainLogsAsReplicasCountOnlyOneAsMayHold() {
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, of(epoch, 8, 8, 3).uncertainFrom(9));
+        reports.put(b, of(epoch, 10, 8, 3));
+        reports.put(c, of(epoch, 7, 7, 3).uncertainFrom(8));
+        assertNull(plan(List.of(a, b, c), reports));
+    }
+
+    /** A member the decision gives a gap (its epoch older than the source's) needs nothing: that epoch saw its log. */
+    @Test
+    void anUncertainLogOfAnOlderEpochNeedsNothing() {
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, of(epoch, 10, 8, 3));
+        reports.put(b, of(epoch, 10, 8, 3));
+        reports.put(c, of(older, 4, 3, 1).uncertainFrom(5));
+        assertNull(plan(List.of(a, b, c), reports));
+    }
 }
