@@ -37,7 +37,9 @@ public record GoaConfig(String group, String replicaId, List<String> replicas, i
                     + "(COMPLETED_YES) instead of executing again; size it for request rate x fts.client.request_duration");
     public static final ConfigKey<Duration> CACHE_TTL = ConfigKey.duration("fts.cache.ttl", Duration.ofSeconds(60),
             Duration.ofMillis(100), Duration.ofHours(24),
-            "longest a reply stays cached for retries, whatever the client's request expiration");
+            "longest a reply stays cached for retries, whatever the client's request expiration; an executed request's id "
+                    + "is remembered twice as long, so a retry within it never executes again, whatever any clock says "
+                    + "(group time: docs/fault-tolerance.md)");
     public static final ConfigKey<Duration> CACHE_MARGIN = ConfigKey.duration("fts.cache.margin",
             Duration.ofSeconds(5), Duration.ZERO, Duration.ofHours(1),
             "a reply stays cached this long past its request's FT_REQUEST expiration (clock skew)");
