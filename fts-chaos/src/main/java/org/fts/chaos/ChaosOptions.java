@@ -33,7 +33,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
     public static final String LEASE = "500ms";
 
     public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed|netpart|bridge|oneway"
-            + "|lossy|netmixed|killall|corrupt|ctrl|diskfull|clock] [--skew 30] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
+            + "|lossy|netmixed|killall|corrupt|ctrl|diskfull|clock|powerloss] [--skew 30] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
             + "[--batching ALIAS] [--durability memory|log] [--seed S] [--clients 10] [--keys 5] [--budget "
             + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft] [--ordering sequencer|offload]"
             + " [--placement first|load] [--reads declared|lease|ordered]";
@@ -62,8 +62,13 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             throw new IllegalArgumentException("--nemesis " + nemesis + " damages or fills the replicas' logs: it needs "
                     + "--durability log");
         }
-        if (nemesis == FaultPlan.Kind.CTRL && replicas != 3) {
-            throw new IllegalArgumentException("--nemesis ctrl plays its scenario on 3 replicas, not " + replicas);
+        if ((nemesis == FaultPlan.Kind.CTRL || nemesis == FaultPlan.Kind.POWERLOSS) && replicas != 3) {
+            throw new IllegalArgumentException("--nemesis " + nemesis + " plays its scenario on 3 replicas, not "
+                    + replicas);
+        }
+        if (nemesis == FaultPlan.Kind.POWERLOSS && gc.equals("raft")) {
+            throw new IllegalArgumentException("--nemesis powerloss plays on the jgroups binding's log format; the raft "
+                    + "binding's log is jgroups-raft's (docs/durability.md)");
         }
         if (!gc.equals("jgroups") && !gc.equals("raft")) {
             throw new IllegalArgumentException("--gc is jgroups or raft, not " + gc);

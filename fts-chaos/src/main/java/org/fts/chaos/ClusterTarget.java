@@ -113,6 +113,14 @@ final class ClusterTarget implements NemesisTarget {
     }
 
     @Override
+    public PowerLoss.Result powerLoss(int i, boolean damage, long seed) throws Exception {
+        if (cluster.isAlive(i)) {
+            throw new IllegalStateException("r" + i + " is running: a power loss is played on its log once it is down");
+        }
+        return PowerLoss.apply(replicaDir(i), damage, new java.util.Random(seed));
+    }
+
+    @Override
     public void fillVolume(int i) throws Exception {
         volumes().fill(i);
     }

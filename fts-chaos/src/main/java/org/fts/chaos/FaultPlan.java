@@ -43,13 +43,19 @@ import java.util.Random;
  * With a log, {@code mixed} draws {@code corrupt} and {@code ctrl} too, and {@code netmixed} (already root) those and
  * {@code diskfull}.
  *
+ * <p>{@code powerloss} (3 replicas, {@code --durability log}): 2 or 3 replicas lose power at once ({@link PowerLoss}:
+ * SIGKILL, then what was not synced dropped and each sync mark set back a sync, as of another boot), one of them with
+ * its batch synced last damaged; they restart 0.5-3 s later, except the one that holds that batch intact, 5-10 s after
+ * them (the others must wait for it, or prove the batch uncommitted: docs/durability.md, "After a power loss").
+ *
  * <p>{@code clock} is {@code kill}'s schedule (the same episodes for the same seed) on a group where one replica,
  * drawn from the seed, runs with its wall clock set {@code --skew} seconds off (libfaketime), from its first start and at every restart ({@link ChaosOptions#skewedReplica}).
  */
 public final class FaultPlan {
     /** The nemeses. */
     public enum Kind {
-        KILL, PAUSE, PARTITION, MIXED, NETPART, BRIDGE, ONEWAY, LOSSY, NETMIXED, KILLALL, CORRUPT, CTRL, DISKFULL, CLOCK;
+        KILL, PAUSE, PARTITION, MIXED, NETPART, BRIDGE, ONEWAY, LOSSY, NETMIXED, KILLALL, CORRUPT, CTRL, DISKFULL, CLOCK,
+        POWERLOSS;
 
         public static Kind parse(String s) {
             try {
@@ -66,7 +72,7 @@ public final class FaultPlan {
 
         /** Whether it acts on the replicas' logs: it needs {@code --durability log}. */
         public boolean needsLog() {
-            return this == KILLALL || this == CORRUPT || this == CTRL || this == DISKFULL;
+            return this == KILLALL || this == CORRUPT || this == CTRL || this == DISKFULL || this == POWERLOSS;
         }
 
         /** Whether it fills a replica's disk: each replica's log on a volume of its own (tmpfs; root). */
@@ -82,7 +88,7 @@ public final class FaultPlan {
 
     /** Every nemesis, as the options name them. */
     public static final String NAMES = "kill, pause, partition, mixed, netpart, bridge, oneway, lossy, netmixed, "
-            + "killall, corrupt, ctrl, diskfull, clock";
+            + "killall, corrupt, ctrl, diskfull, clock, powerloss";
 
     /** What {@code mixed} and {@code netmixed} draw from; fixed, so that a seed keeps its schedule. */
     private static final Kind[] MIXED = {Kind.KILL, Kind.PAUSE, Kind.PARTITION};
@@ -98,7 +104,7 @@ public final class FaultPlan {
 
     /** What an episode does. CUT_OFF to LOSSY drop packets between replica hosts ({@link #isNetwork()}). */
     public enum Action {
-        KILL, PAUSE, ISOLATE, ISOLATE_TWO, CUT_OFF, BRIDGE, ONEWAY, LOSSY, KILL_ALL, CORRUPT, CTRL, DISK_FULL;
+        KILL, PAUSE, ISOLATE, ISOLATE_TWO, CUT_OFF, BRIDGE, ONEWAY, LOSSY, KILL_ALL, CORRUPT, CTRL, DISK_FULL, POWER_LOSS;
 
         public boolean isNetwork() {
             return ordinal() >= CUT_OFF.ordinal() && ordinal() <= LOSSY.ordinal();
@@ -137,7 +143,7 @@ public final class FaultPlan {
          */
         public boolean needsEveryReplicaServing() {
             return action == Action.KILL || action == Action.KILL_ALL || action == Action.CORRUPT
-                    || action == Action.CTRL || action == Action.DISK_FULL;
+                    || action == Action.CTRL || action == Action.DISK_FULL || action == Action.POWER_LOSS;
         }
 
         /** Whether the fault stays below failure detection (the others may not notice it). */
@@ -190,6 +196,10 @@ public final class FaultPlan {
                         + "byte %d%% into what r%d logged meanwhile, restart r%d and r%d; r%d %.1f s later",
                         replica, holdMillis / 1e3, second, third(), lossPercent, second, second, replica, third(),
                         secondHoldMillis / 1e3);
+                case POWER_LOSS -> String.format(Locale.ROOT, "powerloss: %s lose power at once (kill -9; what was not "
+                        + "synced dropped, the sync marks lagging), r%d's batch synced last damaged; restarted after "
+                        + "%.1f s, the intact holder of that batch %.1f s later", lossPercent == 3 ? "all three replicas"
+                        : "r" + replica + " and r" + second, replica, holdMillis / 1e3, secondHoldMillis / 1e3);
                 case DISK_FULL -> String.format(Locale.ROOT, "diskfull: r%d's log volume shrunk to what it holds + 1 "
                         + "MiB; once it stops (or %.1f s), grown, and r%d restarted", replica, holdMillis / 1e3,
                         replica);
@@ -257,6 +267,9 @@ public final class FaultPlan {
             case CTRL -> new Episode(gap, Action.CTRL, victim, between(3_000, 6_000), other(victim), 0,
                     between(5_000, 10_000), (int) between(25, 75));
             case DISKFULL -> Episode.of(gap, Action.DISK_FULL, victim, 60_000);
+            // lossPercent: how many replicas lose power (2 or 3); second: the other one when 2
+            case POWERLOSS -> new Episode(gap, Action.POWER_LOSS, victim, between(500, 3_000), other(victim), 0,
+                    between(5_000, 10_000), random.nextBoolean() ? 2 : 3);
             default -> partition(gap, victim);
         };
     }

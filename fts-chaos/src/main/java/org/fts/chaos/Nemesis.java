@@ -159,6 +159,7 @@ public final class Nemesis {
                 }
             }
             case CTRL -> ctrl(e, deadline);
+            case POWER_LOSS -> powerLoss(e, deadline);
             case DISK_FULL -> diskFull(e, deadline);
             default -> throw new IllegalStateException(e.toString());
         }
@@ -195,6 +196,59 @@ public final class Nemesis {
         boolean served = target.serves(a) || target.serves(c);
         log("r" + a + " and r" + c + " without r" + b + ": " + (served ? "they serve" : "they do not serve"));
         restart(b);
+    }
+
+    /**
+     * 2 or 3 replicas lose power at once ({@link PowerLoss}); {@code e.replica()}'s batch synced last is damaged. The
+     * others restart after {@code holdMillis}, except the one of them that holds that batch intact (the most advanced
+     * log), which restarts {@code secondHoldMillis} later: the restarted ones must wait for it, or prove the batch was
+     * never committed.
+     */
+    private void powerLoss(Episode e, long deadline) throws InterruptedException {
+        int damaged = e.replica();
+        List<Integer> victims = new ArrayList<>();
+        for (int i = 0; i < target.size(); i++) {
+            if (e.lossPercent() == 3 || i == damaged || i == e.second()) {
+                victims.add(i);
+            }
+        }
+        for (int v : victims) {
+            if (inject("kill -9 r" + v + " (power loss)", () -> target.kill(v))) {
+                killed.add(v);
+            }
+        }
+        long[] synced = new long[target.size()];
+        java.util.Arrays.fill(synced, -1);
+        for (int v : victims) {
+            if (!killed.contains(v)) {
+                continue;
+            }
+            PowerLoss.Result[] r = new PowerLoss.Result[1];
+            if (act("power loss on r" + v + "'s log", () -> r[0] = target.powerLoss(v, v == damaged,
+                    e.gapMillis() * 31 + v))) {
+                synced[v] = r[0].synced();
+                log("r" + v + "'s log: " + r[0].did());
+            }
+        }
+        int holder = -1;
+        for (int v : victims) {
+            if (v != damaged && killed.contains(v) && synced[v] >= synced[damaged]
+                    && (holder < 0 || synced[v] > synced[holder])) {
+                holder = v;
+            }
+        }
+        sleepUntil(after(e.holdMillis()), deadline);
+        for (int v : victims) {
+            if (v != holder && killed.contains(v)) {
+                restart(v);
+            }
+        }
+        if (holder >= 0) {
+            sleepUntil(after(e.secondHoldMillis()), deadline);
+            log("r" + holder + " holds r" + damaged + "'s batch synced last intact (synced to " + synced[holder]
+                    + " against " + synced[damaged] + "): restarted last");
+            restart(holder);
+        }
     }
 
     /**

@@ -44,6 +44,13 @@ public interface NemesisTarget {
      */
     String damageLog(int i, LogDamage.Mark since, int percent, int tear) throws Exception;
 
+    /**
+     * Plays a power loss on the log of replica {@code i}, which is not running ({@link PowerLoss}): what was not synced
+     * is gone, the sync mark lags, and with {@code damage} the batch synced last is damaged. {@code seed} draws the
+     * tear. Returns the last index it had synced and what was done.
+     */
+    PowerLoss.Result powerLoss(int i, boolean damage, long seed) throws Exception;
+
     /** Shrinks replica {@code i}'s log volume to what it holds now and a little more: it fills soon. */
     void fillVolume(int i) throws Exception;
 

@@ -138,6 +138,13 @@ final class NemesisFakes {
         }
 
         @Override
+        public PowerLoss.Result powerLoss(int i, boolean damage, long seed) {
+            assertFalse(running[i], "a power loss is played on r" + i + "'s log only while it is down");
+            damaged.add("r" + i + " power loss" + (damage ? ", damaged" : ""));
+            return new PowerLoss.Result(100 + i, "power loss");
+        }
+
+        @Override
         public void fillVolume(int i) {
             assertTrue(running[i], "fill a running replica's volume");
             fault("fill", i);

@@ -340,6 +340,48 @@ class NemesisTest {
         }
     }
 
+    /**
+     * A power loss: 2 or 3 replicas killed at once, each log played a power loss on (the drawn one damaged), and the one
+     * that synced furthest among the others (the fake's r_i synced to 100 + i), if that is as far as the damaged one,
+     * restarted last, after the rest; if none is, nobody holds the damaged batch intact, and all restart together.
+     */
+    @Test
+    void powerlossPlaysOnEveryLogItKilledAndRestartsTheIntactHolderLast() {
+        for (long seed = 1; seed <= 6; seed++) {
+            VirtualClock clock = new VirtualClock();
+            FakeReplicas replicas = new FakeReplicas(clock);
+            FaultLog log = new FaultLog(clock.now, null);
+            Episode first = new FaultPlan(Kind.POWERLOSS, seed, 3, true).next();
+            Nemesis nemesis = new Nemesis(new FaultPlan(Kind.POWERLOSS, seed, 3, true), replicas, log, clock);
+            nemesis.run(clock.now + TimeUnit.SECONDS.toNanos(20));
+            int damaged = first.replica();
+            List<Integer> victims = first.lossPercent() == 3 ? List.of(0, 1, 2)
+                    : java.util.stream.Stream.of(damaged, first.second()).sorted().toList();
+            assertEquals(victims.stream().map(v -> "kill r" + v).toList(),
+                    replicas.faults.subList(0, victims.size()), first::toString);
+            assertTrue(replicas.damaged.contains("r" + damaged + " power loss, damaged"), replicas.damaged::toString);
+            int holder = victims.stream().filter(v -> v != damaged).max(Integer::compare).orElseThrow();
+            List<String> all = log.lines();
+            List<String> lines = all.subList(0, (int) java.util.stream.IntStream.range(1, all.size())
+                    .filter(i -> all.get(i).contains("episode:")).findFirst().orElse(all.size()));   // the first one
+            if (holder < damaged) {
+                assertTrue(lines.stream().noneMatch(l -> l.contains("batch synced last intact (")), lines::toString);
+                continue;
+            }
+            int last = indexOf(lines, "restart r" + holder);
+            for (int v : victims) {
+                if (v != holder) {
+                    assertTrue(indexOf(lines, "restart r" + v) < last, lines::toString);
+                }
+            }
+            assertTrue(indexOf(lines, "r" + holder + " holds r" + damaged + "'s batch synced last intact") < last,
+                    lines::toString);
+            for (int i = 0; i < 3; i++) {
+                assertTrue(replicas.running[i], "r" + i + " left down: " + all);
+            }
+        }
+    }
+
     @Test
     void diskfullWaitsForTheReplicaToStopGrowsItsVolumeAndRestartsIt() {
         VirtualClock clock = new VirtualClock();
