@@ -106,6 +106,8 @@ class ProtocolSimulationTest {
                 .withoutReads();
         ProtocolSimulator.Options logs = n3.withLogs();
         ProtocolSimulator.Options reads = ProtocolSimulator.Options.of(3);
+        ProtocolSimulator.Options logs1000 = new ProtocolSimulator.Options(3, 1000, true, false, Ordering.SEQUENCER)
+                .withoutReads().withLogs();
         Object[][] found = {
             {26347L, n3, "the sequencer opened after the others acknowledged its epoch: their opening ACKs were lost"},
             {1080L, n5long, "an origin told at a gap that its broadcasts were in a history later dropped lost them"},
@@ -120,6 +122,8 @@ class ProtocolSimulationTest {
             {6734L, logs, "a refounding whose coordinator's state held a broadcast named no initial-state provider"},
             {802L, logs, "a damaged entry was mended from the replica whose history agreed"},
             {8246L, logs, "a member whose log was short of its epoch, beside one with a gap"},
+            {3263L, logs1000, "a splice continued an older epoch over a member here that had opened a later one"},
+            {7448L, logs1000, "a splice continued an older epoch over a member here that had opened a later one (FIFO)"},
             // broke the simulator's own check, not the protocol: a founding done again counts from a majority opening
             {14677L, reads, "a coordinator on stale reports founded again an epoch no majority could join"},
             {101816L, reads.with(Ordering.OFFLOAD), "a splice cut back a member whose state, founded again, was past "

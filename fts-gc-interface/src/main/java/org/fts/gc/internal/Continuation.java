@@ -30,10 +30,11 @@ final class Continuation {
      * the source's history beyond what they hold and committed nothing past that (no majority can have opened it, or
      * every member that may have is here, short, and covered: a member acknowledges only what its log holds). Such a
      * member opened nothing after its epoch, and everything it acknowledged is in its log, so it counts towards
-     * rule 2.
+     * rule 2. So does one that holds more than the source when the source's history is its own up to the source's end
+     * and nothing past that end may be committed ({@link Mend#mayBeCommitted}).
      */
-    static List<MemberId> covered(List<MemberId> members, Map<MemberId, Report> reports, List<MemberId> holders,
-                                          MemberId self, Lineage lineage) {
+    static List<MemberId> covered(GroupConfig config, List<MemberId> members, Map<MemberId, Report> reports,
+                                  List<MemberId> holders, MemberId self, Lineage lineage) {
         List<MemberId> out = new ArrayList<>(holders);
         MemberId best = null;
         for (MemberId m : holders) {
@@ -49,6 +50,14 @@ final class Continuation {
             Report r = reports.get(m);
             if (r.shortLog() && r.knowsEpoch() && top.last() >= r.last() && (EpochPlan.rank(top, r) >= 0
                     || Link.common(r, top) >= r.last() && lineage.committedOnlyWhatItsOpenersHold(r, top))) {
+                out.add(m);
+            } else if (r.shortLog() && r.knowsEpoch() && top.last() < r.last() && Link.common(r, top) >= top.last()
+                    && lineage.committedOnlyWhatItsOpenersHold(r, r)
+                    && !Mend.mayBeCommitted(config, members, reports, m, top.last() + 1)) {
+                // It holds more than the source, but its history is the source's up to the source's end, its epoch
+                // committed nothing beyond what its openers hold, and no majority may hold the source's next position:
+                // what it holds beyond was never committed (it is cut back to the source's end). Simulator seeds 111,
+                // 2150 at 1,000 steps with logs ended not primary for good without this.
                 out.add(m);
             }
         }

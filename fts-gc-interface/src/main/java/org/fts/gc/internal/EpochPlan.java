@@ -295,7 +295,7 @@ public final class EpochPlan {
             lineage.dropHollowEpochs(kept);
         }
         if (n > 0 && GroupConfig.replicas(kept) < majority
-                && GroupConfig.replicas(Continuation.covered(members, reports, kept, self, lineage)) < majority) {
+                && GroupConfig.replicas(Continuation.covered(config, members, reports, kept, self, lineage)) < majority) {
             if (lineage.foundingNeverCommitted(kept)) {
                 long last = members.stream().mapToLong(m -> reports.get(m).last()).max().orElse(0);
                 return Decision.founding(members, true, last + 1);

@@ -114,6 +114,12 @@ final class Lineage {
             return null;   // an epoch established after the latest one reported here could have committed
         }
         Report latest = top(holders);
+        if (knowing.stream().anyMatch(m -> EpochPlan.rank(reports.get(m), latest) > 0)) {
+            // A member here opened a later epoch than E (its log short of it, or cut back by a recovery): it may have
+            // committed entries E's history lacks, and what it knows committed is not a position of E's history.
+            // Found by the simulator at 1,000 steps with logs (seeds 3263, agreement, and 7448, FIFO).
+            return null;
+        }
         List<MemberId> inTop = holders.stream().filter(m -> EpochPlan.rank(reports.get(m), latest) == 0).toList();
         if (latest.founding() || latest.start() <= 0 || inTop.stream().anyMatch(m -> reports.get(m).synced())) {
             return null;
@@ -208,11 +214,15 @@ final class Lineage {
 
     /**
      * Up to where {@code r}'s history is {@code e}'s: what it knows committed (every later history holds that), or, if
-     * its epoch is in {@code e}'s lineage, up to where {@code e} continued it; -1 if neither says anything.
+     * its epoch is in {@code e}'s lineage, up to where {@code e} continued it; -1 if neither says anything. For a
+     * member of a later epoch than {@code e}, only the common part of their lineages.
      */
     static long agreesUpTo(Report r, Report e) {
         if (!r.knowsEpoch()) {
             return -1;
+        }
+        if (EpochPlan.rank(r, e) > 0) {
+            return EpochPlan.Link.common(r, e);   // a later epoch's commit point says nothing of e's history
         }
         return Math.max(Math.min(r.commit(), r.last()), EpochPlan.Link.common(r, e));
     }

@@ -77,6 +77,66 @@ class EpochLineageTest {
         assertFalse(d.established(), () -> "b would be cut back below its state: " + d);
     }
 
+    /**
+     * Issue 59, simulator seed 3263 at 1,000 steps with logs (agreement; 7448, FIFO, is the same): b opened epoch 27,
+     * which continued 19 only up to 12 and committed 13..16; a recovery later cut b back at its own held (20), so its log
+     * counts as short of its epoch. a restarted from its log, of the older epoch 19 (up to 23, 19's own entries at
+     * 13..23). The splice continued 19 from a and cut b back to 16, its commit point read as a position of 19's history:
+     * 27's committed 13..16 and 19's 17..23 in one log, and 19's entry at 13 delivered later where 27's was. A member
+     * here that opened a later epoch than the one a splice would continue may have committed what it lacks: no splice.
+     */
+    @Test
+    void aSpliceNeverContinuesAnEpochOlderThanOneAMemberHereOpened() {
+        EpochId e12 = new EpochId(12, c);
+        EpochId e19 = new EpochId(19, a);
+        EpochId e27 = new EpochId(27, b);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, new Report(false, false, 19, e19, false, List.of(a, c), 23, 11, 7)
+                .lineage(8, List.of(new Link(e12, 12, 7))).applied(23));
+        reports.put(b, new Report(false, true, 28, e27, false, List.of(b, c), 20, 16, 0)
+                .lineage(13, List.of(new Link(e19, 19, 12), new Link(e12, 12, 7))).applied(16).shortOf(true));
+        EpochPlan.Decision dec = EpochPlan.decide(N3, true, List.of(a, b), reports, a);
+        assertFalse(dec.established() && a.equals(dec.source()), () -> "19 continued over b's committed 13..16: " + dec);
+    }
+
+    /**
+     * Simulator seed 2150 at 1,000 steps with logs (and 111): c's log is short of its epoch 16 (start 35, last 31), which
+     * continued 15 up to 34; a holds 15 up to 29; b is fresh. c holds more than the one source, so it was not covered,
+     * and the group stayed not primary for good. But c's history is 15's up to 29, and nothing past 29 may be
+     * committed (a's log ends there, b never opened an epoch, 16 was opened by fewer than a majority): c counts, cut back
+     * to 29.
+     */
+    @Test
+    void aShortLogHoldingMoreThanTheSourceCountsWhenNothingPastTheSourceMayBeCommitted() {
+        MemberId a0 = new MemberId("a#0");
+        EpochId e2 = new EpochId(2, a0);
+        EpochId e7 = new EpochId(7, a0);
+        EpochId e10 = new EpochId(10, a0);
+        EpochId e14 = new EpochId(14, d);
+        EpochId e15 = new EpochId(15, d);
+        EpochId e16 = new EpochId(16, d);
+        List<Link> upTo14 = List.of(new Link(e14, 14, 29), new Link(e10, 10, 14), new Link(e7, 7, 11),
+                new Link(e2, 2, 10));
+        List<Link> upTo15 = new java.util.ArrayList<>(List.of(new Link(e15, 15, 34)));
+        upTo15.addAll(upTo14);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(c, new Report(false, true, 16, e16, false, List.of(d, a0), 31, 23, 0).lineage(35, upTo15)
+                .applied(0).shortOf(true));
+        reports.put(a, new Report(false, true, 15, e15, false, List.of(d, a0), 29, 23, 0).lineage(30, upTo14)
+                .applied(0));
+        reports.put(b, new Report(true, false, 0, null, false, List.of(), 0, 0, 0));
+        EpochPlan.Decision dec = EpochPlan.decide(N3, true, List.of(c, a, b), reports, c);
+        assertTrue(dec.established(), dec::reason);
+        assertEquals(a, dec.source());
+        assertEquals(29, dec.assignments().get(c).truncate(), dec::toString);
+
+        // with b holding 30 (it may have acknowledged c's entry there), c's entries past 29 may be committed: no
+        reports.put(b, new Report(false, true, 15, e15, false, List.of(d, a0), 30, 23, 0).lineage(30, upTo14)
+                .applied(0).shortOf(true));
+        EpochPlan.Decision not = EpochPlan.decide(N3, true, List.of(c, a, b), reports, c);
+        assertFalse(not.established() && a.equals(not.source()) && not.start() == 30, not::toString);
+    }
+
     @Test
     void theSpliceTakesEachRangeFromAMemberWhoseLogStillHoldsIt() {
         // Seed 414: the latest epoch's most advanced member holds only its own entries; another member of it holds the
