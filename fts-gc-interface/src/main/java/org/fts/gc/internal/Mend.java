@@ -94,8 +94,10 @@ public final class Mend {
      * {@code S}: if {@code X <= S} and entry {@code S} may be committed (that member counted as holding it), the
      * decision would drop a committed entry, so the recovery waits for a replica that holds it. Checking {@code S}
      * suffices: entries {@code X..S-1} are in the decision's history, and a majority that acknowledged an entry after
-     * {@code S} acknowledged {@code S} too (acknowledgements are of a prefix). A member the decision gives a gap or cuts
-     * back needs nothing, as for damage: what it drops was committed, so in the history, or never was. Other members
+     * {@code S} acknowledged {@code S} too (acknowledgements are of a prefix). A member the decision gives a gap needs
+     * nothing, and neither does one whose epoch is older than the source's: that epoch's recovery saw its log whole (it
+     * has opened no epoch since the power loss, or it would have settled it) or formed without it, so what it
+     * acknowledged in its own epoch was committed, so in the history, or never was. Other members
      * count by what their logs hold: a power loss damages at most one replica's batch synced last (the fault model),
      * so another's cut tail was a torn write. Adds the waits to {@code waits}; whether it added any.
      */
