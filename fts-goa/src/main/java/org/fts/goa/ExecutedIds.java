@@ -206,6 +206,18 @@ final class ExecutedIds {
         }
     }
 
+    /** The runs remembered at {@code now}, as {@link #read} gives them. */
+    LinkedHashMap<String, List<long[]>> runs(long now) {
+        sweep(now);
+        LinkedHashMap<String, List<long[]>> out = new LinkedHashMap<>();
+        for (Map.Entry<String, TreeMap<Long, Run>> c : clients.entrySet()) {
+            List<long[]> mine = new ArrayList<>(c.getValue().size());
+            c.getValue().forEach((first, r) -> mine.add(new long[] {first, r.last, r.until}));
+            out.put(c.getKey(), mine);
+        }
+        return out;
+    }
+
     /** What {@link #writeTo} wrote: {@code [first, last, until]} triples by client, in order. */
     static LinkedHashMap<String, List<long[]>> read(DataInputStream in) throws IOException {
         int n = in.readInt();

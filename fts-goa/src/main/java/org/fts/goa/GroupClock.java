@@ -19,8 +19,12 @@ import java.util.function.LongSupplier;
  */
 final class GroupClock {
     private final LongSupplier nanos;
-    private long executed;            // the group's time: the largest stamp executed
-    private long executedAtNanos;     // this replica's monotonic time when it learned {@code executed}
+    // Written by the execution path (under this object's lock), read by capture threads without it. The writer stores
+    // executedAtNanos before executed, and a reader loads executed before executedAtNanos: a reader that sees a new
+    // executed sees its monotonic time or a newer one, so an estimate may come out low (a request kept a little
+    // shorter), never high (which would move the group's time ahead of itself).
+    private volatile long executed;            // the group's time: the largest stamp executed
+    private volatile long executedAtNanos;     // this replica's monotonic time when it learned {@code executed}
 
     GroupClock() {
         this(System::nanoTime);
@@ -31,28 +35,32 @@ final class GroupClock {
         this.executedAtNanos = nanos.getAsLong();
     }
 
-    /** Capture path: the stamp for a request captured now; never below the group's time this replica executed. */
-    synchronized long estimate() {
-        return executed + Math.max(0, (nanos.getAsLong() - executedAtNanos) / 1_000_000);
+    /**
+     * Capture path: the stamp for a request captured now, about the group's time this replica executed plus the
+     * monotonic time since; no lock (a capture thread never waits for the execution path).
+     */
+    long estimate() {
+        long e = executed;
+        return e + Math.max(0, (nanos.getAsLong() - executedAtNanos) / 1_000_000);
     }
 
     /** Execution path: a delivered stamp; the group's time is the largest one. Returns the group's time. */
     synchronized long advance(long stamp) {
         if (stamp > executed) {
-            executed = stamp;
             executedAtNanos = nanos.getAsLong();
+            executed = stamp;
         }
         return executed;
     }
 
     /** Execution path: the group's time, as of the last request executed. */
-    synchronized long now() {
+    long now() {
         return executed;
     }
 
     /** Execution path, at a cut: the group's time taken from a state installed here. */
     synchronized void set(long time) {
-        executed = time;
         executedAtNanos = nanos.getAsLong();
+        executed = time;
     }
 }

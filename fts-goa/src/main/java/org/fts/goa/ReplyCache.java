@@ -201,10 +201,7 @@ final class ReplyCache {
         for (int i = 0; i < t; i++) {
             ids.add(new RequestId(in.readUTF(), in.readLong()), in.readLong(), clock);
         }
-        java.io.ByteArrayOutputStream b = new java.io.ByteArrayOutputStream();
-        ids.writeTo(new java.io.DataOutputStream(b), clock);
-        return new Contents(clock, read, ExecutedIds.read(new java.io.DataInputStream(
-                new java.io.ByteArrayInputStream(b.toByteArray()))));
+        return new Contents(clock, read, ids.runs(clock));
     }
 
     /** Execution path, at a cut: replaces the whole cache with {@code c}, the group's time with its clock. */
