@@ -157,6 +157,8 @@ final class RecoveryCoordinator {
             return rec;
         }
         if (mend != null) {
+            LOG.debug("{}: recovery of view {} waits for a damaged entry; the decision it holds back: {}", self,
+                    rec.view(), d);
             d = EpochPlan.Decision.notPrimary(mend.waiting());
         }
         LOG.debug("{}: recovery of view {}: {} from reports {}", self, view, d, reports);

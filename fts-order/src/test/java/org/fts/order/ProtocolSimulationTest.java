@@ -108,6 +108,8 @@ class ProtocolSimulationTest {
         ProtocolSimulator.Options reads = ProtocolSimulator.Options.of(3);
         ProtocolSimulator.Options logs1000 = new ProtocolSimulator.Options(3, 1000, true, false, Ordering.SEQUENCER)
                 .withoutReads().withLogs();
+        ProtocolSimulator.Options logs1000reads = new ProtocolSimulator.Options(3, 1000, true, false,
+                Ordering.SEQUENCER).withLogs();
         Object[][] found = {
             {26347L, n3, "the sequencer opened after the others acknowledged its epoch: their opening ACKs were lost"},
             {1080L, n5long, "an origin told at a gap that its broadcasts were in a history later dropped lost them"},
@@ -124,6 +126,11 @@ class ProtocolSimulationTest {
             {8246L, logs, "a member whose log was short of its epoch, beside one with a gap"},
             {3263L, logs1000, "a splice continued an older epoch over a member here that had opened a later one"},
             {7448L, logs1000, "a splice continued an older epoch over a member here that had opened a later one (FIFO)"},
+            {3491L, logs1000, "a member cut back waited for a copy of a damaged entry that only checkpoints held"},
+            {19468L, logs1000reads, "a member cut back waited for a copy of a damaged entry that only "
+                    + "checkpoints held (with reads)"},
+            {5750L, logs1000, "a later epoch that only its coordinator opened, its log short of it, stopped the splice"},
+            {8487L, logs1000reads, "a later epoch that only its coordinator opened stopped the splice (reads)"},
             // broke the simulator's own check, not the protocol: a founding done again counts from a majority opening
             {14677L, reads, "a coordinator on stale reports founded again an epoch no majority could join"},
             {101816L, reads.with(Ordering.OFFLOAD), "a splice cut back a member whose state, founded again, was past "

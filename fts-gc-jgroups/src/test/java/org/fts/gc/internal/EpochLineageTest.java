@@ -138,6 +138,65 @@ class EpochLineageTest {
     }
 
     @Test
+    void aMemberWhoseLogCannotRebuildItsStateFetchesTheStateInsteadOfWaitingForACopy() {
+        // Seed 19468 (1,000 steps, logs): c's epoch is older; its history is the latest's up to 46, its state at 2, and
+        // its entry 16 damaged; a's and b's logs are compacted behind their checkpoints (38, 46), so no copy of 16 is
+        // left, but their states hold it. c is given a gap: cut back and repaired, its log could not rebuild its state.
+        EpochId older = new EpochId(31, c);
+        EpochId latest = new EpochId(2, new MemberId("b#4"));
+        List<Link> lineage = List.of(new Link(older, 31, 46));
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, new Report(false, true, 43, latest, false, List.of(a, b), 51, 47, 38).lineage(47, lineage)
+                .applied(38));
+        reports.put(b, new Report(false, true, 43, latest, false, List.of(a, b), 51, 47, 46).lineage(47, lineage)
+                .applied(47));
+        reports.put(c, new Report(false, true, 31, older, false, List.of(c, a), 46, 10, 2).lineage(39, List.of())
+                .applied(2).damaged(List.of(new EpochPlan.Span(16, 16))));
+        EpochPlan.Decision dec = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertTrue(dec.established(), dec::reason);
+        assertTrue(dec.assignments().get(c).gap(), dec::toString);
+        assertEquals(null, Mend.plan(N3, List.of(a, b, c), reports, dec), "the damaged entry is not needed");
+
+        // the same member undamaged is cut back and repaired, its log rebuilding its state
+        reports.put(c, new Report(false, true, 31, older, false, List.of(c, a), 46, 10, 2).lineage(39, List.of())
+                .applied(2));
+        EpochPlan.Decision cut = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertFalse(cut.assignments().get(c).gap(), cut::toString);
+        assertEquals(46, cut.assignments().get(c).truncate(), cut::toString);
+    }
+
+    @Test
+    void aLaterEpochOnlyItsCoordinatorOpenedDoesNotStopTheSplice() {
+        // Seed 5750 (1,000 steps, logs): b opened epoch 12@b (continuing 19@c up to 28), alone, and its log is short of
+        // it (25). c, of 19, has a gap (its state still to fetch); a reports an older epoch. 12 committed nothing beyond
+        // what b holds of 19's history, so the splice may take b's state and log up to 25 and c's entries after.
+        EpochId e9 = new EpochId(9, a);
+        EpochId e14 = new EpochId(14, c);
+        EpochId e19 = new EpochId(19, c);
+        EpochId e12 = new EpochId(12, b);
+        List<Link> c19 = List.of(new Link(e14, 14, 16));
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(c, new Report(false, false, 19, e19, false, List.of(c, b), 28, 11, 11).lineage(17, c19)
+                .applied(-1));
+        reports.put(b, new Report(false, true, 29, e12, false, List.of(b, c), 25, 11, 0)
+                .lineage(29, List.of(new Link(e19, 19, 28), new Link(e14, 14, 16))).applied(0).shortOf(true));
+        reports.put(a, new Report(false, true, 9, e9, false, List.of(a, b), 1, 0, 0).lineage(1, List.of())
+                .applied(0));
+        EpochPlan.Decision dec = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertTrue(dec.established(), dec::reason);
+        assertEquals(25, dec.assignments().get(b).truncate(), dec::toString);
+        assertEquals(b, dec.assignments().get(c).provider(), dec::toString);
+
+        // with epoch 12's other member, a, not here, a may have opened it and acknowledged entries of 12's own that
+        // neither b nor c holds: no splice
+        reports.put(b, new Report(false, true, 29, e12, false, List.of(b, a), 25, 11, 0)
+                .lineage(29, List.of(new Link(e19, 19, 28), new Link(e14, 14, 16))).applied(0).shortOf(true));
+        reports.remove(a);
+        EpochPlan.Decision not = EpochPlan.decide(N3, true, List.of(b, c), reports, b);
+        assertFalse(not.established(), not::toString);
+    }
+
+    @Test
     void theSpliceTakesEachRangeFromAMemberWhoseLogStillHoldsIt() {
         // Seed 414: the latest epoch's most advanced member holds only its own entries; another member of it holds the
         // continued history between the synced member's state and them.
