@@ -126,6 +126,8 @@ class ProtocolSimulationTest {
             {8246L, logs, "a member whose log was short of its epoch, beside one with a gap"},
             {3263L, logs1000, "a splice continued an older epoch over a member here that had opened a later one"},
             {7448L, logs1000, "a splice continued an older epoch over a member here that had opened a later one (FIFO)"},
+            {2709L, new ProtocolSimulator.Options(3, 1000, true, false, Ordering.SEQUENCER), "without logs, members "
+                    + "given a gap dropped the only copies of what the spliced state was repaired with"},
             {3491L, logs1000, "a member cut back waited for a copy of a damaged entry that only checkpoints held"},
             {19468L, logs1000reads, "a member cut back waited for a copy of a damaged entry that only "
                     + "checkpoints held (with reads)"},

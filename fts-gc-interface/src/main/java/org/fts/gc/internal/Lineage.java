@@ -173,6 +173,13 @@ final class Lineage {
             } else if (m.equals(x)) {
                 repairs.addAll(supply(agree, src, t, top.last(), m));
                 assignments.put(m, new Assignment(false, null, t));
+            } else if (!durable && t < top.last() && supply(agree, src, t, top.last(), m, true) != null) {
+                // Without a log, a member with a gap keeps a copy of what x is repaired with, from t on (from its own
+                // memory where it holds E's history, a repair to itself): it may be the only one that holds part of
+                // it, and if this recovery is interrupted after it opened but before x did, x's next one needs it.
+                // Found by the simulator at 1,000 steps (seed 2709: the copies of 14..19 were dropped by both).
+                repairs.addAll(supply(agree, src, t, top.last(), m, true));
+                assignments.put(m, new Assignment(true, x, -1, t));
             } else if (witness >= 0) {
                 repairs.addAll(supply(agree, src, witness, top.last(), m));
                 assignments.put(m, new Assignment(true, x, -1, witness));
@@ -190,6 +197,12 @@ final class Lineage {
      */
     private List<Repair> supply(Map<MemberId, Long> suppliers, MemberId preferred, long from, long to,
                                 MemberId target) {
+        return supply(suppliers, preferred, from, to, target, false);
+    }
+
+    /** As above; {@code itself}: the target may supply itself (what its memory holds of E's history, kept as a copy). */
+    private List<Repair> supply(Map<MemberId, Long> suppliers, MemberId preferred, long from, long to,
+                                MemberId target, boolean itself) {
         List<Repair> out = new ArrayList<>();
         long p = from;
         while (p < to) {
@@ -199,7 +212,7 @@ final class Lineage {
             for (Map.Entry<MemberId, Long> e : suppliers.entrySet()) {
                 MemberId s = e.getKey();
                 long upTo = e.getValue();
-                if (!s.equals(target) && reports.get(s).base() < next && upTo >= next
+                if ((itself || !s.equals(target)) && reports.get(s).base() < next && upTo >= next
                         && (upTo > reach || upTo == reach && s.equals(preferred))) {
                     best = s;
                     reach = upTo;

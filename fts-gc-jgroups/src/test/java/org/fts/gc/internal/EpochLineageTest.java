@@ -197,6 +197,31 @@ class EpochLineageTest {
     }
 
     @Test
+    void withoutLogsAMemberWithAGapKeepsACopyOfWhatTheSplicedStateIsRepairedWith() {
+        // Seed 2709 (1,000 steps, no logs): a opened E=55 with a gap and holds only E's entries from 20; b, of 38 (which
+        // E continued up to 61), holds 2..61 without a state; c's state is at 1 and its memory reaches 13. Only b holds
+        // 14..19. c is spliced at 13 and repaired from b; b, given a gap, must keep its copy from 13 on (a repair to
+        // itself), or an interrupted recovery leaves 14..19 nowhere.
+        EpochId e21 = new EpochId(21, a);
+        EpochId e38 = new EpochId(38, b);
+        EpochId e55 = new EpochId(55, a);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, new Report(false, false, 55, e55, false, List.of(a, b, c), 86, 19, 19)
+                .lineage(62, List.of(new Link(e38, 38, 61), new Link(e21, 21, 19))).applied(-1));
+        reports.put(b, new Report(false, false, 38, e38, false, List.of(a, b, c), 61, 0, 1)
+                .lineage(35, List.of(new Link(e21, 21, 19))).applied(-1));
+        reports.put(c, new Report(false, true, 21, e21, false, List.of(a, b, c), 13, 1, 0).lineage(12, List.of())
+                .applied(1));
+        EpochPlan.Decision dec = EpochPlan.decide(N3, false, List.of(a, b, c), reports, a);
+        assertTrue(dec.established(), dec::reason);
+        assertEquals(13, dec.assignments().get(c).truncate(), dec::toString);
+        Assignment gap = dec.assignments().get(b);
+        assertTrue(gap.gap(), dec::toString);
+        assertEquals(13, gap.witness(), dec::toString);
+        assertTrue(dec.repairs().contains(new Repair(b, b, 13, 61)), dec::toString);
+    }
+
+    @Test
     void theSpliceTakesEachRangeFromAMemberWhoseLogStillHoldsIt() {
         // Seed 414: the latest epoch's most advanced member holds only its own entries; another member of it holds the
         // continued history between the synced member's state and them.
