@@ -128,6 +128,8 @@ class ProtocolSimulationTest {
             {7448L, logs1000, "a splice continued an older epoch over a member here that had opened a later one (FIFO)"},
             {2709L, new ProtocolSimulator.Options(3, 1000, true, false, Ordering.SEQUENCER), "without logs, members "
                     + "given a gap dropped the only copies of what the spliced state was repaired with"},
+            {16373L, logs1000, "with logs, a member given a gap restarted the log that held the only copies of what "
+                    + "the spliced state was repaired with"},
             {3491L, logs1000, "a member cut back waited for a copy of a damaged entry that only checkpoints held"},
             {19468L, logs1000reads, "a member cut back waited for a copy of a damaged entry that only "
                     + "checkpoints held (with reads)"},

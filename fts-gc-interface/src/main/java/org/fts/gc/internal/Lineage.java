@@ -173,6 +173,15 @@ final class Lineage {
             } else if (m.equals(x)) {
                 repairs.addAll(supply(agree, src, t, top.last(), m));
                 assignments.put(m, new Assignment(false, null, t));
+            } else if (durable && agree.getOrDefault(m, -1L) > t && (r.delivered() < 0 || r.delivered() <= t)
+                    && supply(agree, src, Math.min(agree.get(m), top.last()), top.last(), m) != null) {
+                // With a log, a member whose log holds part of what x is repaired with keeps it, as E's members do: a
+                // gap would restart its log, and if this recovery is interrupted before x opened, x's next one needs
+                // it. Cut back where its history stops being E's, repaired after, its state fetched from x. Found by
+                // the simulator at 1,000 steps with logs (seed 16373: the only copy of 4..8 was dropped so).
+                long cut = Math.min(agree.get(m), top.last());
+                repairs.addAll(supply(agree, src, cut, top.last(), m));
+                assignments.put(m, new Assignment(false, x, cut));
             } else if (!durable && t < top.last() && supply(agree, src, t, top.last(), m, true) != null) {
                 // Without a log, a member with a gap keeps a copy of what x is repaired with, from t on (from its own
                 // memory where it holds E's history, a repair to itself): it may be the only one that holds part of

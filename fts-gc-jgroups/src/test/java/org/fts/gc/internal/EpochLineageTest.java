@@ -222,6 +222,31 @@ class EpochLineageTest {
     }
 
     @Test
+    void withLogsAMemberWhoseLogHoldsPartOfWhatTheSplicedStateNeedsIsCutBackNotGivenAGap() {
+        // Seed 16373 (1,000 steps, logs): c opened 16 with a gap, its log restarted at 8; b, of 9 (which 16 continued up
+        // to 8), holds 4..8 without a state; a's state and log reach 3. Only b holds 4..8. A gap would restart b's log:
+        // b is cut back at 8 (E's history there), repaired after, and fetches the state from a.
+        EpochId e4 = new EpochId(4, a);
+        EpochId e6 = new EpochId(6, b);
+        EpochId e9 = new EpochId(9, b);
+        EpochId e16 = new EpochId(16, c);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(b, new Report(false, false, 9, e9, false, List.of(b, a), 8, 0, 3)
+                .lineage(7, List.of(new Link(e6, 6, 6), new Link(e4, 4, 3))).applied(3));
+        reports.put(a, new Report(false, true, 4, e4, true, List.of(a, b), 3, 0, 1).lineage(2, List.of()).applied(1));
+        reports.put(c, new Report(false, false, 16, e16, false, List.of(c, a, b), 17, 0, 8)
+                .lineage(9, List.of(new Link(e9, 9, 8), new Link(e6, 6, 6), new Link(e4, 4, 3))).applied(8));
+        EpochPlan.Decision dec = EpochPlan.decide(N3, true, List.of(c, b, a), reports, c);
+        assertTrue(dec.established(), dec::reason);
+        assertEquals(3, dec.assignments().get(a).truncate(), dec::toString);
+        Assignment kept = dec.assignments().get(b);
+        assertFalse(kept.gap(), dec::toString);
+        assertEquals(8, kept.truncate(), dec::toString);
+        assertEquals(a, kept.provider(), dec::toString);
+        assertTrue(dec.repairs().contains(new Repair(c, b, 8, 17)), dec::toString);
+    }
+
+    @Test
     void theSpliceTakesEachRangeFromAMemberWhoseLogStillHoldsIt() {
         // Seed 414: the latest epoch's most advanced member holds only its own entries; another member of it holds the
         // continued history between the synced member's state and them.
