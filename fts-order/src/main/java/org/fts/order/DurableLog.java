@@ -207,6 +207,25 @@ public final class DurableLog implements MemberLog {
         }
     }
 
+    @Override
+    public long leaseOnRecord() {
+        try {
+            return new LeaseFile(dir).read();
+        } catch (IOException e) {
+            fail("reading " + dir.resolve(LeaseFile.NAME), e);
+            return 0;   // not reached but in tests
+        }
+    }
+
+    @Override
+    public void recordLease(long nanos) {
+        try {
+            new LeaseFile(dir).write(nanos);
+        } catch (IOException e) {
+            fail("writing " + dir.resolve(LeaseFile.NAME), e);
+        }
+    }
+
     /** The entries in ({@code from}, {@code upTo}] the log holds (a repair the member no longer holds in memory). */
     @Override
     public List<Entry> read(long from, long upTo) {

@@ -67,6 +67,15 @@ public interface MemberLog extends AutoCloseable {
     void settleUncertain();
 
     /**
+     * The longest read lease ({@code fts.reads.lease}, in nanoseconds) an incarnation of this replica may have granted;
+     * 0 if none ({@link LeaseFile}).
+     */
+    long leaseOnRecord();
+
+    /** Records {@code nanos} as the longest read lease this replica may grant, durably, before it returns. */
+    void recordLease(long nanos);
+
+    /**
      * Rewrites damaged entries from copies that verify elsewhere, durably; copies of entries that are not damaged are
      * ignored. Returns what is still damaged.
      */

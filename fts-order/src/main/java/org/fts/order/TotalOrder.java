@@ -120,6 +120,16 @@ public final class TotalOrder {
     final ReadConfirmer readRounds;
     /** The read barriers' clock, in nanoseconds (the protocol simulator's is virtual). */
     java.util.function.LongSupplier readClock = System::nanoTime;
+    /** The member's log, or null. */
+    private final MemberLog disk;
+    /**
+     * How long this incarnation holds its first report: its own lease, or the longer one its log says a predecessor
+     * may have granted ({@link LeaseFile}).
+     */
+    private final long firstHold;
+    /** Guarded by this: with a log whose record is longer than this incarnation's lease, when to lower it (read clock). */
+    private long lowerLeaseRecordAt;
+    private boolean lowerLeaseRecord;
 
     /**
      * @param disk     the member's log ({@code fts.durability=log}), or null: with one, the member starts from what it
@@ -134,6 +144,17 @@ public final class TotalOrder {
         this.config = config;
         this.net = net;
         this.pump = pump;
+        this.disk = disk;
+        long recorded = disk == null ? 0 : disk.leaseOnRecord();
+        if (disk != null && config.readLeaseNanos() > recorded) {
+            disk.recordLease(config.readLeaseNanos());   // before this incarnation grants anything
+        }
+        this.firstHold = Math.max(config.readLeaseNanos(), recorded);
+        this.lowerLeaseRecord = recorded > config.readLeaseNanos();
+        if (lowerLeaseRecord) {
+            LOG.info("{}: fts.reads.lease is {} ms, but a predecessor may have granted {} ms: its first report waits "
+                    + "that long", self, config.readLeaseNanos() / 1_000_000, recorded / 1_000_000);
+        }
         this.board = new Switchboard(this);
         this.origin = new Origin(self, board, ordering);
         this.member = new Member(self, config, pump, origin, board, disk, ordering);
@@ -159,7 +180,8 @@ public final class TotalOrder {
                 }
             }
         }, sequencer::readPoint, () -> readClock.getAsLong());
-        member.leaseStart(readClock.getAsLong(), config.readLeaseNanos());
+        member.leaseStart(readClock.getAsLong(), firstHold);
+        lowerLeaseRecordAt = readClock.getAsLong() + firstHold;
         if (disk != null) {
             disk.start(() -> FailStop.guard(() -> {
                 member.durableAdvanced();
@@ -220,6 +242,21 @@ public final class TotalOrder {
         reads.tick(now);
         readRounds.tick(now);
         board.releaseReports();
+        lowerLeaseRecord(now);
+    }
+
+    /**
+     * Once every grant a predecessor may have made has run out, the record comes down to this incarnation's lease
+     * (synced; on the timer, under no lock of the member's).
+     */
+    private void lowerLeaseRecord(long now) {
+        synchronized (this) {
+            if (!lowerLeaseRecord || now - lowerLeaseRecordAt < 0) {
+                return;
+            }
+            lowerLeaseRecord = false;
+        }
+        disk.recordLease(config.readLeaseNanos());
     }
 
     private void readIndex(EpochId epoch, ReadWire.Index request) {
@@ -344,7 +381,10 @@ public final class TotalOrder {
     /** For the protocol simulator only: the read barriers' clock. */
     void readClock(java.util.function.LongSupplier clock) {
         this.readClock = clock;
-        member.leaseStart(clock.getAsLong(), config.readLeaseNanos());
+        member.leaseStart(clock.getAsLong(), firstHold);
+        synchronized (this) {
+            lowerLeaseRecordAt = clock.getAsLong() + firstHold;
+        }
     }
 
     /** For the protocol simulator only: observe deliveries and epoch openings. */

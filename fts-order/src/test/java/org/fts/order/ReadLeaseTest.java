@@ -51,6 +51,31 @@ class ReadLeaseTest {
     }
 
     @Test
+    void aRestartedMemberWaitsForTheLongestLeaseItsLogSaysAPredecessorMayHaveGranted() {
+        SimLog.Disk disk = new SimLog.Disk();
+        disk.lease = 4 * LEASE;   // the incarnation before ran with a lease four times this one's (a rolling restart)
+        g = new SteppedGroup(new GroupConfig(3, true).withReadLease(LEASE)).addOn("a", disk);
+        g.node("a").order.readClock(clock::get);
+        long start = clock.get();
+        assertEquals(start + 4 * LEASE, g.node("a").order.member.leaseGrantedUntil(),
+                "its first report waits out the predecessor's longest grant, not its own lease");
+        pass(LEASE, "a");
+        assertEquals(4 * LEASE, disk.lease, "the record stays while a predecessor's grant may run");
+        pass(3 * LEASE, "a");
+        assertEquals(LEASE, disk.lease, "lowered to this incarnation's lease once every earlier grant ran out");
+    }
+
+    @Test
+    void aLongerLeaseIsOnRecordBeforeTheMemberGrantsAny() {
+        SimLog.Disk disk = new SimLog.Disk();
+        disk.lease = LEASE / 2;
+        g = new SteppedGroup(new GroupConfig(3, true).withReadLease(LEASE)).addOn("a", disk);
+        g.node("a").order.readClock(clock::get);
+        assertEquals(LEASE, disk.lease);
+        assertEquals(clock.get() + LEASE, g.node("a").order.member.leaseGrantedUntil());
+    }
+
+    @Test
     void aSequencerCutOffReadsUnderItsLeaseWhileNoNewerEpochOpensUntilTheLeaseEnds() throws Exception {
         start("c", "a", "b");
         g.view("c", "a", "b");   // c coordinates: the sequencer

@@ -36,6 +36,8 @@ final class SimLog implements MemberLog {
         long lastSyncLast = -1;
         /** What recovery cut and could not prove unsynced ({@link DurableLog.Loaded#uncertainFrom}). */
         long mayHoldFrom = Long.MAX_VALUE;
+        /** The longest read lease an incarnation may have granted ({@link LeaseFile}). */
+        long lease;
 
         long last() {
             return entries.isEmpty() ? start : Math.max(start, entries.lastKey());
@@ -211,6 +213,16 @@ final class SimLog implements MemberLog {
     @Override
     public void settleUncertain() {
         disk.mayHoldFrom = Long.MAX_VALUE;
+    }
+
+    @Override
+    public long leaseOnRecord() {
+        return disk.lease;
+    }
+
+    @Override
+    public void recordLease(long nanos) {
+        disk.lease = nanos;
     }
 
     @Override

@@ -43,10 +43,15 @@ final class SteppedGroup implements AutoCloseable {
         final List<Runnable> heldSends = new ArrayList<>();
 
         Node(String name) {
+            this(name, logs ? new SimLog.Disk() : null);
+        }
+
+        /** A member whose log is {@code disk} (what an earlier incarnation left), or none if null. */
+        Node(String name, SimLog.Disk disk) {
             id = new MemberId(name);
             pump = new DeliveryPump(name, recorder);
             pump.start();
-            log = logs ? new SimLog(new SimLog.Disk()) : null;
+            log = disk != null ? new SimLog(disk) : null;
             order = new TotalOrder(id, config, this, pump, log, ordering, task -> {
                 if (holdSends) {
                     heldSends.add(task);
@@ -226,6 +231,12 @@ final class SteppedGroup implements AutoCloseable {
     }
 
     /** New members (not yet in any view). */
+    /** Adds {@code name} with a log on {@code disk}: an incarnation after one that left it. */
+    SteppedGroup addOn(String name, SimLog.Disk disk) {
+        nodes.put(name, new Node(name, disk));
+        return this;
+    }
+
     SteppedGroup add(String... names) {
         for (String n : names) {
             nodes.put(n, new Node(n));
