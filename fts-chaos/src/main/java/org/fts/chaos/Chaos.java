@@ -144,7 +144,7 @@ public final class Chaos {
             out.println("chaos: " + o.replicas() + " replicas serve" + (o.hosts() ? " on " + cluster.hosts() : "")
                     + ", " + o.clients() + " clients started; the nemesis runs for " + o.seconds() + " s");
             Nemesis nemesis = new Nemesis(new FaultPlan(o.nemesis(), o.seed(), o.replicas(), o.durable()),
-                    new ClusterTarget(cluster, probe, net, groupDir, volumes), faults, NemesisClock.SYSTEM);
+                    new ClusterTarget(cluster, probe, net, groupDir, volumes, o.gc().equals("raft")), faults, NemesisClock.SYSTEM);
             nemesis.run(origin + TimeUnit.SECONDS.toNanos(o.seconds()));
             long end = nemesis.lastFaultEnd();
 

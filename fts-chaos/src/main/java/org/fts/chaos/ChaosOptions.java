@@ -66,10 +66,6 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             throw new IllegalArgumentException("--nemesis " + nemesis + " plays its scenario on 3 replicas, not "
                     + replicas);
         }
-        if (nemesis == FaultPlan.Kind.POWERLOSS && gc.equals("raft")) {
-            throw new IllegalArgumentException("--nemesis powerloss plays on the jgroups binding's log format; the raft "
-                    + "binding's log is jgroups-raft's (docs/durability.md)");
-        }
         if (!gc.equals("jgroups") && !gc.equals("raft")) {
             throw new IllegalArgumentException("--gc is jgroups or raft, not " + gc);
         }

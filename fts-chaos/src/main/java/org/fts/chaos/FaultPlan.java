@@ -46,7 +46,9 @@ import java.util.Random;
  * <p>{@code powerloss} (3 replicas, {@code --durability log}): 2 or 3 replicas lose power at once ({@link PowerLoss}:
  * SIGKILL, then what was not synced dropped and each sync mark set back a sync, as of another boot), one of them with
  * its batch synced last damaged; they restart 0.5-3 s later, except the one that holds that batch intact, 5-10 s after
- * them (the others must wait for it, or prove the batch uncommitted: docs/durability.md, "After a power loss").
+ * them (the others must wait for it, or prove the batch uncommitted: docs/durability.md, "After a power loss"). On the
+ * raft binding the kill is all it plays: jgroups-raft syncs each append before acknowledging it, inside its own file
+ * layer, so nothing it synced can be told from its append in flight, and raft detects no damage.
  *
  * <p>{@code clock} is {@code kill}'s schedule (the same episodes for the same seed) on a group where one replica,
  * drawn from the seed, runs with its wall clock set {@code --skew} seconds off (libfaketime), from its first start and at every restart ({@link ChaosOptions#skewedReplica}).
