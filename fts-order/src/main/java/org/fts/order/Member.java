@@ -86,6 +86,8 @@ final class Member {
     boolean foreign;
     /** While {@code foreign}: how far its log is still its last epoch's history (it reports only that much). */
     long foreignUpTo;
+    /** A recovery it has not opened cut it back ({@link #truncate}): its marks are that recovery's source's. */
+    boolean cutBack;
     /**
      * Its log may have held, and acknowledged, entries from here on that a power loss damaged and its recovery cut
      * ({@link DurableLog.Loaded#uncertainFrom}); {@link Long#MAX_VALUE}: none. Reported until an epoch opens.
@@ -296,6 +298,7 @@ final class Member {
         }
         marks.clear();
         marks.putAll(sourceMarks);
+        cutBack = true;
         if (!foreign) {
             foreignUpTo = Math.min(t, held);
         }

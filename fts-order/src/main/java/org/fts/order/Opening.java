@@ -113,6 +113,7 @@ final class Opening {
         m.acks.opened(m.held);
         m.phase = new Phase.Open(m.opened);
         m.foreign = false;
+        m.cutBack = false;   // its marks are its history's: repaired up to the source's, or the source's own
         if (m.disk != null) {
             m.disk.writeMeta(m.meta());   // before anything of this epoch is acknowledged
             if (m.mayHoldFrom != Long.MAX_VALUE) {   // the recovery that opened it counted it (Mend)

@@ -100,7 +100,7 @@ final class Recovery {
                 // what it knows committed, never beyond what it holds (a lagging member may know of more)
                 Math.min(m.config.uniform() ? Math.max(m.commitKnown, m.deliveredHere) : m.commitKnown, last),
                 new HashMap<>(m.marks),
-                base(), m.delivered, m.damage.spans(), m.mayHoldFrom);
+                base(), m.delivered, m.damage.spans(), m.mayHoldFrom, m.cutBack);
     }
 
     /**
@@ -228,6 +228,7 @@ final class Recovery {
         m.marks.putAll(m.damage.rootMarks());
         m.log.values().forEach(e -> m.marks.merge(e.origin(), e.oseq(), Math::max));
         m.damage.markInto(m.marks);
+        m.cutBack = false;   // its marks are its log's again
     }
 
     /** Sends this member's report again to the recovery it is frozen for (its log changed). */

@@ -224,6 +224,6 @@ final class RecoveryCoordinator {
                 e == null ? null : e.id(), e != null && e.founding(), e == null ? List.of() : e.members(), s.last(),
                 s.commit(), s.base());
         return (e == null ? r : r.lineage(e.start(), e.lineage())).applied(s.delivered()).damaged(s.damaged())
-                .shortOf(s.shortLog()).uncertainFrom(s.mayHoldFrom());
+                .shortOf(s.shortLog()).uncertainFrom(s.mayHoldFrom()).cutBack(s.cutBack());
     }
 }

@@ -112,11 +112,13 @@ final class Wire {
      * the entries after {@code base} (what its log or memory still holds); its application's state is at
      * {@code delivered}; {@code damaged}: positions its log holds
      * but cannot verify; {@code mayHoldFrom}: its log may have held, and acknowledged, entries from there on that it
-     * cut after a power loss ({@link Long#MAX_VALUE}: none; {@link EpochPlan.Report#uncertainFrom}).
+     * cut after a power loss ({@link Long#MAX_VALUE}: none; {@link EpochPlan.Report#uncertainFrom}); {@code cutBack}:
+     * a recovery it has not opened cut it back, and its marks are that recovery's source's
+     * ({@link EpochPlan.Report#cutBack}).
      */
     record State(long view, long ballot, boolean fresh, boolean synced, Opened epoch, boolean shortLog, long last,
                  long commit, Map<MemberId, Long> marks, long base, long delivered, List<EpochPlan.Span> damaged,
-                 long mayHoldFrom) implements Msg {
+                 long mayHoldFrom, boolean cutBack) implements Msg {
     }
 
     /** Member to coordinator: it promised {@code promised}, not below the recovery's {@code ballot}: ask again. */
@@ -288,7 +290,7 @@ final class Wire {
             ByteBuffer b = ByteBuffer.allocate(1 + 8 + 8 + 2 + openedSize(s.epoch()) + 40 + spansSize(s.damaged())
                             + marksSize(s.marks()))
                     .put(Tag.STATE.code).putLong(s.view()).putLong(s.ballot()).put((byte) (s.fresh() ? 1 : 0))
-                    .put((byte) ((s.synced() ? 1 : 0) | (s.shortLog() ? 2 : 0)));
+                    .put((byte) ((s.synced() ? 1 : 0) | (s.shortLog() ? 2 : 0) | (s.cutBack() ? 4 : 0)));
             putOpened(b, s.epoch()).putLong(s.last()).putLong(s.commit()).putLong(s.base()).putLong(s.delivered())
                     .putLong(s.mayHoldFrom());
             putSpans(b, s.damaged());
@@ -373,6 +375,7 @@ final class Wire {
                 byte flags = b.get();
                 boolean synced = (flags & 1) != 0;
                 boolean shortLog = (flags & 2) != 0;
+                boolean cutBack = (flags & 4) != 0;
                 Opened epoch = readOpened(b);
                 long last = b.getLong();
                 long commit = b.getLong();
@@ -381,7 +384,7 @@ final class Wire {
                 long mayHoldFrom = b.getLong();
                 List<EpochPlan.Span> damaged = readSpans(b);
                 return new State(view, ballot, fresh, synced, epoch, shortLog, last, commit, readMarks(b), base,
-                        delivered, damaged, mayHoldFrom);
+                        delivered, damaged, mayHoldFrom, cutBack);
             }
             case SEND_REPAIR:
                 return new SendRepair(b.getLong(), readName(b), b.getLong(), b.getLong());

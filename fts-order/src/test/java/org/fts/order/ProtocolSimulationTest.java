@@ -130,6 +130,10 @@ class ProtocolSimulationTest {
                     + "given a gap dropped the only copies of what the spliced state was repaired with"},
             {16373L, logs1000, "with logs, a member given a gap restarted the log that held the only copies of what "
                     + "the spliced state was repaired with"},
+            {16811L, logs1000, "every member holding the latest history had a log short of its epoch"},
+            {12419L, logs1000, "the members of the latest epoch all had logs short of it"},
+            {2830L, logs1000reads, "a member a recovery cut back, with that recovery's source's marks, was taken as a "
+                    + "source (FIFO: an origin's dropped broadcast was never sent again)"},
             {3491L, logs1000, "a member cut back waited for a copy of a damaged entry that only checkpoints held"},
             {19468L, logs1000reads, "a member cut back waited for a copy of a damaged entry that only "
                     + "checkpoints held (with reads)"},

@@ -115,11 +115,11 @@ public final class EpochPlan {
      * {@code delivered}: the position its application's state is at (-1: unknown). {@code shortLog}: see
      * {@link #shortOf}. {@code damaged}: with a log, positions up to {@code last} its log holds but cannot verify (a damaged record:
      * they exist, so they count as held, but cannot be given for a repair). {@code mayHoldFrom}: see
-     * {@link #uncertainFrom}.
+     * {@link #uncertainFrom}. {@code cut}: see {@link #cutBack}.
      */
     public record Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
                          List<MemberId> epochMembers, long last, long commit, long base, long start, List<Link> lineage,
-                         long delivered, List<Span> damaged, boolean shortLog, long mayHoldFrom) {
+                         long delivered, List<Span> damaged, boolean shortLog, long mayHoldFrom, boolean cut) {
         public Report {
             epochMembers = List.copyOf(epochMembers);
             lineage = lineage == null ? List.of() : List.copyOf(lineage);
@@ -130,7 +130,7 @@ public final class EpochPlan {
                       List<MemberId> epochMembers, long last, long commit, long base, long start, List<Link> lineage,
                       long delivered, List<Span> damaged, boolean shortLog) {
             this(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage, delivered,
-                    damaged, shortLog, Long.MAX_VALUE);
+                    damaged, shortLog, Long.MAX_VALUE, false);
         }
 
         public Report(boolean fresh, boolean synced, long ballot, EpochId epoch, boolean founding,
@@ -153,19 +153,19 @@ public final class EpochPlan {
         /** This report, saying that its epoch opened at {@code at} with lineage {@code links}. */
         public Report lineage(long at, List<Link> links) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, at, links,
-                    delivered, damaged, shortLog, mayHoldFrom);
+                    delivered, damaged, shortLog, mayHoldFrom, cut);
         }
 
         /** This report, saying that its application's state is at position {@code at}. */
         public Report applied(long at) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
-                    at, damaged, shortLog, mayHoldFrom);
+                    at, damaged, shortLog, mayHoldFrom, cut);
         }
 
         /** This report, whose log holds {@code spans} damaged. */
         public Report damaged(List<Span> spans) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
-                    delivered, spans, shortLog, mayHoldFrom);
+                    delivered, spans, shortLog, mayHoldFrom, cut);
         }
 
         /**
@@ -175,7 +175,7 @@ public final class EpochPlan {
          */
         public Report shortOf(boolean isShort) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
-                    delivered, damaged, isShort, mayHoldFrom);
+                    delivered, damaged, isShort, mayHoldFrom, cut);
         }
 
         /**
@@ -186,7 +186,16 @@ public final class EpochPlan {
          */
         public Report uncertainFrom(long from) {
             return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
-                    delivered, damaged, shortLog, from);
+                    delivered, damaged, shortLog, from, cut);
+        }
+
+        /**
+         * This report, with {@code isCut}: a recovery it has not opened cut its log back for repairs, and it took that
+         * recovery's source's marks, which say more than its log holds. It is never the source of a history.
+         */
+        public Report cutBack(boolean isCut) {
+            return new Report(fresh, synced, ballot, epoch, founding, epochMembers, last, commit, base, start, lineage,
+                    delivered, damaged, shortLog, mayHoldFrom, isCut);
         }
 
         boolean holdsHistory() {
@@ -290,6 +299,32 @@ public final class EpochPlan {
             return Decision.founding(members, false, 1);
         }
         Lineage lineage = new Lineage(members, reports, majority, durable, n);
+        Decision d = decideWith(config, durable, members, reports, self, holders, lineage, true);
+        if (!d.established() && durable && n > 0) {
+            // A member whose log is short of its epoch counts as a holder when no entry after its last can have been
+            // committed (Lineage.mayContinueShort): tried only when the holders alone establish nothing.
+            List<MemberId> more = new ArrayList<>(holders);
+            for (MemberId m : members) {
+                if (!holders.contains(m) && lineage.mayContinueShort(reports.get(m))) {
+                    more.add(m);
+                }
+            }
+            if (more.size() > holders.size()) {
+                Decision d2 = decideWith(config, durable, members, reports, self, more, lineage, false);
+                if (d2.established()) {
+                    return d2;
+                }
+            }
+        }
+        return d;
+    }
+
+    /** Rules 2-4 over {@code holders}, then (if {@code splice}) the certified path. */
+    private static Decision decideWith(GroupConfig config, boolean durable, List<MemberId> members,
+                                       Map<MemberId, Report> reports, MemberId self, List<MemberId> holders,
+                                       Lineage lineage, boolean splice) {
+        int n = config.groupSize();
+        int majority = n / 2 + 1;
         List<MemberId> kept = new ArrayList<>(holders);
         if (n > 0) {
             lineage.dropHollowEpochs(kept);
@@ -300,13 +335,13 @@ public final class EpochPlan {
                 long last = members.stream().mapToLong(m -> reports.get(m).last()).max().orElse(0);
                 return Decision.founding(members, true, last + 1);
             }
-            Decision spliced = lineage.splice(holders, self);
+            Decision spliced = splice ? lineage.splice(holders, self) : null;
             return spliced != null ? spliced : Decision.notPrimary("only " + GroupConfig.replicas(kept) + " of the "
                     + n + " replicas here hold the group's history (restarted replicas lost theirs); a primary needs "
                     + majority);
         }
         Decision d = Continuation.from(config, durable, members, reports, kept, self, 0);
-        if (!d.established() && n > 0) {
+        if (!d.established() && n > 0 && splice) {
             Decision spliced = lineage.splice(holders, self);
             return spliced != null ? spliced : d;
         }

@@ -273,6 +273,56 @@ final class Lineage {
     }
 
     /**
+     * Whether {@code r}, whose log is short of its epoch W (with logs), may be the source of the history after all: no
+     * entry after its last can have been committed. W committed nothing beyond what its openers hold, and {@code r}
+     * holds the most of them ({@link #committedOnlyWhatItsOpenersHold}); and every older epoch whose entries W
+     * continued beyond {@code r}'s last committed nothing there of its own, as fewer than a majority of replicas may
+     * have acknowledged the entry after that last in it (acknowledgements are of a prefix). Then what {@code r} holds is a history that holds everything committed: the entries
+     * it holds are W's, which continued each of those epochs up to where it says. Not a member a recovery cut back: its
+     * marks are that recovery's source's ({@link Report#cutBack}), not its log's, and a source's marks say which
+     * broadcasts the history holds (with them, an origin's broadcast dropped by the cut was never sent again). Found by the simulator at 1,000
+     * steps with logs (seeds 16811, 12419 and others): every member holding the latest history had its log short of
+     * its epoch (a crash between an opening's meta and its prefix's sync), and the group stayed not primary.
+     */
+    boolean mayContinueShort(Report r) {
+        if (!durable || !r.shortLog() || r.cut() || !r.knowsEpoch() || r.founding()
+                || !committedOnlyWhatItsOpenersHold(r, r)) {
+            return false;
+        }
+        for (EpochPlan.Link x : r.lineage()) {
+            if (x.upTo() <= r.last()) {
+                return true;   // it holds the rest of W's history: this epoch's part and every older one's
+            }
+            if (replicasThatMayHaveAcknowledged(x, r.last() + 1) >= majority) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * How many replicas may have acknowledged entry {@code p} in the epoch of link {@code x} (its members are not
+     * known here: any replica may, unless its report here says it did not: it reports an older epoch or none (fresh),
+     * or its log ends before {@code p}; a member acknowledges only what its log holds). None if the epoch's sequencer
+     * is here and did not open it.
+     */
+    private int replicasThatMayHaveAcknowledged(EpochPlan.Link x, long p) {
+        Report as = new Report(false, false, x.ballot(), x.epoch(), false, List.of(), 0, 0);
+        Report seqHere = speaksFor(x.epoch().sequencer(), members, reports, durable);
+        if (seqHere != null && didNotOpen(seqHere, as)) {
+            return 0;
+        }
+        java.util.Set<String> not = new java.util.HashSet<>();
+        for (MemberId m : members) {
+            Report here = reports.get(m);
+            if (didNotOpen(here, as) || here.last() < p) {
+                not.add(m.replica());
+            }
+        }
+        return Math.max(0, groupSize - not.size());
+    }
+
+    /**
      * The members of {@code latest}'s epoch that may have opened it: less those here that say they did not. None if
      * its sequencer is here and did not open it: only the sequencer counts an epoch's commits (the tail, and what it
      * orders; a follower's shortcut delivers only what the sequencer ordered, so held, in it), so that epoch committed

@@ -247,6 +247,39 @@ class EpochLineageTest {
     }
 
     @Test
+    void aMemberWhoseLogIsShortOfItsEpochIsTheSourceWhenNothingAfterItsLastCanBeCommitted() {
+        // Seed 16811 (1,000 steps, logs): b opened 16@c (its coordinator c never did), which continued 11@b (opened by b
+        // alone) up to 53, which continued 15@b up to 45; b's log ends at 46, short of 16. c, of 15, was cut back to 40;
+        // a holds 14, older. No entry after 46 can be committed: 16 and 11 had one opener each. b is the source.
+        EpochId e14 = new EpochId(14, a);
+        EpochId e15 = new EpochId(15, b);
+        EpochId e11 = new EpochId(11, new MemberId("b#4"));
+        EpochId e16 = new EpochId(16, c);
+        Link l15 = new Link(e15, 30, 45);
+        Link l14 = new Link(e14, 29, 36);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(c, new Report(false, true, 30, e15, false, List.of(b, c), 40, 38, 0).lineage(37, List.of(l14))
+                .applied(0).shortOf(true));
+        reports.put(a, new Report(false, true, 29, e14, false, List.of(a, b), 52, 36, 0).lineage(30, List.of())
+                .applied(0));
+        reports.put(b, new Report(false, true, 48, e16, false, List.of(c, b), 46, 40, 0)
+                .lineage(54, List.of(new Link(e11, 44, 53), l15, l14)).applied(0).shortOf(true));
+        EpochPlan.Decision dec = EpochPlan.decide(N3, true, List.of(c, a, b), reports, c);
+        assertTrue(dec.established(), dec::reason);
+        assertEquals(b, dec.source(), dec::toString);
+        assertEquals(47, dec.start(), dec::toString);
+        assertEquals(40, dec.assignments().get(c).truncate(), dec::toString);
+        assertEquals(36, dec.assignments().get(a).truncate(), dec::toString);
+
+        // cut back by a recovery it never opened, b's marks would be that recovery's source's: never a source
+        reports.put(b, reports.get(b).cutBack(true));
+        assertFalse(EpochPlan.decide(N3, true, List.of(c, a, b), reports, c).established());
+        // with its coordinator c away, 16 may have been opened by c too and have committed what b lacks: no source
+        reports.put(b, reports.get(b).cutBack(false));
+        assertFalse(EpochPlan.decide(N3, true, List.of(a, b), reports, a).established());
+    }
+
+    @Test
     void theSpliceTakesEachRangeFromAMemberWhoseLogStillHoldsIt() {
         // Seed 414: the latest epoch's most advanced member holds only its own entries; another member of it holds the
         // continued history between the synced member's state and them.
