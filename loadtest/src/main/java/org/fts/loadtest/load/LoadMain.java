@@ -126,7 +126,10 @@ public final class LoadMain {
                             }
                             List<org.fts.gc.LogFigures> logBefore = t.logFigures();
                             long t0 = System.nanoTime();
-                            Measurement m = measure(t, c, mode, rate, run, o, runId + "-r" + run);
+                            // FT client ids unique per point: a connection that numbered its calls from 1 under another point's id would
+                            // reuse (client id, retention id) pairs, which FTS answers as retries
+                            Measurement m = measure(t, c, mode, rate, run, o,
+                                    runId + "-" + mode.name().toLowerCase(java.util.Locale.ROOT) + "-n" + c + "-r" + run);
                             printLogFigures(t, logBefore, t.logFigures(), (System.nanoTime() - t0) / 1e9);
                             if (mode == LoadRun.Mode.CLOSED) {
                                 closedRate.put(t.label, m.callsPerSecond());
