@@ -303,7 +303,8 @@ final class Lineage {
     /**
      * How many replicas may have acknowledged entry {@code p} in the epoch of link {@code x} (its members are not
      * known here: any replica may, unless its report here says it did not: it reports an older epoch or none (fresh),
-     * or its log ends before {@code p}; a member acknowledges only what its log holds). None if the epoch's sequencer
+     * or its log ends before {@code p}, and no power loss left it unsure it held {@code p}; a member acknowledges only
+     * what its log holds). None if the epoch's sequencer
      * is here and did not open it.
      */
     private int replicasThatMayHaveAcknowledged(EpochPlan.Link x, long p) {
@@ -315,7 +316,7 @@ final class Lineage {
         java.util.Set<String> not = new java.util.HashSet<>();
         for (MemberId m : members) {
             Report here = reports.get(m);
-            if (didNotOpen(here, as) || here.last() < p) {
+            if ((didNotOpen(here, as) || here.last() < p) && here.mayHoldFrom() > p) {   // after a power loss it may
                 not.add(m.replica());
             }
         }
