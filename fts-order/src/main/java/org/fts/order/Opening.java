@@ -99,9 +99,20 @@ final class Opening {
             }
             if (m.fresh) {
                 m.synced = true;   // founding: the initial state is the group's
+                if (c.start() == 1) {
+                    // Founding: its history is the initial state, which holds no broadcast. A recovery it did not open
+                    // may have cut it back with that recovery's source's marks (Member.truncate); kept, they would
+                    // tell an origin that a broadcast of an abandoned history is in this one (FIFO: simulator seed 14
+                    // with logs, 1,000 steps, once fresh members count towards a primary).
+                    m.marks.clear();
+                }
             }
         }
-        m.opened = new Wire.Opened(c.ballot(), c.epoch(), m.fresh && !gap, c.members(), c.start(), c.lineage());
+        // A founding (or a founding again) continues no history: its lineage is empty. A fresh member repaired from the
+        // start in a continuation is not a founder (simulator seed 11605 with logs: reported as one, its epoch was
+        // taken for a founding and its history's damaged entry for the group's).
+        m.opened = new Wire.Opened(c.ballot(), c.epoch(), m.fresh && !gap && c.lineage().isEmpty(), c.members(),
+                c.start(), c.lineage());
         EpochId epoch = c.epoch();
         m.fresh = false;
         if (!m.config.uniform()) {

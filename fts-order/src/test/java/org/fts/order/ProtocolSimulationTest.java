@@ -71,8 +71,9 @@ class ProtocolSimulationTest {
      * (SimFaults#maybeDamageLastSync). The member reports that its log may have held entries from there on, and the
      * recovery waits rather than found an epoch without an entry that may be committed: no safety invariant breaks
      * (without that report, 46 agreement violations in 3,000 seeds of 1,000 steps: docs/simulator.md). The group may
-     * still wait where the model cannot prove an entry uncommitted (liveness, open in docs/simulator.md), which is
-     * why only the safety invariants are asserted here.
+     * still wait where the model cannot prove an entry uncommitted (liveness: 11 seeds in 10,000 of 1,000 steps, open
+     * in docs/simulator.md; 33 before the fixes of the seeds below), which is why only the safety invariants are
+     * asserted strictly here.
      */
     @Test
     void powerLossesThatDamageTheBatchSyncedLastBreakNoSafetyInvariant() {
@@ -90,7 +91,7 @@ class ProtocolSimulationTest {
             }
         }
         assertTrue(broken.isEmpty(), String.join("\n", broken));
-        assertTrue(liveness < n / 20, liveness + " seeds of " + n + " did not recover (about 1% expected)");
+        assertTrue(liveness < n / 100, liveness + " seeds of " + n + " did not recover (about 0.1% expected)");
     }
 
     /**
@@ -139,6 +140,13 @@ class ProtocolSimulationTest {
                     + "checkpoints held (with reads)"},
             {5750L, logs1000, "a later epoch that only its coordinator opened, its log short of it, stopped the splice"},
             {8487L, logs1000reads, "a later epoch that only its coordinator opened stopped the splice (reads)"},
+            {14L, logs1000reads, "a founder cut back earlier by a recovery it never opened kept that recovery's "
+                    + "source's marks (FIFO; found while fresh members counted towards a primary, since reverted)"},
+            {11605L, logs1000, "a fresh member repaired from the start reported itself a founder, and a member whose "
+                    + "history parted before a damaged entry counted as holding it"},
+            {15933L, logs1000reads, "no member held its epoch whole: the short logs were not tried as a source"},
+            {2321L, ProtocolSimulator.Options.of(3).withLogs().withPowerLoss(), "a checkpoint past a log a power "
+                    + "loss cut short was used, and the log went on from the checkpoint with a hole"},
             // broke the simulator's own check, not the protocol: a founding done again counts from a majority opening
             {14677L, reads, "a coordinator on stale reports founded again an epoch no majority could join"},
             {101816L, reads.with(Ordering.OFFLOAD), "a splice cut back a member whose state, founded again, was past "

@@ -61,6 +61,10 @@ final class SimLog implements MemberLog {
 
     private static DurableLog.Loaded load(Disk d) {
         Checkpoints.Root root = d.root;
+        long first = d.entries.isEmpty() ? d.last() + 1 : d.entries.firstKey();
+        if (root != null && (root.position() < first - 1 || root.position() > d.last())) {
+            root = null;   // as LogFiles.load: a checkpoint that does not meet its log (a power loss cut the log's tail
+        }                  // behind it) is not used (simulator seed 2321 with power losses)
         long from = root != null ? root.position() : d.start;
         boolean rooted = root != null ? root.state() != null || root.initial() : from == 0;
         List<Entry> entries = new ArrayList<>();

@@ -74,6 +74,9 @@ public final class EpochPlan {
 
         private static List<Link> withOwn(Report r) {
             List<Link> out = new ArrayList<>();
+            if (r.epoch() == null) {
+                return out;   // it reports no epoch (fresh, or catching up): it shares none
+            }
             out.add(new Link(r.epoch(), r.ballot(), Long.MAX_VALUE));
             out.addAll(r.lineage());
             return out;
@@ -290,6 +293,23 @@ public final class EpochPlan {
             }
         }
         if (holders.isEmpty()) {
+            if (durable && n > 0) {
+                // Every member whose log is short of its epoch: one may still continue the history when no entry after
+                // its last can have been committed (Lineage.mayContinueShort; simulator seed 15933 with logs).
+                Lineage lineage = new Lineage(members, reports, majority, durable, n);
+                List<MemberId> shortOnes = new ArrayList<>();
+                for (MemberId m : members) {
+                    if (lineage.mayContinueShort(reports.get(m))) {
+                        shortOnes.add(m);
+                    }
+                }
+                if (!shortOnes.isEmpty()) {
+                    Decision d = decideWith(config, durable, members, reports, self, shortOnes, lineage, false);
+                    if (d.established()) {
+                        return d;
+                    }
+                }
+            }
             if (durable && members.stream().anyMatch(m -> !reports.get(m).fresh())) {
                 // A durable member holds entries it cannot vouch for yet (cut back for repairs from an epoch it has
                 // not opened): what it holds up to its commit point is committed, so the group is not founded anew.

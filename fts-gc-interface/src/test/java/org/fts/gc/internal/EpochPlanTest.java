@@ -193,6 +193,20 @@ class EpochPlanTest {
     }
 
     @Test
+    void aDurableMemberCatchingUpBesideAMajorityOfHoldersIsRepairedFromWhatItHolds() {
+        // c was cut back for repairs and reports no epoch: the holders decide, and c's lineage (none) says nothing
+        EpochId e = new EpochId(6, a);
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(a, new EpochPlan.Report(false, true, 6, e, false, List.of(a, b), 12, 12));
+        reports.put(b, new EpochPlan.Report(false, true, 6, e, false, List.of(a, b), 12, 12));
+        reports.put(c, new EpochPlan.Report(false, true, 0, null, false, List.of(), 9, 8));
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertTrue(d.established(), d::reason);
+        assertEquals(a, d.source());
+        assertEquals(13, d.start());
+    }
+
+    @Test
     void durableMembersWhoseLatestEpochIsUnknownDoNotFoundTheGroupAnew() {
         Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
         reports.put(a, new EpochPlan.Report(false, true, 0, null, false, List.of(), 30, 20));   // cut back, repairing

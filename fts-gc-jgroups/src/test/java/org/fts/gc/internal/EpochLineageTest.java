@@ -280,6 +280,51 @@ class EpochLineageTest {
     }
 
     @Test
+    void evenWithLogsAFreshMemberDoesNotCountTowardsAPrimaryItsDiskMayBeNew() {
+        // Seed 697 (N=5, 1,000 steps, logs), in small: a holds the history, c's log is empty. c may never have opened an
+        // epoch, or it may have held a committed entry a lacks and had its disk replaced since (durability.md tells an
+        // operator to empty a directory whose meta is lost): its report cannot tell. Counted, a and c would continue a
+        // history without that entry; so the group waits for b (tried in the simulator and reverted: docs/simulator.md).
+        EpochId e = new EpochId(6, a);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, report(true, e, List.of(a, b), 12, 10, 0).lineage(1, List.of()).applied(10));
+        reports.put(c, fresh());
+        for (boolean durable : new boolean[] {true, false}) {
+            EpochPlan.Decision dec = EpochPlan.decide(N3, durable, List.of(a, c), reports, a);
+            assertFalse(dec.established(), dec::toString);
+            assertTrue(dec.reason().contains("only 1 of the 3 replicas here hold the group's history"), dec::reason);
+        }
+    }
+
+    @Test
+    void whenNoMemberHoldsItsEpochWholeAShortLogStillContinuesTheHistory() {
+        // Seed 15933 (1,000 steps, logs): a and b opened 17@a (start 9, continuing 15@b up to 8) and crashed before
+        // syncing the prefix: their logs end at 4 and 3. c never opened an epoch. No entry after 4 can be committed
+        // (17's openers are here, and hold less; nobody here holds 15's 5): a is the source, where before no member
+        // "held the latest epoch" and the group stayed not primary for good.
+        EpochId e15 = new EpochId(15, b);
+        EpochId e17 = new EpochId(17, a);
+        List<Link> lineage = List.of(new Link(e15, 15, 8));
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, new Report(false, true, 17, e17, false, List.of(a, b), 4, 0, 0).lineage(9, lineage).applied(0)
+                .shortOf(true));
+        reports.put(b, new Report(false, true, 17, e17, false, List.of(a, b), 3, 0, 0).lineage(9, lineage).applied(0)
+                .shortOf(true));
+        reports.put(c, fresh());
+        EpochPlan.Decision dec = EpochPlan.decide(N3, true, List.of(a, b, c), reports, a);
+        assertTrue(dec.established(), dec::reason);
+        assertEquals(a, dec.source(), dec::toString);
+        assertEquals(5, dec.start(), dec::toString);
+        assertTrue(dec.repairs().contains(new Repair(a, b, 3, 4)), dec::toString);
+
+        // with c away, still no entry after 4 can be committed: a and b hold less, so at most c acknowledged it
+        assertTrue(EpochPlan.decide(N3, true, List.of(a, b), reports, a).established());
+        // but if a power loss left b unsure whether it held 5, b and c may both have acknowledged it: no source
+        reports.put(b, reports.get(b).uncertainFrom(4));
+        assertFalse(EpochPlan.decide(N3, true, List.of(a, b), reports, a).established());
+    }
+
+    @Test
     void theSpliceTakesEachRangeFromAMemberWhoseLogStillHoldsIt() {
         // Seed 414: the latest epoch's most advanced member holds only its own entries; another member of it holds the
         // continued history between the synced member's state and them.

@@ -1,6 +1,7 @@
 package org.fts.gc.internal;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -143,5 +144,43 @@ class MendTest {
         reports.put(b, of(epoch, 10, 8, 3));
         reports.put(c, of(older, 4, 3, 1).uncertainFrom(5));
         assertNull(plan(List.of(a, b, c), reports));
+    }
+    /**
+     * Seed 11605 (1,000 steps, logs): a's entry 6 is of the history of epoch 4 (continued up to 7, then by a's epoch);
+     * b holds an entry 6 too, but of its own epoch 9, which continued 4 only up to 5: its lineage says its history parts
+     * from a's before 6, so it holds none of a's entry 6. With c fresh only a may hold it: cut, not waited for. Before,
+     * b counted as a holder by its length alone, and the group waited for good for a copy nobody had.
+     */
+    @Test
+    void aMemberWhoseHistoryPartsBeforeTheDamagedEntryDoesNotHoldIt() {
+        EpochId e4 = new EpochId(4, c);
+        EpochId e9 = new EpochId(9, b);
+        EpochId e15 = new EpochId(15, a);
+        Map<MemberId, Report> reports = new LinkedHashMap<>();
+        reports.put(a, new Report(false, true, 15, e15, false, List.of(a, c), 20, 0, 0)
+                .lineage(8, List.of(new EpochPlan.Link(e4, 4, 7))).applied(0).damaged(List.of(new Span(6, 6))));
+        reports.put(b, new Report(false, true, 9, e9, false, List.of(a, b), 19, 2, 0)
+                .lineage(6, List.of(new EpochPlan.Link(e4, 4, 5))).applied(0));
+        reports.put(c, new Report(true, false, 0, null, false, List.of(), 0, 0, 0));
+        assertTrue(Mend.mayBeCommitted(N3, List.of(a, b, c), reports, a, 5));
+        assertFalse(Mend.mayBeCommitted(N3, List.of(a, b, c), reports, a, 6),
+                "b's entry 6 is another history's");
+
+        // had b's epoch continued 4 up to 7, its entry 6 would be a's: a majority may hold it
+        reports.put(b, new Report(false, true, 9, e9, false, List.of(a, b), 19, 2, 0)
+                .lineage(8, List.of(new EpochPlan.Link(e4, 4, 7))).applied(0));
+        assertTrue(Mend.mayBeCommitted(N3, List.of(a, b, c), reports, a, 6));
+
+        // Seed 4346 (power losses): where histories part is read from the lineages, not from what a log still holds.
+        // a's log, cut short by a power loss at 11, may have held 12; b's later epoch continued a's up to 16 and b holds
+        // 12: its entry 12 is a's. Capped by a's last, b read as parting at 11 and 12..16, committed, were dropped.
+        EpochId e16 = new EpochId(16, a);
+        EpochId e19 = new EpochId(19, b);
+        reports.clear();
+        reports.put(a, new Report(false, true, 16, e16, false, List.of(a, b), 11, 1, 1).lineage(12, List.of())
+                .applied(1).uncertainFrom(12));
+        reports.put(b, new Report(false, false, 19, e19, false, List.of(a, b), 17, 16, 11)
+                .lineage(17, List.of(new EpochPlan.Link(e16, 16, 16))).applied(16));
+        assertTrue(Mend.mayBeCommitted(N3, List.of(a, b), reports, a, 12));
     }
 }
