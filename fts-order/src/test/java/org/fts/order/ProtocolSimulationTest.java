@@ -66,6 +66,16 @@ class ProtocolSimulationTest {
         range(ProtocolSimulator.Options.of(5).withLogs(), Long.getLong("fts.sim.seeds", 1000));
     }
 
+    /** Issue 59: 1,000-step schedules, in memory and with logs, with reads and without (docs/simulator.md). */
+    @Test
+    void longSchedulesWithAndWithoutLogs() {
+        long n = Long.getLong("fts.sim.seeds", 1000);
+        ProtocolSimulator.Options memory = new ProtocolSimulator.Options(3, 1000, true, false, Ordering.SEQUENCER);
+        range(memory, n);
+        range(memory.withLogs(), n);
+        range(memory.withoutReads().withLogs(), n);
+    }
+
     /**
      * Issue 59: power losses whose sync mark lags, the batch synced last damaged on one replica and cut as a torn tail
      * (SimFaults#maybeDamageLastSync). The member reports that its log may have held entries from there on, and the
