@@ -5,9 +5,8 @@ import java.util.List;
 
 import org.fts.config.ConfigKey;
 import org.fts.config.ConfigKeyProvider;
-import org.fts.gc.local.LocalBinding;
 
-/** The group-communication interface's keys: the binding, the group's own, durability, the in-JVM binding's. */
+/** The group-communication interface's keys: the binding, the group's own, durability (each binding lists its own). */
 public final class GroupKeys implements ConfigKeyProvider {
     @Override
     public List<ConfigKey<?>> keys() {
@@ -15,7 +14,6 @@ public final class GroupKeys implements ConfigKeyProvider {
         keys.add(GroupChannels.BINDING);
         keys.addAll(GroupConfig.KEYS);
         keys.addAll(Durability.KEYS);
-        keys.addAll(new LocalBinding().keys());
         return keys;
     }
 }

@@ -117,6 +117,41 @@ class ModuleArrowsTest {
         assertTrue(wrong.isEmpty(), "module arrows:\n" + String.join("\n", wrong));
     }
 
+    /**
+     * Arrows that must never exist, whatever the table's order allows (outside test scope): the adaptor sees the
+     * group-communication interface only, never a binding or the protocol's internals; the FT client needs nothing
+     * of the server side; nothing shipped depends on a test kit, the chaos harness or the benchmarks.
+     */
+    static final Map<String, List<String>> NEVER = Map.of(
+            "fts-goa", List.of("fts-gc-core", "fts-order", "fts-jgroups", "fts-gc-jgroups", "fts-gc-raft"),
+            "fts-interceptors", List.of("fts-gc-interface", "fts-gc-core", "fts-goa"),
+            "fts-gc-interface", List.of("fts-gc-core", "fts-order", "fts-goa"),
+            "fts-replica", List.of("fts-process", "fts-testkit", "fts-checker", "fts-chaos", "samples", "loadtest"),
+            "fts-order", List.of("fts-process", "fts-jgroups", "fts-gc-jgroups", "fts-gc-raft"));
+
+    @Test
+    void noNeverArrow() throws IOException {
+        List<String> wrong = new ArrayList<>();
+        Map<String, String> moduleOfArtifact = new LinkedHashMap<>();
+        Map<String, String> poms = new LinkedHashMap<>();
+        Matcher mm = MODULE.matcher(read(ROOT.resolve("pom.xml")));
+        while (mm.find()) {
+            String m = mm.group(1).trim();
+            String pom = read(ROOT.resolve(m).resolve("pom.xml"));
+            poms.put(m, pom);
+            moduleOfArtifact.put(tag(pom.replaceAll("(?s)<parent>.*?</parent>", ""), "artifactId"), m);
+        }
+        assertTrue(poms.keySet().containsAll(NEVER.keySet()), "every module named by a never arrow exists");
+        for (Map.Entry<String, List<String>> e : NEVER.entrySet()) {
+            for (String d : arrows(poms.get(e.getKey()), moduleOfArtifact).keySet()) {
+                if (e.getValue().contains(d)) {
+                    wrong.add(e.getKey() + " depends on " + d + ": never");
+                }
+            }
+        }
+        assertTrue(wrong.isEmpty(), "never arrows:\n" + String.join("\n", wrong));
+    }
+
     @Test
     void theCellAndThePomReadersSeeScopes() {
         Map<String, String> c = cell("config, goa; gc-raft (runtime), samples", Set.of("samples"));
