@@ -9,7 +9,7 @@ import org.fts.testkit.ReplicaCluster;
  * The nemesis's hands on real replica processes: SIGKILL, SIGSTOP / SIGCONT, a JGroups DISCARD inserted and
  * removed through the replica's stdin ({@code isolate} / {@code heal}), a restart that does not wait, a plain
  * request to tell whether a replica serves, and, for replicas on distinct addresses, packet drops between
- * them ({@link NetFilter}); damage to a stopped replica's log ({@link LogDamage}) and a volume that fills ({@link
+ * them ({@link NetFilter}); damage to a stopped replica's log ({@link DiskDamage}) and a volume that fills ({@link
  * Volumes}).
  */
 final class ClusterTarget implements NemesisTarget {
@@ -104,16 +104,16 @@ final class ClusterTarget implements NemesisTarget {
     }
 
     @Override
-    public LogDamage.Mark markLog(int i) throws Exception {
-        return LogDamage.mark(replicaDir(i));
+    public DiskDamage.Mark markLog(int i) throws Exception {
+        return DiskDamage.mark(replicaDir(i));
     }
 
     @Override
-    public String damageLog(int i, LogDamage.Mark since, int percent, int tear) throws Exception {
+    public String damageLog(int i, DiskDamage.Mark since, int percent, int tear) throws Exception {
         if (cluster.isAlive(i)) {
             throw new IllegalStateException("r" + i + " is running: its log is damaged only while it is down");
         }
-        return LogDamage.damage(replicaDir(i), since, percent, tear);
+        return DiskDamage.damage(replicaDir(i), since, percent, tear);
     }
 
     @Override

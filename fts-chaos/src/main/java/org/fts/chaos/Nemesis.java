@@ -179,7 +179,7 @@ public final class Nemesis {
             return;
         }
         killed.add(c);
-        LogDamage.Mark[] mark = new LogDamage.Mark[1];
+        DiskDamage.Mark[] mark = new DiskDamage.Mark[1];
         act("mark how far r" + a + "'s log reaches", () -> mark[0] = target.markLog(a));
         sleepUntil(after(e.holdMillis()), deadline);
         for (int v : new int[] {a, b}) {
@@ -277,7 +277,7 @@ public final class Nemesis {
     }
 
     /** Damages stopped replica {@code r}'s log ({@link NemesisTarget#damageLog}) and logs what was done. */
-    private void damage(int r, LogDamage.Mark since, int percent, int tear) {
+    private void damage(int r, DiskDamage.Mark since, int percent, int tear) {
         String[] did = new String[1];
         if (act("damage r" + r + "'s log", () -> did[0] = target.damageLog(r, since, percent, tear))) {
             log("r" + r + "'s log: " + did[0]);

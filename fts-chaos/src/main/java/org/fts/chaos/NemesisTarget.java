@@ -35,14 +35,14 @@ public interface NemesisTarget {
     boolean serves(int i);
 
     /** How far replica {@code i}'s log reaches now: a mark {@link #damageLog} can damage what was logged after. */
-    LogDamage.Mark markLog(int i) throws Exception;
+    DiskDamage.Mark markLog(int i) throws Exception;
 
     /**
      * Damages the log of replica {@code i}, which is not running: flips one byte {@code percent} % of the way into what
      * it logged after {@code since} (or, if null, into its newest segment), and tears {@code tear} bytes off the end
      * of its newest segment (0: none). Returns what it did.
      */
-    String damageLog(int i, LogDamage.Mark since, int percent, int tear) throws Exception;
+    String damageLog(int i, DiskDamage.Mark since, int percent, int tear) throws Exception;
 
     /**
      * Plays a power loss on the log of replica {@code i}, which is not running ({@link PowerLoss}): what was not synced

@@ -40,7 +40,7 @@ final class PowerLoss {
     /** Plays it on the log under {@code replicaDir}; {@code damage}: the batch synced last damaged too (never torn). */
     static Result apply(Path replicaDir, boolean damage, Random rnd) throws IOException {
         Path logDir = replicaDir.resolve("log");
-        Path segment = LogDamage.newest(replicaDir);
+        Path segment = DiskDamage.newest(replicaDir);
         long synced = markIndex(logDir.resolve("synced.mark"));
         byte[] data = Files.readAllBytes(segment);
         List<long[]> records = new ArrayList<>();   // offset, end, index, synced field

@@ -124,13 +124,13 @@ final class NemesisFakes {
         }
 
         @Override
-        public LogDamage.Mark markLog(int i) {
+        public DiskDamage.Mark markLog(int i) {
             assertTrue(running[i], "a mark of a running replica's log");
-            return new LogDamage.Mark(java.nio.file.Path.of("r" + i), clock.now);
+            return new DiskDamage.Mark(java.nio.file.Path.of("r" + i), clock.now);
         }
 
         @Override
-        public String damageLog(int i, LogDamage.Mark since, int percent, int tear) {
+        public String damageLog(int i, DiskDamage.Mark since, int percent, int tear) {
             assertFalse(running[i], "damage r" + i + "'s log only while it is down");
             assertTrue(percent >= 25 && percent <= 75 && tear >= 0 && tear <= 64, percent + " " + tear);
             damaged.add("r" + i + " since " + (since == null ? "none" : since.segment()));

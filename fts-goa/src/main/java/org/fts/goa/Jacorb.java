@@ -209,12 +209,6 @@ final class Jacorb {
         return info instanceof org.jacorb.orb.portableInterceptor.ORBInitInfoImpl j ? j.getORB() : null;
     }
 
-    /** Whether JacORB fails {@code ORB.init} when an ORB initializer fails ({@code jacorb.orb_initializer.fail_on_error}). */
-    static boolean failOnInitializerError(ORB orb) {
-        return orb instanceof org.jacorb.orb.ORB jacorb
-                && jacorb.getConfiguration().getAttributeAsBoolean("jacorb.orb_initializer.fail_on_error", false);
-    }
-
     /** The object id an object key of JacORB's names in POA {@code poaName}, or null if it is another POA's. */
     static byte[] objectId(byte[] objectKey, String poaName) {
         try {

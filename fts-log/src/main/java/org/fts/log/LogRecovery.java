@@ -13,7 +13,7 @@ import org.slf4j.LoggerFactory;
  * (kept and reported), and records how far the log knows it had synced.
  */
 final class LogRecovery {
-    private static final Logger LOG = LoggerFactory.getLogger(SegmentedLog.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LogRecovery.class);
 
     private LogRecovery() {
     }

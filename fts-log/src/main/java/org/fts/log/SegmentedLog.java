@@ -378,8 +378,4 @@ public final class SegmentedLog implements AutoCloseable {
         files.sort(null);
         return files;
     }
-
-    static ByteBuffer segmentHeader(long firstIndex) {
-        return Segment.header(firstIndex);
-    }
 }

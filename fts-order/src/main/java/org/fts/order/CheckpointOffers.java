@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * offer comes back through {@link Answered}, which takes it.
  */
 final class CheckpointOffers {
-    private static final Logger LOG = LoggerFactory.getLogger(Member.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CheckpointOffers.class);
 
     /** Where an application's answer to an offer goes (the member, which takes its monitor first). */
     interface Answered {

@@ -148,11 +148,6 @@ public final class DurableLog implements MemberLog {
         return checkpointEvery;
     }
 
-    /** For tests: checkpoint every {@code bytes} of payload. */
-    void checkpointEvery(long bytes) {
-        checkpointEvery = bytes;
-    }
-
     @Override
     public Loaded loaded() {
         return loaded;
@@ -237,7 +232,7 @@ public final class DurableLog implements MemberLog {
             try {   // only what is on disk: anything trimmed from memory is stable, so synced (no drain here)
                 for (long i = Math.max(from + 1, log.firstIndex()); i <= Math.min(upTo, log.lastIndex()); i++) {
                     try {
-                        out.add((Entry) LogFiles.decode(log.read(i))[0]);
+                        out.add(LogFiles.decode(log.read(i)).entry());
                     } catch (org.fts.log.DamagedRecordException d) {
                         LOG.warn("{}: entry {} does not verify: not given for a repair ({})", dir, i, d.getMessage());
                     }

@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * about to open wait in {@code early}. Called under the member's monitor.
  */
 final class Following {
-    private static final Logger LOG = LoggerFactory.getLogger(Member.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Following.class);
     /**
      * Replays that wait ({@code fts.delivery.replay_delay}): another member's broadcast may wait only at a member that
      * cast none of its own for this many replay delays and has none on the way. A member whose clients are busy

@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
  * member holds of its log). Guarded by the member's monitor.
  */
 final class LogDamage {
-    private static final Logger LOG = LoggerFactory.getLogger(Member.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LogDamage.class);
 
     private final MemberId self;
     private final TreeMap<Long, MemberLog.Damaged> damaged = new TreeMap<>();

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * </pre>
  */
 final class LogFiles {
-    private static final Logger LOG = LoggerFactory.getLogger(DurableLog.class);
+    private static final Logger LOG = LoggerFactory.getLogger(LogFiles.class);
 
     private LogFiles() {
     }
@@ -130,9 +130,9 @@ final class LogFiles {
         long hint = 0;
         for (long i = from + 1; i <= log.lastIndex(); i++) {
             try {
-                Object[] e = decode(log.read(i));
-                entries.add((Entry) e[0]);
-                hint = Math.max(hint, (Long) e[1]);
+                Logged e = decode(log.read(i));
+                entries.add(e.entry());
+                hint = Math.max(hint, e.commitHint());
             } catch (org.fts.log.DamagedRecordException d) {
                 // listed in damaged
             }
@@ -155,15 +155,18 @@ final class LogFiles {
                 .array();
     }
 
-    /** {entry, commit hint}. */
-    static Object[] decode(org.fts.log.Record r) {
+    /** A logged record read back: the entry, and the commit point known when it was held. */
+    record Logged(Entry entry, long commitHint) {
+    }
+
+    static Logged decode(org.fts.log.Record r) {
         ByteBuffer b = ByteBuffer.wrap(r.meta());
         byte[] o = new byte[b.get() & 0xff];
         b.get(o);
         long oseq = b.getLong();
         long hint = b.getLong();
-        return new Object[] {new Entry(r.index(), new MemberId(new String(o, StandardCharsets.UTF_8)), oseq,
-                r.payload()), hint};
+        return new Logged(new Entry(r.index(), new MemberId(new String(o, StandardCharsets.UTF_8)), oseq,
+                r.payload()), hint);
     }
 
     /** A damaged stretch of the log, with the entry's identity when its record still says it. */
@@ -171,7 +174,7 @@ final class LogFiles {
         if (d.meta() == null || d.from() != d.to()) {
             return new MemberLog.Damaged(d.from(), d.to(), null, 0);
         }
-        Entry e = (Entry) decode(new org.fts.log.Record(d.from(), d.meta(), new byte[0]))[0];
+        Entry e = decode(new org.fts.log.Record(d.from(), d.meta(), new byte[0])).entry();
         return new MemberLog.Damaged(d.from(), d.to(), e.origin(), e.oseq());
     }
 }

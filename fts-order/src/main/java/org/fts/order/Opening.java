@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * it, holds the ORDs that overtook the opening, and acknowledges. Called under the member's monitor.
  */
 final class Opening {
-    private static final Logger LOG = LoggerFactory.getLogger(Member.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Opening.class);
 
     private final Member m;
 

@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * under the member's monitor; methods return what to send, run by the caller after leaving it.
  */
 final class Recovery {
-    private static final Logger LOG = LoggerFactory.getLogger(Member.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
 
     private final Member m;
 

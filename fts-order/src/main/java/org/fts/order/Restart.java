@@ -12,7 +12,7 @@ import org.slf4j.LoggerFactory;
  * A durable {@link Member}'s standing after a restart, from its log ({@code fts.durability=log}), set as it is made.
  */
 final class Restart {
-    private static final Logger LOG = LoggerFactory.getLogger(Member.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Restart.class);
 
     private Restart() {
     }

@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * when it is for this very member, straight to its role here, without the network.
  */
 final class Switchboard implements Member.Net, Sequencer.Net, Origin.Forwarder {
-    private static final Logger LOG = LoggerFactory.getLogger(TotalOrder.class);
+    private static final Logger LOG = LoggerFactory.getLogger(Switchboard.class);
     private static final int REPAIR_CHUNK_ENTRIES = 1_000;
     private static final int REPAIR_CHUNK_BYTES = 1 << 20;
 

@@ -192,11 +192,6 @@ public final class TotalOrder {
 
     // ================================ application side ================================
 
-    /** How many times this member suspected its sequencer ({@link SequencerWatch}). */
-    long sequencerSuspicions() {
-        return seqWatch.suspicions();
-    }
-
     /** The bytes of a point-to-point message carrying {@code payload} ({@code GroupChannel.send}): {@link #receive}
      * at the destination hands it to the listener. */
     public static byte[] direct(byte[] payload) {

@@ -20,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * from the view is skipped: the protocol recovers through the next view. Exclusions go through this member's GMS.
  */
 final class JGroupsTransport implements TotalOrder.Transport {
-    private static final Logger LOG = LoggerFactory.getLogger(JGroupsChannel.class);
+    private static final Logger LOG = LoggerFactory.getLogger(JGroupsTransport.class);
 
     private final MemberId self;
     private final AddressBook addresses;

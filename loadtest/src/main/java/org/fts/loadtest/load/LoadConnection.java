@@ -35,10 +35,10 @@ final class LoadConnection {
     final int index;
     final String endpoint;
     private final SocketChannel channel;
-    private final GiopRequest request;
+    private final RequestTemplate request;
     private final ByteBuffer steady;
     /** Null, or the request sent as every {@link #writeEvery}th call instead of {@link #request} (a read/write mix). */
-    private final GiopRequest write;
+    private final RequestTemplate write;
     private final ByteBuffer steadyWrite;
     private final int writeEvery;
     private final long expirationMillis;
@@ -49,7 +49,7 @@ final class LoadConnection {
     private volatile boolean dead;
 
     /** @param lastId the id of the call made already on the connection (its first, which carried the code sets) */
-    private LoadConnection(int index, String endpoint, SocketChannel channel, GiopRequest request, GiopRequest write,
+    private LoadConnection(int index, String endpoint, SocketChannel channel, RequestTemplate request, RequestTemplate write,
                            int writeEvery, int lastId, long expirationMillis) {
         this.index = index;
         this.endpoint = endpoint;
@@ -69,19 +69,19 @@ final class LoadConnection {
      *
      * @param expirationMillis how long an FT_REQUEST says the call may be retried (unused without FT)
      */
-    static LoadConnection open(int index, String host, int port, GiopRequest.Builder call, long expirationMillis)
+    static LoadConnection open(int index, String host, int port, RequestTemplate.Builder call, long expirationMillis)
             throws IOException {
         return open(index, host, port, call, null, 0, expirationMillis);
     }
 
     /** As above; with {@code writes}, every {@code writeEvery}th call is that request instead. */
-    static LoadConnection open(int index, String host, int port, GiopRequest.Builder call, GiopRequest.Builder writes,
+    static LoadConnection open(int index, String host, int port, RequestTemplate.Builder call, RequestTemplate.Builder writes,
                                int writeEvery, long expirationMillis) throws IOException {
         for (int forwards = 0; ; forwards++) {
             SocketChannel ch = connect(host, port);
             GiopReply.Forward to = bind(ch, call, expirationMillis);
             if (to == null) {
-                GiopRequest w = writes == null ? null : writes.codeSets(false).build();
+                RequestTemplate w = writes == null ? null : writes.codeSets(false).build();
                 return new LoadConnection(index, host + ":" + port, ch, call.codeSets(false).build(), w, writeEvery, 1,
                         expirationMillis);
             }
@@ -102,9 +102,9 @@ final class LoadConnection {
      * The connection's first call, as an ORB makes it when it binds a reference: sent and answered in blocking
      * mode, before the run; returns where a LOCATION_FORWARD reply sends it, or null once a server answered it.
      */
-    private static GiopReply.Forward bind(SocketChannel ch, GiopRequest.Builder call, long expirationMillis)
+    private static GiopReply.Forward bind(SocketChannel ch, RequestTemplate.Builder call, long expirationMillis)
             throws IOException {
-        GiopRequest first = call.codeSets(true).build();
+        RequestTemplate first = call.codeSets(true).build();
         ByteBuffer b = first.newBuffer();
         first.patch(b, 1, 1, first.hasFtRequest()
                 ? FtRequestContext.timeT(System.currentTimeMillis() + expirationMillis) : 0);
@@ -164,7 +164,7 @@ final class LoadConnection {
         intended.set(id & (MAX_IN_FLIGHT - 1), intendedNanos);
         boolean w = write != null && id % writeEvery == 0;
         ByteBuffer b = w ? steadyWrite : steady;
-        GiopRequest r = w ? write : request;
+        RequestTemplate r = w ? write : request;
         long expiration = r.hasFtRequest() ? FtRequestContext.timeT(System.currentTimeMillis() + expirationMillis) : 0;
         r.patch(b, id, id, expiration);   // retention id = request id: unique per connection's client id
         inFlight.incrementAndGet();

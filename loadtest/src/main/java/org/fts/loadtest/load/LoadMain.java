@@ -15,7 +15,7 @@ import java.time.Duration;
 
 /**
  * {@code bin/fts load}: a lean load driver that measures the servers, not itself. It speaks GIOP 1.2 directly
- * over non-blocking sockets ({@link GiopRequest}, {@link LoadConnection}): each call is a prepared message with
+ * over non-blocking sockets ({@link RequestTemplate}, {@link LoadConnection}): each call is a prepared message with
  * its request id patched in, so the driver spends a few microseconds of CPU per call where a Grinder (Jython +
  * JacORB) client spends about 300.
  *

@@ -131,13 +131,13 @@ final class Target implements AutoCloseable {
     LoadConnection connect(int i, String call, boolean ft, String runId) throws IOException {
         Endpoint e = endpoints.apply(i);
         boolean mix = call.equals(LoadOptions.MIX);
-        GiopRequest.Builder b = request(e, mix ? "get" : call, ft, runId, i);
-        GiopRequest.Builder writes = mix ? request(e, "set", ft, runId, i) : null;
+        RequestTemplate.Builder b = request(e, mix ? "get" : call, ft, runId, i);
+        RequestTemplate.Builder writes = mix ? request(e, "set", ft, runId, i) : null;
         return LoadConnection.open(i, e.host(), e.port(), b, writes, LoadOptions.MIX_WRITE_EVERY, 15_000);
     }
 
-    private static GiopRequest.Builder request(Endpoint e, String operation, boolean ft, String runId, int i) {
-        GiopRequest.Builder b = new GiopRequest.Builder().objectKey(e.objectKey()).operation(operation);
+    private static RequestTemplate.Builder request(Endpoint e, String operation, boolean ft, String runId, int i) {
+        RequestTemplate.Builder b = new RequestTemplate.Builder().objectKey(e.objectKey()).operation(operation);
         if (operation.equals("set")) {
             b.body(w -> w.string("fifteen-chars.."));   // the paper's request: 15 characters
         }

@@ -19,7 +19,7 @@ import org.fts.ft.FtRequestContext;
  * contexts are the encapsulations {@link FtRequestContext#encode()} and {@link FtGroupVersionContext#encode()}
  * make, the very codecs the adaptor reads them with.
  */
-final class GiopRequest {
+final class RequestTemplate {
     /** The request id's offset: right after the 12-byte GIOP header. */
     static final int REQUEST_ID_OFFSET = 12;
     /** {@code IOP::CodeSets}: a client's first request on a connection names its transmission code sets. */
@@ -32,7 +32,7 @@ final class GiopRequest {
     private final int retentionOffset;
     private final int expirationOffset;
 
-    private GiopRequest(byte[] bytes, int retentionOffset, int expirationOffset) {
+    private RequestTemplate(byte[] bytes, int retentionOffset, int expirationOffset) {
         this.bytes = bytes;
         this.retentionOffset = retentionOffset;
         this.expirationOffset = expirationOffset;
@@ -120,7 +120,7 @@ final class GiopRequest {
             return this;
         }
 
-        GiopRequest build() {
+        RequestTemplate build() {
             if (objectKey == null || operation == null || operation.isEmpty()) {
                 throw new IllegalArgumentException("a request needs an object key and an operation");
             }
@@ -164,7 +164,7 @@ final class GiopRequest {
             }
             byte[] msg = w.toBytes();
             ByteBuffer.wrap(msg).putInt(8, msg.length - 12);
-            return new GiopRequest(msg, retention, expiration);
+            return new RequestTemplate(msg, retention, expiration);
         }
     }
 
@@ -184,7 +184,7 @@ final class GiopRequest {
         }
 
         Writer align(int n) {
-            int to = GiopRequest.align(pos, n);
+            int to = RequestTemplate.align(pos, n);
             ensure(to - pos);
             pos = to;   // the array is zeroed
             return this;

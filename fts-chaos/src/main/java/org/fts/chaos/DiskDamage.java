@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  * found under the replica's directory: {@code log/<first index>.log} segments ({@code fts.gc=jgroups}), or
  * jgroups-raft's {@code raft.log/entries.raft} ({@code fts.gc=raft}).
  */
-final class LogDamage {
+final class DiskDamage {
     /** What a replica had logged at some instant: its newest segment and that segment's size then. */
     record Mark(Path segment, long size) {
     }
@@ -23,7 +23,7 @@ final class LogDamage {
     static final long MIN_REGION = 64;
     private static final int RAFT_HEADER = 26;
 
-    private LogDamage() {
+    private DiskDamage() {
     }
 
     static Mark mark(Path replicaDir) throws IOException {

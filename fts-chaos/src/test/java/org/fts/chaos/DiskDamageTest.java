@@ -23,7 +23,7 @@ class LogDamageTest {
                 l.append(i, payload);
             }
             l.sync();
-            LogDamage.Mark mark = LogDamage.mark(dir);
+            DiskDamage.Mark mark = DiskDamage.mark(dir);
             Path newest = mark.segment();
             assertEquals(org.fts.log.SegmentFiles.recordsEnd(newest), mark.size(), "the mark: where its records end");
             assertTrue(Files.size(newest) > mark.size(), "the segment is zero-filled ahead of its records");
@@ -34,7 +34,7 @@ class LogDamageTest {
             long end = org.fts.log.SegmentFiles.recordsEnd(newest);
             byte[] before = Files.readAllBytes(newest);
 
-            String did = LogDamage.damage(dir, mark, 50, 10);
+            String did = DiskDamage.damage(dir, mark, 50, 10);
             byte[] after = Files.readAllBytes(newest);
             long at = mark.size() + (end - mark.size()) * 50 / 100;
             assertEquals(end - 10, after.length, did);
@@ -58,11 +58,11 @@ class LogDamageTest {
     void nothingLoggedSinceTheMarkFlipsNothingAndTheRaftLogIsOneFile() throws Exception {
         Path raft = Files.createDirectories(dir.resolve("raft.log")).resolve("entries.raft");
         Files.write(raft, raftFile(3, 0));
-        LogDamage.Mark mark = LogDamage.mark(dir);
-        String did = LogDamage.damage(dir, mark, 50, 0);
+        DiskDamage.Mark mark = DiskDamage.mark(dir);
+        String did = DiskDamage.damage(dir, mark, 50, 0);
         assertTrue(did.startsWith("nothing flipped"), did);
         assertEquals(300, Files.size(raft));
-        LogDamage.damage(dir, null, 25, 0);
+        DiskDamage.damage(dir, null, 25, 0);
         assertEquals(0x5a, Files.readAllBytes(raft)[75] & 0xff);
     }
 
@@ -70,10 +70,10 @@ class LogDamageTest {
     void theZerosJGroupsRaftWritesAheadAreNotWhatItLogged() throws Exception {
         Path raft = Files.createDirectories(dir.resolve("raft.log")).resolve("entries.raft");
         Files.write(raft, raftFile(4, 0));
-        LogDamage.Mark mark = LogDamage.mark(dir);
+        DiskDamage.Mark mark = DiskDamage.mark(dir);
         assertEquals(400, mark.size());
         Files.write(raft, raftFile(8, 1500));   // 4 records more, then 1500 zeros written ahead
-        String did = LogDamage.damage(dir, mark, 50, 10);
+        String did = DiskDamage.damage(dir, mark, 50, 10);
         byte[] after = Files.readAllBytes(raft);
         assertEquals(790, after.length, "torn 10 bytes off the last record, not off the zeros: " + did);
         assertEquals(raftFile(8, 0)[600] ^ 0x5a, after[600], "half way into the 400 bytes of records since the mark: " + did);

@@ -72,7 +72,7 @@ class GiopRequestTest {
 
     @Test
     void aSetRequestIsWellFormedGiop12WithItsStringArgument8Aligned() {
-        GiopRequest r = new GiopRequest.Builder().objectKey(KEY).operation("set").codeSets(true)
+        RequestTemplate r = new RequestTemplate.Builder().objectKey(KEY).operation("set").codeSets(true)
                 .body(w -> w.string("fifteen-chars..")).build();
         byte[] m = r.bytes();
         Parsed p = parse(m);
@@ -86,16 +86,16 @@ class GiopRequestTest {
         assertEquals(16, body.getInt(0), "15 characters and the NUL");
         assertEquals("fifteen-chars..", new String(p.body(), 4, 15, StandardCharsets.ISO_8859_1));
         assertEquals(20, p.body().length);
-        byte[] codeSets = p.contexts().get(GiopRequest.CODE_SETS);
+        byte[] codeSets = p.contexts().get(RequestTemplate.CODE_SETS);
         ByteBuffer cs = ByteBuffer.wrap(codeSets);
         assertEquals(0, codeSets[0], "a big-endian encapsulation");
-        assertEquals(GiopRequest.UTF8, cs.getInt(4));
-        assertEquals(GiopRequest.UTF16, cs.getInt(8));
+        assertEquals(RequestTemplate.UTF8, cs.getInt(4));
+        assertEquals(RequestTemplate.UTF16, cs.getInt(8));
     }
 
     @Test
     void anOperationWithoutArgumentsHasNoBodyAndNoPadding() {
-        byte[] m = new GiopRequest.Builder().objectKey(KEY).operation("increment").build().bytes();
+        byte[] m = new RequestTemplate.Builder().objectKey(KEY).operation("increment").build().bytes();
         Parsed p = parse(m);
         assertEquals(0, p.body().length);
         assertEquals(m.length, p.bodyStart(), "nothing after the service contexts");
@@ -104,7 +104,7 @@ class GiopRequestTest {
 
     @Test
     void thePatchChangesOnlyTheRequestIdAndTheFtFieldsWhichDecodeAsTheAdaptorReadsThem() {
-        GiopRequest r = new GiopRequest.Builder().objectKey(KEY).operation("set").ftRequest("fts-load-x-c3")
+        RequestTemplate r = new RequestTemplate.Builder().objectKey(KEY).operation("set").ftRequest("fts-load-x-c3")
                 .groupVersion(7).body(w -> w.string("abc")).build();
         ByteBuffer buf = r.newBuffer();
         long expiration = FtRequestContext.timeT(1_800_000_000_000L);
@@ -118,7 +118,7 @@ class GiopRequestTest {
         assertEquals(99, ft.retentionId());
         assertEquals(expiration, ft.expirationTime());
         assertEquals(7, FtGroupVersionContext.decode(p.contexts().get(FtConstants.FT_GROUP_VERSION)).version());
-        assertFalse(p.contexts().containsKey(GiopRequest.CODE_SETS));
+        assertFalse(p.contexts().containsKey(RequestTemplate.CODE_SETS));
 
         r.patch(buf, 5, 100, expiration + 1);
         byte[] again = new byte[buf.remaining()];
@@ -133,7 +133,7 @@ class GiopRequestTest {
 
     @Test
     void aRequestNeedsAKeyAndAnOperation() {
-        assertThrows(IllegalArgumentException.class, () -> new GiopRequest.Builder().operation("set").build());
-        assertThrows(IllegalArgumentException.class, () -> new GiopRequest.Builder().objectKey(KEY).build());
+        assertThrows(IllegalArgumentException.class, () -> new RequestTemplate.Builder().operation("set").build());
+        assertThrows(IllegalArgumentException.class, () -> new RequestTemplate.Builder().objectKey(KEY).build());
     }
 }
