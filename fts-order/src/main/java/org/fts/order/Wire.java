@@ -2,6 +2,7 @@ package org.fts.order;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -9,24 +10,25 @@ import org.fts.gc.MemberId;
 import org.fts.gc.internal.EpochId;
 import org.fts.gc.internal.EpochPlan;
 
+import static org.fts.order.WireFields.epochIdSize;
 import static org.fts.order.WireFields.linksSize;
 import static org.fts.order.WireFields.marksSize;
-import static org.fts.order.WireFields.openedSize;
-import static org.fts.order.WireFields.putLinks;
-import static org.fts.order.WireFields.putOpened;
-import static org.fts.order.WireFields.putSpans;
-import static org.fts.order.WireFields.readLinks;
-import static org.fts.order.WireFields.readOpened;
-import static org.fts.order.WireFields.readSpans;
-import static org.fts.order.WireFields.spansSize;
 import static org.fts.order.WireFields.name;
+import static org.fts.order.WireFields.namesSize;
+import static org.fts.order.WireFields.putEpochId;
+import static org.fts.order.WireFields.putLinks;
 import static org.fts.order.WireFields.putMarks;
+import static org.fts.order.WireFields.putNames;
+import static org.fts.order.WireFields.putSpans;
+import static org.fts.order.WireFields.readEpochId;
+import static org.fts.order.WireFields.readLinks;
 import static org.fts.order.WireFields.readMarks;
 import static org.fts.order.WireFields.readName;
 import static org.fts.order.WireFields.readNameOrNull;
-import static org.fts.order.WireFields.readRepair;
-import static org.fts.order.WireFields.repair;
+import static org.fts.order.WireFields.readNames;
+import static org.fts.order.WireFields.readSpans;
 import static org.fts.order.WireFields.rest;
+import static org.fts.order.WireFields.spansSize;
 import static org.fts.order.WireFields.targeted;
 
 /**
@@ -425,5 +427,66 @@ final class Wire {
             default:
                 throw new IllegalStateException("no decoder for " + msg[0]);
         }
+    }
+
+    // ================================ the codecs of Wire's own records ================================
+
+    static byte[] repair(byte tag, Repair r) {
+        int size = 1 + 8 + 4;
+        for (Entry e : r.entries()) {
+            size += 8 + 1 + name(e.origin()).length + 8 + 4 + e.payload().length;
+        }
+        ByteBuffer b = ByteBuffer.allocate(size).put(tag).putLong(r.view()).putInt(r.entries().size());
+        for (Entry e : r.entries()) {
+            byte[] o = name(e.origin());
+            b.putLong(e.gseq()).put((byte) o.length).put(o).putLong(e.oseq()).putInt(e.payload().length)
+                    .put(e.payload());
+        }
+        return b.array();
+    }
+
+    static Repair readRepair(ByteBuffer b) {
+        long view = b.getLong();
+        int n = b.getInt();
+        if (n < 0 || n > b.remaining()) {
+            throw new IllegalArgumentException("repair of " + n + " entries in " + b.remaining() + " bytes");
+        }
+        List<Entry> out = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            long gseq = b.getLong();
+            MemberId origin = readName(b);
+            long oseq = b.getLong();
+            byte[] p = new byte[b.getInt()];
+            b.get(p);
+            out.add(new Entry(gseq, origin, oseq, p));
+        }
+        return new Repair(view, out);
+    }
+
+    static int openedSize(Opened o) {
+        return 1 + (o == null ? 0 : 8 + epochIdSize(o.id()) + 1 + namesSize(o.members()) + 8 + linksSize(o.lineage()));
+    }
+
+    /** A reported epoch: a presence byte, then its fields. */
+    static ByteBuffer putOpened(ByteBuffer b, Opened o) {
+        if (o == null) {
+            return b.put((byte) 0);
+        }
+        b.put((byte) 1).putLong(o.ballot());
+        putEpochId(b, o.id()).put((byte) (o.founding() ? 1 : 0));
+        putNames(b, o.members()).putLong(o.start());
+        return putLinks(b, o.lineage());
+    }
+
+    static Opened readOpened(ByteBuffer b) {
+        if (b.get() == 0) {
+            return null;
+        }
+        long ballot = b.getLong();
+        EpochId id = readEpochId(b);
+        boolean founding = b.get() == 1;
+        List<MemberId> members = readNames(b);
+        long start = b.getLong();
+        return new Opened(ballot, id, founding, members, start, readLinks(b));
     }
 }

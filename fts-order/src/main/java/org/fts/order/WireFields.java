@@ -11,10 +11,9 @@ import org.fts.gc.GroupException;
 import org.fts.gc.MemberId;
 import org.fts.gc.internal.EpochId;
 import org.fts.gc.internal.EpochPlan;
-import org.fts.order.Wire.Entry;
-import org.fts.order.Wire.Repair;
 
-/** The field codecs {@link Wire}'s messages share: member names, name lists, per-origin marks, repairs. */
+/** The field codecs {@link Wire}'s messages share: member names, name lists, per-origin marks, epoch ids, lineages,
+ * damaged spans. It knows none of Wire's records (those codecs are Wire's own). */
 final class WireFields {
     private WireFields() {
     }
@@ -22,38 +21,6 @@ final class WireFields {
     static byte[] targeted(byte type, MemberId target) {
         byte[] t = name(target);
         return ByteBuffer.allocate(2 + t.length).put(type).put((byte) t.length).put(t).array();
-    }
-
-    static byte[] repair(byte tag, Repair r) {
-        int size = 1 + 8 + 4;
-        for (Entry e : r.entries()) {
-            size += 8 + 1 + name(e.origin()).length + 8 + 4 + e.payload().length;
-        }
-        ByteBuffer b = ByteBuffer.allocate(size).put(tag).putLong(r.view()).putInt(r.entries().size());
-        for (Entry e : r.entries()) {
-            byte[] o = name(e.origin());
-            b.putLong(e.gseq()).put((byte) o.length).put(o).putLong(e.oseq()).putInt(e.payload().length)
-                    .put(e.payload());
-        }
-        return b.array();
-    }
-
-    static Repair readRepair(ByteBuffer b) {
-        long view = b.getLong();
-        int n = b.getInt();
-        if (n < 0 || n > b.remaining()) {
-            throw new IllegalArgumentException("repair of " + n + " entries in " + b.remaining() + " bytes");
-        }
-        List<Entry> out = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            long gseq = b.getLong();
-            MemberId origin = readName(b);
-            long oseq = b.getLong();
-            byte[] p = new byte[b.getInt()];
-            b.get(p);
-            out.add(new Entry(gseq, origin, oseq, p));
-        }
-        return new Repair(view, out);
     }
 
     static int namesSize(List<MemberId> names) {
@@ -158,10 +125,6 @@ final class WireFields {
         return seq == null ? null : new EpochId(view, seq);
     }
 
-    static int openedSize(Wire.Opened o) {
-        return 1 + (o == null ? 0 : 8 + epochIdSize(o.id()) + 1 + namesSize(o.members()) + 8 + linksSize(o.lineage()));
-    }
-
     static int linksSize(List<EpochPlan.Link> links) {
         int size = 1;
         for (EpochPlan.Link l : links) {
@@ -187,29 +150,6 @@ final class WireFields {
             out.add(new EpochPlan.Link(e, b.getLong(), b.getLong()));
         }
         return out;
-    }
-
-    /** A reported epoch: a presence byte, then its fields. */
-    static ByteBuffer putOpened(ByteBuffer b, Wire.Opened o) {
-        if (o == null) {
-            return b.put((byte) 0);
-        }
-        b.put((byte) 1).putLong(o.ballot());
-        putEpochId(b, o.id()).put((byte) (o.founding() ? 1 : 0));
-        putNames(b, o.members()).putLong(o.start());
-        return putLinks(b, o.lineage());
-    }
-
-    static Wire.Opened readOpened(ByteBuffer b) {
-        if (b.get() == 0) {
-            return null;
-        }
-        long ballot = b.getLong();
-        EpochId id = readEpochId(b);
-        boolean founding = b.get() == 1;
-        List<MemberId> members = readNames(b);
-        long start = b.getLong();
-        return new Wire.Opened(ballot, id, founding, members, start, readLinks(b));
     }
 
     static int spansSize(List<EpochPlan.Span> spans) {
