@@ -8,6 +8,7 @@ import java.util.concurrent.TimeUnit;
 import org.fts.batching.BatchPolicy;
 import org.fts.batching.Batcher;
 import org.fts.batching.Clock;
+import org.fts.gc.FailStop;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
@@ -58,7 +59,8 @@ final class ReplicaEngine implements StateTransfer.Host {
         this.membership = membership;
         this.cache = new ReplyCache(config.cacheMaxEntries(), config.cacheTtl().toMillis(),
                 config.cacheMargin().toMillis());
-        this.batcher = new Batcher(policy, Clock.SYSTEM, channel::abcast, false, self);
+        this.batcher = new Batcher(policy, Clock.SYSTEM, channel::abcast,
+                FailStop.threads("fts-batch-timer-" + self));
         this.castPath = new CastPath(batcher, longDoorway);
         this.lanes = new ExecutionLanes(self, config.backgroundThreads(), channel);
         this.standing = new Standing(config.groupSize());

@@ -96,7 +96,8 @@ public final class BatchingBench {
                 members.add(ch);
             }
             GroupChannel origin = members.get(0);
-            batcher[0] = new Batcher(bp, Clock.SYSTEM, origin::abcast, false, "bench");
+            batcher[0] = new Batcher(bp, Clock.SYSTEM, origin::abcast,
+                    org.fts.gc.FailStop.threads("fts-batch-timer-bench"));
             LongAdder ops = new LongAdder();
             AtomicBoolean measuring = new AtomicBoolean();
             AtomicBoolean stop = new AtomicBoolean();

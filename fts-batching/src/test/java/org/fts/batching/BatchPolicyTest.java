@@ -19,7 +19,7 @@ class BatchPolicyTest {
 
     private Batcher with(BatchPolicy p) {
         batcher = new Batcher(p, () -> now, b -> sent.add(BatchCodec.decode(b).stream()
-                .map(m -> new String(m, StandardCharsets.UTF_8)).toList()), true, "test");
+                .map(m -> new String(m, StandardCharsets.UTF_8)).toList()), null);
         return batcher;
     }
 
@@ -227,7 +227,7 @@ class BatchPolicyTest {
                 throw new IllegalStateException("channel closed");
             }
             sent.add(List.of("ok"));
-        }, true, "test");
+        }, null);
         cast("lost");
         assertEquals(0, batcher.inFlight(), "natural must not wait for a delivery that cannot come");
         fail[0] = false;

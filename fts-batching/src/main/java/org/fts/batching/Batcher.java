@@ -61,17 +61,18 @@ public final class Batcher implements BatchState, AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * @param manualTimer true for tests: no timer thread, call {@link #tick()} after moving the clock
+     * @param timerThreads makes the timer's thread (the adaptor's stops the process if it fails); null for tests: no
+     *                     timer thread, call {@link #tick()} after moving the clock
      */
-    public Batcher(BatchPolicy policy, Clock clock, Sink sink, boolean manualTimer, String name) {
+    public Batcher(BatchPolicy policy, Clock clock, Sink sink, java.util.concurrent.ThreadFactory timerThreads) {
         this.policy = policy;
         this.clock = clock;
         this.sink = sink;
         this.stats = new BatchStats(policy.describe());
-        if (manualTimer) {
+        if (timerThreads == null) {
             this.timer = null;
         } else {
-            this.timer = org.fts.gc.FailStop.threads("fts-batch-timer-" + name).newThread(this::timerLoop);
+            this.timer = timerThreads.newThread(this::timerLoop);
             this.timer.setPriority(Thread.MAX_PRIORITY);
             this.timer.start();
         }
