@@ -30,8 +30,9 @@ final class Restart {
             if (!l.entries().isEmpty()) {   // entries are logged only after their epoch: its meta was lost
                 throw new java.io.UncheckedIOException(new java.io.IOException("the log holds entries "
                         + (l.from() + 1) + ".." + l.entries().get(l.entries().size() - 1).gseq() + " but its "
-                        + "epoch.meta names no epoch: refusing to guess (restore the file, or empty the directory to "
-                        + "start this replica afresh)"));
+                        + "epoch.meta names no epoch: refusing to guess (restore the file; or, while every other "
+                        + "replica is up and serving, empty the directory to start this replica afresh: it fetches "
+                        + "the group's state)"));
             }
             m.logged = m.held;
             return;   // fresh: nothing opened, so nothing acknowledged (a gap's checkpoint without its epoch unused)
