@@ -116,14 +116,6 @@ public interface GroupChannel extends AutoCloseable {
     /** The latest view installed at this member (before the listener may have seen it), or null before join. */
     View view();
 
-    /** Deliveries (broadcasts, messages, views) queued for the listener and not yet handed to it. */
-    int pendingDeliveries();
-
-    /** Bytes of broadcasts queued for the listener, at most about {@code fts.delivery.max_backlog}. */
-    default long pendingBytes() {
-        return 0;
-    }
-
     /**
      * Whether a member joining with a history of its own (a log) may deliver it again before the application is
      * ready for it: the application must then hold its first delivery until it can execute it. False by default.
@@ -132,45 +124,63 @@ public interface GroupChannel extends AutoCloseable {
         return false;
     }
 
-    /** How many times this member's listener fell behind the group ({@link GroupListener#fellBehind}). */
-    default long fellBehind() {
-        return 0;
-    }
-
-    /** The figures of this member's log ({@code fts.durability=log}); null without a log. */
-    default LogFigures logFigures() {
-        return null;
-    }
+    /** What operators and the adaptor's figures read of this member; never part of the group's behaviour. */
+    Diagnostics diagnostics();
 
     /**
-     * Where this member stands in the binding's own terms, for operators ({@code fts status}): at least {@code
-     * role} (e.g. sequencer, member, leader, follower), {@code epoch} and {@code delivered} (the position of the
-     * last broadcast handed to the listener, comparable between members of one group) when the binding has
-     * them. Never blocks on the group. Empty by default.
+     * A member's diagnostics: its queues, how often it fell behind, its log's figures, its standing in the binding's
+     * own terms, and the operator's ways in (status and commands through the binding's own diagnostics port). None of
+     * them blocks on the group.
      */
-    default java.util.Map<String, String> standing() {
-        return java.util.Map.of();
-    }
+    interface Diagnostics {
+        /** Deliveries (broadcasts, messages, views) queued for the listener and not yet handed to it. */
+        int pendingDeliveries();
 
-    /**
-     * Makes {@code status} (the application's fields, e.g. the replica's serving state and reply cache) readable
-     * by operators through the binding's own diagnostics, together with {@link #standing()}: the JGroups-based
-     * bindings answer JGroups' {@code probe} key {@code fts} with both, which is what {@code fts status} reads.
-     * The supplier is called on a diagnostics thread and must not block for long. Does nothing by default (the
-     * in-JVM binding has no operators). May be called once, after {@link #join}.
-     */
-    default void exposeStatus(java.util.function.Supplier<java.util.Map<String, String>> status) {
-    }
+        /** Bytes of broadcasts queued for the listener, at most about {@code fts.delivery.max_backlog}. */
+        default long pendingBytes() {
+            return 0;
+        }
 
-    /**
-     * Makes {@code commands} reachable by operators through the binding's own diagnostics, as {@link
-     * #exposeStatus} makes the status: the JGroups-based bindings hand every probe key that starts with {@code
-     * fts-} (e.g. {@code fts-backup}, {@code fts-restore=<file>}) to it and answer with the fields it returns, each
-     * as {@code fts.<name>=<value>}. It runs on the diagnostics thread, one command at a time, and may block it for
-     * as long as the command takes (the handler bounds that). Null or empty: the key is not one of its commands.
-     * Does nothing by default. May be called once, after {@link #join}.
-     */
-    default void exposeCommands(java.util.function.Function<String, java.util.Map<String, String>> commands) {
+        /** How many times this member's listener fell behind the group ({@link GroupListener#fellBehind}). */
+        default long fellBehind() {
+            return 0;
+        }
+
+        /** The figures of this member's log ({@code fts.durability=log}); null without a log. */
+        default LogFigures logFigures() {
+            return null;
+        }
+
+        /**
+         * Where this member stands in the binding's own terms, for operators ({@code fts status}): at least {@code
+         * role} (e.g. sequencer, member, leader, follower), {@code epoch} and {@code delivered} (the position of the
+         * last broadcast handed to the listener, comparable between members of one group) when the binding has
+         * them. Never blocks on the group. Empty by default.
+         */
+        default java.util.Map<String, String> standing() {
+            return java.util.Map.of();
+        }
+
+        /**
+         * Makes {@code status} (the application's fields, e.g. the replica's serving state and reply cache) readable
+         * by operators through the binding's own diagnostics, together with {@link #standing()}: the JGroups-based
+         * bindings answer JGroups' {@code probe} key {@code fts} with both, which is what {@code fts status} reads.
+         * The supplier is called on a diagnostics thread and must not block for long. Does nothing by default (the
+         * in-JVM binding has no operators). May be called once, after {@link GroupChannel#join}.
+         */
+        default void exposeStatus(java.util.function.Supplier<java.util.Map<String, String>> status) {
+        }
+
+        /**
+         * Makes {@code commands} reachable by operators through the binding's own diagnostics, as {@link
+         * #exposeStatus} makes the status: the JGroups-based bindings hand every probe key that starts with {@code
+         * fts-} (e.g. {@code fts-backup}, {@code fts-restore=<file>}) to it and answer with the fields it returns, each
+         * as {@code fts.<name>=<value>}. It runs on the diagnostics thread, one command at a time, and may block it for
+         * as long as the command takes (the handler bounds that). Null or empty: the key is not one of its commands.
+         * Does nothing by default. May be called once, after {@link GroupChannel#join}.
+         */
+        default void exposeCommands(java.util.function.Function<String, java.util.Map<String, String>> commands) {
+        }
     }
 
     /**

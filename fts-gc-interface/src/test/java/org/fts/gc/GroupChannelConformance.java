@@ -410,12 +410,12 @@ public abstract class GroupChannelConformance extends WhiteboardConformance {
         b.channel().abcast(bytes("b:1000"));
         b.recorder().awaitDelivered(2_001, WAIT);
         assertEquals(1, a.recorder().deliveredCount(), "a is stuck in its first delivery");
-        Waits.await(() -> a.channel().pendingDeliveries() == 2_000, WAIT,
-                () -> "a's queue to hold the rest (has " + a.channel().pendingDeliveries() + ")");
+        Waits.await(() -> a.channel().diagnostics().pendingDeliveries() == 2_000, WAIT,
+                () -> "a's queue to hold the rest (has " + a.channel().diagnostics().pendingDeliveries() + ")");
         release.countDown();
         a.recorder().awaitDelivered(2_001, WAIT);
         assertEquals(b.recorder().delivered(), a.recorder().delivered(), "same sequence once released");
-        assertEquals(0, a.channel().pendingDeliveries());
+        assertEquals(0, a.channel().diagnostics().pendingDeliveries());
     }
 
     @Test
@@ -438,7 +438,7 @@ public abstract class GroupChannelConformance extends WhiteboardConformance {
         a.channel().abcast(bytes("a:0"));
         Waits.await(inFirst::get, WAIT, () -> "a to be in its first delivery");
         a.channel().abcast(bytes("a:1"));
-        Waits.await(() -> a.channel().pendingDeliveries() == 1, WAIT, () -> "a:1 queued behind it");
+        Waits.await(() -> a.channel().diagnostics().pendingDeliveries() == 1, WAIT, () -> "a:1 queued behind it");
         AtomicBoolean onDeliveryThread = new AtomicBoolean();
         CountDownLatch ran = new CountDownLatch(1);
         a.channel().onDeliveryThread(() -> {

@@ -169,7 +169,7 @@ final class Backups {
         lanes.atCut(() -> {
             try {
                 byte[] snapshot = Snapshot.take(objects, cache, membership);
-                Map<String, String> standing = channel.standing();
+                Map<String, String> standing = channel.diagnostics().standing();
                 String position = standing.getOrDefault("epoch", "-") + "/" + standing.getOrDefault("delivered", "-");
                 long at = System.currentTimeMillis();
                 // digested and written on a pool thread: the lanes go on as soon as the state is taken

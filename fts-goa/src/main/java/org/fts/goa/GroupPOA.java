@@ -151,9 +151,9 @@ public final class GroupPOA extends PoaBasics {
             throw e;
         }
         this.metrics = endpointForMetrics;
-        channel.exposeStatus(status::fields);   // fts status, JGroups' probe
+        channel.diagnostics().exposeStatus(status::fields);   // fts status, JGroups' probe
         engine.backups().directory(Backups.directory(props));
-        channel.exposeCommands(engine.backups()::command);   // fts backup, fts restore
+        channel.diagnostics().exposeCommands(engine.backups()::command);   // fts backup, fts restore
         if (leaveOnShutdown != null) {
             Runtime.getRuntime().addShutdownHook(leaveOnShutdown);
         }
@@ -195,7 +195,7 @@ public final class GroupPOA extends PoaBasics {
 
     /** This replica's log figures ({@link org.fts.gc.GroupChannel#logFigures()}), or null without a log. */
     public org.fts.gc.LogFigures logFigures() {
-        return channel.logFigures();
+        return channel.diagnostics().logFigures();
     }
 
     /** The batching statistics of this replica (also over JMX as org.fts:type=Batching). */

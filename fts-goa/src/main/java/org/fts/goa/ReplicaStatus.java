@@ -111,17 +111,17 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
 
     @Override
     public int getPendingDeliveries() {
-        return channel.pendingDeliveries();
+        return channel.diagnostics().pendingDeliveries();
     }
 
     @Override
     public long getPendingDeliveryBytes() {
-        return channel.pendingBytes();
+        return channel.diagnostics().pendingBytes();
     }
 
     @Override
     public long getFellBehind() {
-        return channel.fellBehind();
+        return channel.diagnostics().fellBehind();
     }
 
     @Override
@@ -131,7 +131,7 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
 
     /** One of the log's figures, or -1 without a log. */
     private long log(java.util.function.ToLongFunction<org.fts.gc.LogFigures> figure) {
-        org.fts.gc.LogFigures f = channel.logFigures();
+        org.fts.gc.LogFigures f = channel.diagnostics().logFigures();
         return f == null ? -1 : figure.applyAsLong(f);
     }
 
@@ -142,7 +142,7 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
 
     @Override
     public double getLogRecordsPerSync() {
-        org.fts.gc.LogFigures f = channel.logFigures();
+        org.fts.gc.LogFigures f = channel.diagnostics().logFigures();
         return f == null ? -1 : f.recordsPerSync();
     }
 
@@ -184,7 +184,7 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         f.put("size", Integer.toString(config.replicas().size()));
         f.put("group_version", Long.toString(getGroupVersion()));
         f.put("reply_cache", Integer.toString(getReplyCacheSize()));
-        org.fts.gc.LogFigures log = channel.logFigures();
+        org.fts.gc.LogFigures log = channel.diagnostics().logFigures();
         f.put("log", log == null ? "-" : log.format());
         f.put("digest", digest());
         f.put("load", placement.describe());

@@ -21,7 +21,12 @@ import org.fts.gc.internal.Pumps;
  * A member of a group on a {@link LocalNetwork}: the {@code local} binding's {@link GroupChannel}. Its
  * history bookkeeping (fresh, synced, last epoch, last entry) is guarded by its group's monitor.
  */
-public final class LocalChannel implements GroupChannel {
+public final class LocalChannel implements GroupChannel, GroupChannel.Diagnostics {
+    @Override
+    public GroupChannel.Diagnostics diagnostics() {
+        return this;
+    }
+
     private final LocalNetwork network;
     private final MemberId self;
     private final GroupConfig config;

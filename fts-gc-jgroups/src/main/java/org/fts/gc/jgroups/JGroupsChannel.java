@@ -41,7 +41,12 @@ import org.slf4j.LoggerFactory;
  * only run the protocol and queue deliveries in the {@link DeliveryPump}; the application runs on the pump's
  * thread.
  */
-final class JGroupsChannel implements GroupChannel, Receiver, JGroupsBacked {
+final class JGroupsChannel implements GroupChannel, GroupChannel.Diagnostics, Receiver, JGroupsBacked {
+    @Override
+    public GroupChannel.Diagnostics diagnostics() {
+        return this;
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(JGroupsChannel.class);
     /** How often a member acknowledges what it has ordered, when traffic alone did not. */
     private static final long ACK_INTERVAL_MS = 100;

@@ -54,7 +54,12 @@ import org.slf4j.LoggerFactory;
  * view holds a majority of the members; its id is the leader's term and its sequencer the leader. A view
  * without a majority is not primary. Point-to-point messages are plain JGroups unicasts.
  */
-final class RaftChannel implements GroupChannel, Receiver, JGroupsBacked {
+final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Receiver, JGroupsBacked {
+    @Override
+    public GroupChannel.Diagnostics diagnostics() {
+        return this;
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(RaftChannel.class);
     private static final long WATCH_MILLIS = 20;
 

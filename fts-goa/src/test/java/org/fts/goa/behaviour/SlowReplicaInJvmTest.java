@@ -67,7 +67,7 @@ class SlowReplicaInJvmTest {
             List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
             Thread sampler = new Thread(() -> {
                 while (!stop.get()) {
-                    mostQueued.accumulateAndGet(slowChannel.pendingBytes(), Math::max);
+                    mostQueued.accumulateAndGet(slowChannel.diagnostics().pendingBytes(), Math::max);
                     java.util.concurrent.locks.LockSupport.parkNanos(200_000);
                 }
             }, "backlog-sampler");
@@ -89,9 +89,9 @@ class SlowReplicaInJvmTest {
                 clients.add(t);
             }
             try {
-                Waits.await(() -> slowChannel.fellBehind() >= 2 || !failures.isEmpty(), WAIT,
-                        () -> "the slow replica to fall behind twice (" + slowChannel.fellBehind() + " so far, "
-                                + slowChannel.pendingBytes() + " bytes queued, " + acknowledged + " calls)");
+                Waits.await(() -> slowChannel.diagnostics().fellBehind() >= 2 || !failures.isEmpty(), WAIT,
+                        () -> "the slow replica to fall behind twice (" + slowChannel.diagnostics().fellBehind() + " so far, "
+                                + slowChannel.diagnostics().pendingBytes() + " bytes queued, " + acknowledged + " calls)");
             } finally {
                 stop.set(true);
                 for (Thread t : clients) {
@@ -101,13 +101,13 @@ class SlowReplicaInJvmTest {
             }
             assertTrue(failures.isEmpty(), () -> "every call succeeds: " + failures);
             assertTrue(mostQueued.get() <= BOUND, "the slow replica queued at most the bound: " + mostQueued);
-            assertEquals(0, GroupPOAAccess.channel(replicas.goas.get(0)).fellBehind(), "replica 0 kept up");
-            assertEquals(0, GroupPOAAccess.channel(replicas.goas.get(1)).fellBehind(), "replica 1 kept up");
+            assertEquals(0, GroupPOAAccess.channel(replicas.goas.get(0)).diagnostics().fellBehind(), "replica 0 kept up");
+            assertEquals(0, GroupPOAAccess.channel(replicas.goas.get(1)).diagnostics().fellBehind(), "replica 1 kept up");
 
             slowOne.slow.set(false);
             // A shed counts from its first dropped broadcast, and the replica hears of it only once what was queued
             // before has executed: until the queue is drained it may still be serving, about to stop.
-            Waits.await(() -> slowChannel.pendingDeliveries() == 0, WAIT, () -> "the slow replica drains its queue");
+            Waits.await(() -> slowChannel.diagnostics().pendingDeliveries() == 0, WAIT, () -> "the slow replica drains its queue");
             assertTrue(replicas.goas.get(2).awaitServing(WAIT), () -> "the slow replica serves again: it "
                     + replicas.goas.get(2).notServing());
             Counter viaSlow = CounterHelper.narrow(replicas.at(2, "counter"));
