@@ -170,9 +170,7 @@ final class Following {
             if (e.origin().equals(m.self)) {
                 m.origin.delivered(e.oseq());
             }
-            if (m.tap != null) {
-                m.tap.delivered(e.gseq(), e.origin(), e.payload());
-            }
+            m.observer.delivered(e.gseq(), e.origin(), e.payload());
             if (e.gseq() <= m.replayTo) {
                 m.pump.replay(e.origin(), e.payload().clone());
             } else {

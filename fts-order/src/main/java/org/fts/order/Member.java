@@ -167,7 +167,8 @@ final class Member {
     /** With a log: what its log holds beyond what it holds (damaged records, the entries after them). */
     final LogDamage damage;
     /** Null (the default) outside the protocol simulator: one field test per delivery. */
-    MemberTap tap;
+    /** Told of every delivery and opening (the shipped {@link EpochCounts}, or the simulator's checks). */
+    final MemberObserver observer;
 
     /** Its roles: the open epoch's entries; recoveries; opening an epoch. Each acts on this member's state. */
     final Following following;
@@ -176,7 +177,8 @@ final class Member {
 
     /** @param disk the member's log, or null: with one, the member starts from what it holds */
     Member(MemberId self, GroupConfig config, DeliveryPump pump, Origin origin, Net net, MemberLog disk,
-           Ordering ordering) {
+           Ordering ordering, MemberObserver observer) {
+        this.observer = observer;
         this.offload = ordering == Ordering.OFFLOAD;
         this.self = self;
         this.config = config;
@@ -401,11 +403,6 @@ final class Member {
                     self);
         }
         synced = false;
-    }
-
-    /** For the protocol simulator only: observe this member ({@link MemberTap}). */
-    synchronized void tap(MemberTap t) {
-        tap = t;
     }
 
     synchronized Map<MemberId, Long> marks() {

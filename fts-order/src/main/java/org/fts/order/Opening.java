@@ -149,9 +149,7 @@ final class Opening {
                 gap ? " with a gap (its state must be fetched)" : "", c.members().size());
         m.pump.epoch(new Epoch(epoch.view(), epoch.sequencer(), c.members(), gap, m.synced,
                 m.synced ? null : c.provider()));
-        if (m.tap != null) {
-            m.tap.opened(epoch, c.ballot(), c.start(), gap, c.refound(), m.synced ? null : c.provider());
-        }
+        m.observer.opened(epoch, c.ballot(), c.start(), gap, c.refound(), m.synced ? null : c.provider());
         Long own = m.marks.get(m.self);
         long mine = own == null ? 0 : own;
         for (Entry e : m.early.values()) {   // under offload, from several origins: perhaps with holes yet

@@ -9,9 +9,11 @@ public final class OrderStats implements OrderStatsMBean {
     private final Ordering ordering;
     private final ReadRequester reads;
     private final ReadConfirmer readRounds;
+    private final EpochCounts epochs;
 
     OrderStats(Member member, Sequencer sequencer, Origin origin, SequencerWatch watch, Ordering ordering,
-               ReadRequester reads, ReadConfirmer readRounds) {
+               ReadRequester reads, ReadConfirmer readRounds, EpochCounts epochs) {
+        this.epochs = epochs;
         this.reads = reads;
         this.readRounds = readRounds;
         this.member = member;
@@ -101,6 +103,21 @@ public final class OrderStats implements OrderStatsMBean {
     @Override
     public long getSequencerSuspicions() {
         return watch.suspicions();
+    }
+
+    @Override
+    public long getEpochsOpened() {
+        return epochs.opened();
+    }
+
+    @Override
+    public long getEpochsOpenedWithAGap() {
+        return epochs.withGap();
+    }
+
+    @Override
+    public long getFoundingsAgain() {
+        return epochs.refounded();
     }
 
     /** The standing of a member of FTS's total order, as {@code fts status} shows it; empty before the join. */

@@ -53,4 +53,13 @@ public interface OrderStatsMBean {
 
     /** How many times this member suspected its sequencer. */
     long getSequencerSuspicions();
+
+    /** Epochs this member opened since it started. */
+    long getEpochsOpened();
+
+    /** Of those, the ones it opened with a gap: it had to fetch the group's state. */
+    long getEpochsOpenedWithAGap();
+
+    /** Of those, foundings of the group again (an interrupted founding committed nothing). */
+    long getFoundingsAgain();
 }

@@ -127,6 +127,8 @@ public final class TotalOrder {
      * may have granted ({@link LeaseFile}).
      */
     private final long firstHold;
+    /** What the shipped observer counted (a fresh one, never told, under the simulator's). */
+    private final EpochCounts epochs;
     /** Guarded by this: with a log whose record is longer than this incarnation's lease, when to lower it (read clock). */
     private long lowerLeaseRecordAt;
     private boolean lowerLeaseRecord;
@@ -140,6 +142,12 @@ public final class TotalOrder {
      */
     public TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump, MemberLog disk,
                Ordering ordering, java.util.concurrent.Executor sender) {
+        this(self, config, net, pump, disk, ordering, sender, new EpochCounts());
+    }
+
+    /** @param observer told of every delivery and epoch opening, under the member's monitor ({@link MemberObserver}) */
+    TotalOrder(MemberId self, GroupConfig config, Transport net, DeliveryPump pump, MemberLog disk,
+               Ordering ordering, java.util.concurrent.Executor sender, MemberObserver observer) {
         this.self = self;
         this.config = config;
         this.net = net;
@@ -157,7 +165,8 @@ public final class TotalOrder {
         }
         this.board = new Switchboard(this);
         this.origin = new Origin(self, board, ordering);
-        this.member = new Member(self, config, pump, origin, board, disk, ordering);
+        this.member = new Member(self, config, pump, origin, board, disk, ordering, observer);
+        this.epochs = observer instanceof EpochCounts c ? c : new EpochCounts();
         this.sequencer = new Sequencer(self, config, board, member, disk != null, ordering);
         this.offload = new OffloadSender(origin, member, net, sender, () -> ack(member.ackDue(false)));
         origin.lockOrder(sequencer, member);
@@ -370,7 +379,7 @@ public final class TotalOrder {
 
     /** The counters' MBean over this member's roles. */
     public OrderStats stats(Ordering ordering) {
-        return new OrderStats(member, sequencer, origin, seqWatch, ordering, reads, readRounds);
+        return new OrderStats(member, sequencer, origin, seqWatch, ordering, reads, readRounds, epochs);
     }
 
     /** For the protocol simulator only: the read barriers' clock. */
@@ -380,10 +389,5 @@ public final class TotalOrder {
         synchronized (this) {
             lowerLeaseRecordAt = clock.getAsLong() + firstHold;
         }
-    }
-
-    /** For the protocol simulator only: observe deliveries and epoch openings. */
-    void tap(MemberTap t) {
-        member.tap(t);
     }
 }

@@ -13,7 +13,7 @@ import org.fts.gc.internal.EpochId;
 
 /**
  * The protocol simulator's invariants ({@link ProtocolSimulator}): the one history every delivery anywhere
- * must fit, and the model of each member's application state, moved by the protocol's {@link MemberTap}.
+ * must fit, and the model of each member's application state, moved by the protocol's {@link MemberObserver}.
  * A broken invariant is reported to the simulator, never thrown: taps run inside the protocol, whose recovery
  * steps catch and log exceptions.
  */

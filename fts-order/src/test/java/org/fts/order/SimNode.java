@@ -18,7 +18,7 @@ import org.fts.gc.internal.EpochId;
  * network, its {@link DeliveryPump} (never started: drained by the simulator), the view it installed as JGroups'
  * GMS would, and the model of its application's state that the invariants are checked against.
  */
-final class SimNode implements TotalOrder.Transport, MemberTap, GroupListener {
+final class SimNode implements TotalOrder.Transport, MemberObserver, GroupListener {
     /** Where the application's state stands. */
     enum Standing { FRESH, SYNCED, UNSYNCED }
 
@@ -73,8 +73,7 @@ final class SimNode implements TotalOrder.Transport, MemberTap, GroupListener {
             restored(log.loaded());
         }
         this.pump = new DeliveryPump(id.name(), this);
-        this.order = new TotalOrder(id, config, this, pump, log, ordering, Runnable::run);
-        order.tap(this);
+        this.order = new TotalOrder(id, config, this, pump, log, ordering, Runnable::run, this);
         order.readClock(sim.reads()::clock);
     }
 
@@ -171,7 +170,7 @@ final class SimNode implements TotalOrder.Transport, MemberTap, GroupListener {
         sim.multicast(this, SimNetwork.Kind.URGENT, msg);
     }
 
-    // ================================ MemberTap ================================
+    // ================================ MemberObserver ================================
 
     @Override
     public void delivered(long gseq, MemberId origin, byte[] payload) {

@@ -34,6 +34,28 @@ class TotalOrderRecoveryTest {
         return g;
     }
 
+    /** The shipped observer counts what OrderStats reports: epochs opened, with a gap (a fetched state) or not. */
+    @Test
+    void theStatsCountTheEpochsAMemberOpenedAndThoseWithAGap() {
+        start(3, "a", "b", "c");
+        g.send("b", 4);
+        OrderStats b = g.node("b").order.stats(Ordering.SEQUENCER);
+        assertEquals(1, b.getEpochsOpened(), "the founding");
+        assertEquals(0, b.getEpochsOpenedWithAGap());
+        g.crash("a");
+        g.view("b", "c");
+        g.send("c", 2);
+        assertEquals(2, b.getEpochsOpened());
+        g.add("d");
+        g.view("b", "c", "d");
+        g.send("c", 1);
+        OrderStats d = g.node("d").order.stats(Ordering.SEQUENCER);
+        assertEquals(1, d.getEpochsOpened());
+        assertEquals(1, d.getEpochsOpenedWithAGap(), "a new member without a log fetches the group's state");
+        assertEquals(0, b.getEpochsOpenedWithAGap());
+        assertEquals(0, d.getFoundingsAgain());
+    }
+
     @Test
     void aMemberThatMissedTheDeadSequencersTailIsRepairedBySurvivors() {
         start(3, "a", "b", "c");

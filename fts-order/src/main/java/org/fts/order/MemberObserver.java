@@ -4,11 +4,12 @@ import org.fts.gc.MemberId;
 import org.fts.gc.internal.EpochId;
 
 /**
- * Observes what a {@link Member} delivers and the epochs it opens, with their positions in the history (the
- * protocol simulator checks its invariants there). Called under the member's monitor: it must not call back into
- * the protocol, nor change {@code payload}.
+ * Observes what a {@link Member} delivers and the epochs it opens, with their positions in the history; handed to the
+ * member when it is made. The shipped one ({@link EpochCounts}) counts openings for {@link OrderStats}; the protocol
+ * simulator checks its invariants with its own. Called under the member's monitor: it must not call back into the
+ * protocol, nor change {@code payload}.
  */
-interface MemberTap {
+interface MemberObserver {
     void delivered(long gseq, MemberId origin, byte[] payload);
 
     /**
