@@ -1,4 +1,4 @@
-package org.fts.loadtest;
+package org.fts.dist;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -153,6 +153,30 @@ class ModuleArrowsTest {
             }
         }
         assertTrue(wrong.isEmpty(), "never arrows:\n" + String.join("\n", wrong));
+    }
+
+    /** The modules whose main code may use test-jars: test kits, which nothing shipped depends on. */
+    static final List<String> TEST_KITS = List.of("fts-testkit");
+
+    /** A test-jar outside test scope is a test kit's only: product code never compiles against test code. */
+    @Test
+    void testJarsOutsideTestScopeOnlyInATestKit() throws IOException {
+        List<String> wrong = new ArrayList<>();
+        Matcher mm = MODULE.matcher(read(ROOT.resolve("pom.xml")));
+        while (mm.find()) {
+            String m = mm.group(1).trim();
+            String deps = read(ROOT.resolve(m).resolve("pom.xml")).replaceAll("(?s)<build>.*?</build>", "")
+                    .replaceAll("(?s)<dependencyManagement>.*?</dependencyManagement>", "");
+            Matcher d = DEPENDENCY.matcher(deps);
+            while (d.find()) {
+                String dep = d.group(1);
+                if ("test-jar".equals(tag(dep, "type")) && !"test".equals(tag(dep, "scope"))
+                        && !TEST_KITS.contains(m)) {
+                    wrong.add(m + " uses the test-jar of " + tag(dep, "artifactId") + " outside test scope");
+                }
+            }
+        }
+        assertTrue(wrong.isEmpty(), "test-jar arrows:\n" + String.join("\n", wrong));
     }
 
     @Test
