@@ -19,7 +19,8 @@ class BatcherTimerTest {
         Batcher[] self = new Batcher[1];
         ExecutorService network = Executors.newSingleThreadExecutor();
         // The sink "delivers back" at once, in order, so in-flight accounting sees real feedback.
-        self[0] = new Batcher(policy, Clock.SYSTEM, b -> network.execute(() -> self[0].ownBatchDelivered()), r -> new Thread(r, "fts-batch-timer-t"));
+        self[0] = new Batcher(policy, Clock.SYSTEM, b -> network.execute(() -> self[0].ownBatchDelivered()),
+                r -> new Thread(r, "fts-batch-timer-t"));
         List<Thread> ts = new ArrayList<>();
         java.util.concurrent.atomic.AtomicLong cast = new java.util.concurrent.atomic.AtomicLong();
         long end = System.nanoTime() + millis * 1_000_000;

@@ -166,7 +166,6 @@ final class Member {
     long replayTo;
     /** With a log: what its log holds beyond what it holds (damaged records, the entries after them). */
     final LogDamage damage;
-    /** Null (the default) outside the protocol simulator: one field test per delivery. */
     /** Told of every delivery and opening (the shipped {@link EpochCounts}, or the simulator's checks). */
     final MemberObserver observer;
 

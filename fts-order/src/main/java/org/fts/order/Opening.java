@@ -103,7 +103,7 @@ final class Opening {
                     // Founding: its history is the initial state, which holds no broadcast. A recovery it did not open
                     // may have cut it back with that recovery's source's marks (Member.truncate); kept, they would
                     // tell an origin that a broadcast of an abandoned history is in this one (FIFO: simulator seed 14
-                    // with logs, 1,000 steps, once fresh members count towards a primary).
+                    // with logs, 1,000 steps, found while fresh members counted towards a primary, since reverted).
                     m.marks.clear();
                 }
             }

@@ -49,27 +49,30 @@ public final class EpochPlan {
          * 0 if they share none.
          */
         public static long common(Report a, Report b) {
-            long upTo = 0;
-            for (Link x : withOwn(a)) {
-                for (Link y : withOwn(b)) {
-                    if (x.epoch().equals(y.epoch()) && x.ballot() == y.ballot()) {
-                        upTo = Math.max(upTo, Math.min(Math.min(x.upTo(), y.upTo()), Math.min(a.last(), b.last())));
-                    }
-                }
-            }
-            return upTo;
+            long together = together(a, b);
+            return together < 0 ? 0 : Math.max(0, Math.min(together, Math.min(a.last(), b.last())));
         }
 
         /** Whether the lineages of two reports (each with its own epoch) name a common epoch. */
         public static boolean shares(Report a, Report b) {
+            return together(a, b) >= 0;
+        }
+
+        /**
+         * Up to where the lineages of two reports continue a common epoch (or the other's own), whatever their logs
+         * still hold (a log a power loss cut short is still that history's up to where its epoch goes); -1 if they name
+         * none.
+         */
+        static long together(Report a, Report b) {
+            long upTo = -1;
             for (Link x : withOwn(a)) {
                 for (Link y : withOwn(b)) {
                     if (x.epoch().equals(y.epoch()) && x.ballot() == y.ballot()) {
-                        return true;
+                        upTo = Math.max(upTo, Math.min(x.upTo(), y.upTo()));
                     }
                 }
             }
-            return false;
+            return upTo;
         }
 
         private static List<Link> withOwn(Report r) {
@@ -292,37 +295,13 @@ public final class EpochPlan {
                 holders.add(m);
             }
         }
-        if (holders.isEmpty()) {
-            if (durable && n > 0) {
-                // Every member whose log is short of its epoch: one may still continue the history when no entry after
-                // its last can have been committed (Lineage.mayContinueShort; simulator seed 15933 with logs).
-                Lineage lineage = new Lineage(members, reports, majority, durable, n);
-                List<MemberId> shortOnes = new ArrayList<>();
-                for (MemberId m : members) {
-                    if (lineage.mayContinueShort(reports.get(m))) {
-                        shortOnes.add(m);
-                    }
-                }
-                if (!shortOnes.isEmpty()) {
-                    Decision d = decideWith(config, durable, members, reports, self, shortOnes, lineage, false);
-                    if (d.established()) {
-                        return d;
-                    }
-                }
-            }
-            if (durable && members.stream().anyMatch(m -> !reports.get(m).fresh())) {
-                // A durable member holds entries it cannot vouch for yet (cut back for repairs from an epoch it has
-                // not opened): what it holds up to its commit point is committed, so the group is not founded anew.
-                return Decision.notPrimary("no member here holds the latest epoch of the group's history (those "
-                        + "here were being repaired when it changed)");
-            }
-            return Decision.founding(members, false, 1);
-        }
         Lineage lineage = new Lineage(members, reports, majority, durable, n);
-        Decision d = decideWith(config, durable, members, reports, self, holders, lineage, true);
-        if (!d.established() && durable && n > 0) {
+        Decision d = holders.isEmpty() ? null : decideWith(config, durable, members, reports, self, holders, lineage,
+                true);
+        if ((d == null || !d.established()) && durable && n > 0) {
             // A member whose log is short of its epoch counts as a holder when no entry after its last can have been
-            // committed (Lineage.mayContinueShort): tried only when the holders alone establish nothing.
+            // committed (Lineage.mayContinueShort): tried only when the holders alone establish nothing, or when there
+            // are none (every log short of its epoch: simulator seed 15933 with logs).
             List<MemberId> more = new ArrayList<>(holders);
             for (MemberId m : members) {
                 if (!holders.contains(m) && lineage.mayContinueShort(reports.get(m))) {
@@ -336,7 +315,16 @@ public final class EpochPlan {
                 }
             }
         }
-        return d;
+        if (d != null) {
+            return d;
+        }
+        if (durable && members.stream().anyMatch(m -> !reports.get(m).fresh())) {
+            // A durable member holds entries it cannot vouch for yet (cut back for repairs from an epoch it has
+            // not opened): what it holds up to its commit point is committed, so the group is not founded anew.
+            return Decision.notPrimary("no member here holds the latest epoch of the group's history (those "
+                    + "here were being repaired when it changed)");
+        }
+        return Decision.founding(members, false, 1);
     }
 
     /** Rules 2-4 over {@code holders}, then (if {@code splice}) the certified path. */

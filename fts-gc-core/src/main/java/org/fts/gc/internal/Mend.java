@@ -159,43 +159,27 @@ public final class Mend {
     }
 
     /**
-     * Whether {@code m}'s entry {@code p} may have been committed: a majority of the replicas may hold it. Any replica
-     * may (it may have been repaired up to there in a later epoch), unless its report here says it does not: it is
-     * fresh, it holds less than {@code p}, or, for an entry of {@code m}'s epoch's own ({@code p} at or after its
-     * start), it reports an older epoch (it never opened that one). {@code m} itself may: its copy exists, damaged.
-     * Replicas that nobody here speaks for may.
-     */
-    /**
-     * Whether {@code here}'s history is known to part from {@code r}'s before {@code p}: their lineages name a common
-     * epoch, and they are the same only up to before {@code p}. Its entry {@code p} is then another epoch's, and it holds
-     * none of {@code r}'s: a member's log keeps what it acknowledged, unless a recovery found it never committed
-     * (simulator seed 11605 with logs: a replica holding another history's entry at the damaged position was counted
-     * as a holder of the damaged one, and the group waited for good for a copy nobody had).
+     * Whether {@code here}'s history is known to part from {@code r}'s before {@code p}: their lineages continue a
+     * common epoch only up to before {@code p}. Its entry {@code p} is then another epoch's, and it holds none of
+     * {@code r}'s: a member's log keeps what it acknowledged, unless a recovery found it never committed (simulator seed
+     * 11605 with logs: a replica holding another history's entry at the damaged position was counted as a holder of
+     * the damaged one, and the group waited for good for a copy nobody had).
      */
     private static boolean partsBefore(Report here, Report r, long p) {
         if (!here.knowsEpoch() || !r.knowsEpoch()) {
             return false;
         }
-        // where their lineages stop continuing a common epoch, not capped by what either log still holds (a log a
-        // power loss cut short is still that history's up to where its epoch goes)
-        long same = -1;
-        for (EpochPlan.Link x : withOwn(here)) {
-            for (EpochPlan.Link y : withOwn(r)) {
-                if (x.epoch().equals(y.epoch()) && x.ballot() == y.ballot()) {
-                    same = Math.max(same, Math.min(x.upTo(), y.upTo()));
-                }
-            }
-        }
-        return same >= 0 && same < p;
+        long together = EpochPlan.Link.together(here, r);
+        return together >= 0 && together < p;
     }
 
-    private static List<EpochPlan.Link> withOwn(Report r) {
-        List<EpochPlan.Link> out = new ArrayList<>();   // both report an epoch (partsBefore)
-        out.add(new EpochPlan.Link(r.epoch(), r.ballot(), Long.MAX_VALUE));
-        out.addAll(r.lineage());
-        return out;
-    }
-
+    /**
+     * Whether {@code m}'s entry {@code p} may have been committed: a majority of the replicas may hold it. Any replica
+     * may (it may have been repaired up to there in a later epoch), unless its report here says it does not: it is
+     * fresh, it holds less than {@code p}, or, for an entry of {@code m}'s epoch's own ({@code p} at or after its
+     * start), it reports an older epoch (it never opened that one), or its history parts from {@code m}'s before
+     * {@code p}. {@code m} itself may: its copy exists, damaged. Replicas that nobody here speaks for may.
+     */
     static boolean mayBeCommitted(GroupConfig config, List<MemberId> members, Map<MemberId, Report> reports,
                                   MemberId m, long p) {
         Report r = reports.get(m);

@@ -49,7 +49,8 @@ final class LoadConnection {
     private volatile boolean dead;
 
     /** @param lastId the id of the call made already on the connection (its first, which carried the code sets) */
-    private LoadConnection(int index, String endpoint, SocketChannel channel, RequestTemplate request, RequestTemplate write,
+    private LoadConnection(int index, String endpoint, SocketChannel channel, RequestTemplate request,
+                           RequestTemplate write,
                            int writeEvery, int lastId, long expirationMillis) {
         this.index = index;
         this.endpoint = endpoint;
@@ -75,7 +76,8 @@ final class LoadConnection {
     }
 
     /** As above; with {@code writes}, every {@code writeEvery}th call is that request instead. */
-    static LoadConnection open(int index, String host, int port, RequestTemplate.Builder call, RequestTemplate.Builder writes,
+    static LoadConnection open(int index, String host, int port, RequestTemplate.Builder call,
+                               RequestTemplate.Builder writes,
                                int writeEvery, long expirationMillis) throws IOException {
         for (int forwards = 0; ; forwards++) {
             SocketChannel ch = connect(host, port);
