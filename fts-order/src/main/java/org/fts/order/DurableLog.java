@@ -80,12 +80,13 @@ public final class DurableLog implements MemberLog {
     /** Compaction keeps every entry after this one (what the member reported it can repair from), or none is kept. */
     private volatile long pin = Long.MAX_VALUE;
     /** The log's growth, in bytes of payload, after which the member offers a checkpoint. */
-    volatile long checkpointEvery = org.fts.gc.Durability.CHECKPOINT.defaultValue();
+    private final long checkpointEvery;
     private Thread writer;
 
     DurableLog(Path dir, SegmentedLog log, EpochMetaFile meta, Checkpoints checkpoints, FileChannel lockChannel,
-                       FileLock lock, Loaded loaded) {
+                       FileLock lock, Loaded loaded, long checkpointEvery) {
         this.dir = dir;
+        this.checkpointEvery = checkpointEvery;
         this.log = log;
         this.meta = meta;
         this.checkpoints = checkpoints;

@@ -21,9 +21,54 @@ final class Following {
     static final int QUIET_PER_DELAY = 10;
 
     private final Member m;
+    /** The open epoch whose ORDs this member held in the current batch and has not delivered yet, or null. */
+    private EpochId deliverAfterAck;
+    /** With {@link Phase.Open#durablePair}: what the sequencer's disk holds, told by its COMMITs. */
+    private long sequencerHolds;
+    /** What the COMMITs of the epoch this member is about to open said is committed (its ORDs wait in early). */
+    private long earlyCommitted;
+    /**
+     * After a gap: this member's own broadcasts up to {@code oseq} are in the history the epoch continues, up to
+     * {@code tailEnd}. The origin is told so only once that tail is committed: until then a later recovery may still
+     * drop it, and the origin must keep them to send again.
+     */
+    private record GapOwn(long oseq, long tailEnd) {
+    }
+
+    /** Null: nothing pending. */
+    private GapOwn gapOwn;
 
     Following(Member m) {
         this.m = m;
+    }
+
+    /** It froze for a recovery: the next epoch says again what its history holds. */
+    void frozen() {
+        earlyCommitted = 0;
+        gapOwn = null;
+    }
+
+    /**
+     * It opened an epoch: what the sequencer said before is not kept (its repeated ACK, the timer's, brings the
+     * sequencer's COMMIT again, with what its disk holds: Acks.update, the repeat).
+     */
+    void opened() {
+        sequencerHolds = 0;
+    }
+
+    /** Once the ORDs that overtook the opening are held: what their COMMITs said is committed is delivered. */
+    void earlyCommitted() {
+        m.history.knowCommitted(earlyCommitted);
+        deliverCommitted();
+    }
+
+    /**
+     * Opened with a gap: its own broadcasts up to {@code oseq} are in the history the epoch continues, up to {@code
+     * tailEnd}; the origin is told once that is committed ({@link #deliverCommitted}), or at once if it already is.
+     */
+    void gapOwn(long oseq, long tailEnd) {
+        gapOwn = new GapOwn(oseq, tailEnd);
+        deliverCommitted();
     }
 
     /**
@@ -34,17 +79,17 @@ final class Following {
     boolean onOrd(MemberId src, Wire.Ord o) {
         EpochId e = new EpochId(o.epochView(), src);
         if (m.phase instanceof Phase.Open open && open.epoch().equals(e)) {
-            long before = m.held;
+            long before = m.history.held();
             accept(o.e());
-            m.commitKnown = Math.max(m.commitKnown, o.committed());
-            m.deliverAfterAck = e;
+            m.history.knowCommitted(o.committed());
+            deliverAfterAck = e;
             trim(o.stable());
-            return m.held > before;
+            return m.history.held() > before;
         }
         if ((m.phase instanceof Phase.Catching c && c.epoch().equals(e))
                 || (m.phase instanceof Phase.Frozen f && f.view() == o.epochView() && src.equals(f.coordinator()))) {
             m.early.put(o.e().gseq(), o.e());   // the epoch this member is about to open
-            m.earlyCommitted = Math.max(m.earlyCommitted, o.committed());
+            earlyCommitted = Math.max(earlyCommitted, o.committed());
             return false;
         }
         LOG.debug("{}: dropped ORD {} of epoch {} in phase {}", m.self, o.e().gseq(), e, m.phase);
@@ -53,8 +98,8 @@ final class Following {
 
     /** What ORDs of the open epoch {@code deliverAfterAck} committed, once their ACK is sent (after a batch). */
     void deliverAfterAck() {
-        EpochId e = m.deliverAfterAck;
-        m.deliverAfterAck = null;
+        EpochId e = deliverAfterAck;
+        deliverAfterAck = null;
         if (e != null && m.phase instanceof Phase.Open open && open.epoch().equals(e)) {
             deliverCommitted();
         }
@@ -67,10 +112,10 @@ final class Following {
     boolean onData(Wire.Data d) {
         EpochId e = new EpochId(d.epochView(), d.sequencer());
         if (m.phase instanceof Phase.Open open && open.epoch().equals(e)) {
-            long before = m.held;
+            long before = m.history.held();
             accept(d.e());
             deliverCommitted();
-            return m.held > before;
+            return m.history.held() > before;
         }
         if ((m.phase instanceof Phase.Catching c && c.epoch().equals(e)) || (m.phase instanceof Phase.Frozen f
                 && f.view() == d.epochView() && d.sequencer().equals(f.coordinator()))) {
@@ -83,7 +128,7 @@ final class Following {
 
     /** The sequencer's own entry, held here before it is multicast; false if this member left that epoch. */
     boolean holdLocal(EpochId e, Entry entry) {
-        if (!(m.phase instanceof Phase.Open open) || !open.epoch().equals(e) || entry.gseq() != m.held + 1) {
+        if (!(m.phase instanceof Phase.Open open) || !open.epoch().equals(e) || entry.gseq() != m.history.held() + 1) {
             return false;
         }
         m.hold(entry);
@@ -97,24 +142,24 @@ final class Following {
      */
     void commit(EpochId e, long upTo, long stable, long seqHolds) {
         if (m.phase instanceof Phase.Open open && open.epoch().equals(e)) {
-            m.sequencerHolds = Math.max(m.sequencerHolds, seqHolds);
-            if (upTo > m.commitKnown || m.durablePair) {
-                m.commitKnown = Math.max(m.commitKnown, upTo);
+            sequencerHolds = Math.max(sequencerHolds, seqHolds);
+            if (upTo > m.history.commitKnown() || open.durablePair()) {
+                m.history.knowCommitted(upTo);
                 deliverCommitted();
             }
             trim(stable);
         } else if ((m.phase instanceof Phase.Catching c && c.epoch().equals(e)) || (m.phase instanceof Phase.Frozen f
                 && f.view() == e.view() && e.sequencer().equals(f.coordinator()))) {
-            m.earlyCommitted = Math.max(m.earlyCommitted, upTo);   // the epoch this member is about to open
+            earlyCommitted = Math.max(earlyCommitted, upTo);   // the epoch this member is about to open
         }
     }
 
     /**
-     * The writer synced more: with {@link Member#durablePair}, what it holds of the sequencer's synced part is
+     * The writer synced more: with {@link Phase.Open#durablePair}, what it holds of the sequencer's synced part is
      * committed.
      */
     void durableAdvanced() {
-        if (m.durablePair && m.phase instanceof Phase.Open) {
+        if (m.phase instanceof Phase.Open open && open.durablePair()) {
             deliverCommitted();
         }
     }
@@ -125,16 +170,17 @@ final class Following {
      */
     AckSchedule.Due ackDue(boolean always) {
         return m.phase instanceof Phase.Open open
-                ? m.acks.due(open.epoch().view(), m.ackable(), m.commitKnown, always) : null;
+                ? m.acks.due(open.epoch().view(), m.ackable(), m.history.commitKnown(), always) : null;
     }
 
     void accept(Entry entry) {
-        if (entry.gseq() <= m.held) {
+        if (entry.gseq() <= m.history.held()) {
             return;   // a duplicate
         }
-        if (entry.gseq() != m.held + 1) {
+        if (entry.gseq() != m.history.held() + 1) {
             if (!m.offload) {   // cannot happen over FIFO channels from one sequencer; held back, not out of order
-                LOG.error("{}: ORD {} after {}: FIFO from the sequencer was broken", m.self, entry.gseq(), m.held);
+                LOG.error("{}: ORD {} after {}: FIFO from the sequencer was broken", m.self, entry.gseq(),
+                        m.history.held());
             }
             m.ahead.put(entry.gseq(), entry);
             return;
@@ -144,7 +190,7 @@ final class Following {
     }
 
     void trim(long stable) {
-        long upTo = Math.min(stable, m.delivered);
+        long upTo = Math.min(stable, m.history.delivered());
         if (upTo > 0 && !m.log.isEmpty() && m.log.firstKey() <= upTo) {
             m.log.headMap(upTo, true).clear();
         }
@@ -152,26 +198,25 @@ final class Following {
 
     void deliverCommitted() {
         long quiet = QUIET_PER_DELAY * m.config.replayDelayNanos();
-        if (m.durablePair && m.phase instanceof Phase.Open) {
-            m.commitKnown = Math.max(m.commitKnown, Math.min(m.ackable(), m.sequencerHolds));
+        History h = m.history;
+        Phase.Open open = m.phase instanceof Phase.Open o ? o : null;
+        if (open != null && open.durablePair()) {
+            h.knowCommitted(Math.min(m.ackable(), sequencerHolds));
         }
-        long limit = !(m.phase instanceof Phase.Open) || (m.shortcut && m.commitKnown >= m.tailEnd) ? m.held
-                : Math.min(m.held, m.commitKnown);
-        while (m.delivered < limit) {
-            Entry e = m.log.get(m.delivered + 1);
+        long limit = open == null || (open.shortcut() && h.commitKnown() >= open.tailEnd()) ? h.held()
+                : Math.min(h.held(), h.commitKnown());
+        while (h.delivered() < limit) {
+            Entry e = m.log.get(h.delivered() + 1);
             if (e == null) {
-                LOG.error("{}: entry {} missing from the log (held {}, delivered {})", m.self, m.delivered + 1, m.held,
-                        m.delivered);
+                LOG.error("{}: entry {} missing from the log ({})", m.self, h.delivered() + 1, h);
                 return;
             }
-            m.delivered = e.gseq();
-            m.deliveredHere = m.delivered;
-            m.applied = true;
+            h.deliver(e.gseq());
             if (e.origin().equals(m.self)) {
                 m.origin.delivered(e.oseq());
             }
             m.observer.delivered(e.gseq(), e.origin(), e.payload());
-            if (e.gseq() <= m.replayTo) {
+            if (e.gseq() <= h.replayTo()) {
                 m.pump.replay(e.origin(), e.payload().clone());
             } else {
                 // Another member's, at a member whose own clients are quiet: no reply here waits on it.
@@ -183,11 +228,11 @@ final class Following {
             }
         }
         if (!m.reads.isEmpty()) {
-            m.reads.release(m.delivered, m.pump);
+            m.reads.release(h.delivered(), m.pump);
         }
-        if (m.gapOwn != null && m.phase instanceof Phase.Open && m.commitKnown >= m.gapOwn.tailEnd()) {
-            m.origin.delivered(m.gapOwn.oseq());   // its broadcasts the skipped, now committed, history holds
-            m.gapOwn = null;
+        if (gapOwn != null && open != null && h.commitKnown() >= gapOwn.tailEnd()) {
+            m.origin.delivered(gapOwn.oseq());   // its broadcasts the skipped, now committed, history holds
+            gapOwn = null;
         }
         m.offerCheckpoint();
     }

@@ -45,6 +45,11 @@ final class LogFiles {
 
     /** {@link #open(Path)} with segments of {@code segmentBytes}. */
     static DurableLog open(Path dir, long segmentBytes) {
+        return open(dir, segmentBytes, org.fts.gc.Durability.CHECKPOINT.defaultValue());
+    }
+
+    /** {@link #open(Path, long)}, offering a checkpoint every {@code checkpointEvery} bytes of growth. */
+    private static DurableLog open(Path dir, long segmentBytes, long checkpointEvery) {
         FileChannel lockChannel = null;
         try {
             org.fts.log.AtomicFiles.createDirectories(dir);
@@ -69,7 +74,7 @@ final class LogFiles {
                 log.close();
                 throw e;
             }
-            return new DurableLog(dir, log, meta, checkpoints, lockChannel, lock, loaded);
+            return new DurableLog(dir, log, meta, checkpoints, lockChannel, lock, loaded, checkpointEvery);
         } catch (IOException | RuntimeException e) {
             if (lockChannel != null) {
                 try {
@@ -93,10 +98,9 @@ final class LogFiles {
         }
         try {
             // segments a quarter of a checkpoint's growth: compaction drops whole segments
-            DurableLog d = open(durability.dirOf(group, self.replica()),
-                    Math.max(64L << 10, Math.min(DurableLog.MAX_SEGMENT_BYTES, durability.checkpointBytes() / 4)));
-            d.checkpointEvery = durability.checkpointBytes();
-            return d;
+            return open(durability.dirOf(group, self.replica()),
+                    Math.max(64L << 10, Math.min(DurableLog.MAX_SEGMENT_BYTES, durability.checkpointBytes() / 4)),
+                    durability.checkpointBytes());
         } catch (UncheckedIOException e) {
             throw new org.fts.gc.GroupException(self + ": " + e.getCause().getMessage() + " ("
                     + org.fts.gc.Durability.DIR.name() + ")", e);

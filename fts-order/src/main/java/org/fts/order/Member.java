@@ -21,14 +21,14 @@ import org.slf4j.LoggerFactory;
  * epoch's entries, their delivery and acknowledgements), {@link Recovery} (freezing, reporting, taking an epoch
  * and its repairs, mending a damaged log), {@link Opening} (opening the epoch a recovery established), and
  * {@link Restart} (a durable member's standing from its log). Its parts with rules of their own are objects of
- * their own: {@link AckSchedule}, {@link CheckpointOffers}, {@link LogDamage}. Guarded by this object's monitor,
- * the last in {@link TotalOrder}'s lock order: the roles run under it, and methods return what to send, which the
- * caller sends after leaving the monitor.
+ * their own: {@link History} (what it holds, delivers and knows committed, each step checked), {@link AckSchedule},
+ * {@link CheckpointOffers}, {@link LogDamage}; what belongs to one epoch is its {@link Phase.Open} record's. A role
+ * moves this member's standing by its named transitions ({@link #enter}, {@link #promise}, {@link #opened}), never by
+ * assigning its fields. Guarded by this object's monitor, the last in {@link TotalOrder}'s lock order: the roles run
+ * under it, and methods return what to send, which the caller sends after leaving the monitor.
  *
- * <p>Numbers: {@code held} is the last entry of the history this member holds (contiguously), {@code
- * delivered} the last it handed to the application, {@code commitKnown} the last its sequencer said a majority
- * holds. Entries are numbered along the whole history (gseq); an epoch opens at the number after the last
- * entry of the history it continues.
+ * <p>Entries are numbered along the whole history (gseq); an epoch opens at the number after the last entry of the
+ * history it continues.
  */
 final class Member {
     /** What the member sends; {@link TotalOrder} implements it. */
@@ -69,13 +69,7 @@ final class Member {
      * phase's own record: the epoch and its members are kept once.
      */
     Wire.Opened opened;
-    View view;
     Phase phase = new Phase.Joining();
-    /** A recovery request for a view not installed here yet: answered once it is. */
-    record Stashed(long view, long ballot, MemberId from) {
-    }
-
-    Stashed stashed;
     /** Counts freezes and openings, so that the origin applies them in order ({@link Origin#resume}). */
     long step;
     /** It holds none of the group's history (a new member, or one founding again): it founds with the initial state. */
@@ -96,33 +90,8 @@ final class Member {
 
     // ================================ the history it holds and delivers ================================
 
-    long held;
-    long delivered;
-    /**
-     * The last position this member delivered itself (not skipped by a gap): under uniform delivery a delivered entry
-     * was committed, so every later history holds it there.
-     */
-    long deliveredHere;
-    long commitKnown;
-    /** Whether its state holds a broadcast (delivered, or a gap's); not delivered > 0, which a refounding sets. */
-    boolean applied;
-    /** The last entry of the history the open epoch continues: delivered only once committed in this epoch. */
-    long tailEnd;
-    /**
-     * It delivers what it holds without waiting for a COMMIT: under agreed delivery, or where this member and its
-     * sequencer are a majority (3 replicas), without a log and not offload (the sequencer held an ORD before sending
-     * it).
-     */
-    boolean shortcut;
-    /** The open epoch whose ORDs this member held in the current batch and has not delivered yet, or null. */
-    EpochId deliverAfterAck;
-    /**
-     * With a log, where this member and its sequencer are a majority (3 replicas): what this member's disk holds of
-     * what the sequencer's disk holds ({@code sequencerHolds}, told by its COMMITs) is committed, without waiting for
-     * the sequencer to count a follower's ACK: the memory mode's shortcut, made durable (docs/durability.md).
-     */
-    boolean durablePair;
-    long sequencerHolds;
+    /** What it holds, delivered, knows committed, logged and replays. */
+    final History history = new History();
     /** The last read lease this member granted runs until then, on the read clock ({@link #grantLease}). */
     long leaseGrantedUntil;
     final AckSchedule acks;
@@ -139,31 +108,13 @@ final class Member {
     final TreeMap<Long, Entry> rebase = new TreeMap<>();
     /** ORDs of the epoch this member is about to open, overtaking its EPOCH. */
     final TreeMap<Long, Entry> early = new TreeMap<>();
-    long earlyCommitted;
-    /**
-     * After a gap: this member's own broadcasts up to {@code oseq} are in the history the epoch continues, up to
-     * {@code tailEnd}. The origin is told so only once that tail is committed: until then a later recovery may still
-     * drop it, and the origin must keep them to send again.
-     */
-    record GapOwn(long oseq, long tailEnd) {
-    }
-
-    /** Null: nothing pending. */
-    GapOwn gapOwn;
     /** Per origin, the highest oseq in the history up to {@code held}. */
     final Map<MemberId, Long> marks = new HashMap<>();
 
     // ================================ with a log ================================
 
-    /** With a log: the last entry handed to it (entries held while catching up go to it once the epoch opens). */
-    long logged;
     /** With a log: its checkpoints, and whether its log rebuilds its state; null without one. */
     final CheckpointOffers checkpoints;
-    /**
-     * A restarted member's log end: its own log's entries up to here are replayed whatever the delivery backlog (they
-     * are in memory already, and after a whole-group restart no other member may be able to provide a state).
-     */
-    long replayTo;
     /** With a log: what its log holds beyond what it holds (damaged records, the entries after them). */
     final LogDamage damage;
     /** Told of every delivery and opening (the shipped {@link EpochCounts}, or the simulator's checks). */
@@ -192,7 +143,16 @@ final class Member {
         this.recovery = new Recovery(this);
         this.opening = new Opening(this);
         if (disk != null) {
-            Restart.restore(this, disk.loaded());
+            Restart.Standing r = Restart.restore(this, disk.loaded());
+            promised = r.promised();
+            if (r.opened() != null) {   // not fresh: its history counts at the next recovery
+                opened = r.opened();
+                fresh = false;
+                synced = r.synced();
+                foreign = r.foreign();
+                foreignUpTo = r.foreignUpTo();
+                mayHoldFrom = r.mayHoldFrom();
+            }
         }
     }
 
@@ -258,21 +218,20 @@ final class Member {
 
     // ================================ its state's mechanics, for the roles ================================
 
-
     void holdAhead() {
-        for (Entry next = ahead.remove(held + 1); next != null; next = ahead.remove(held + 1)) {
+        for (Entry next = ahead.remove(history.held() + 1); next != null; next = ahead.remove(history.held() + 1)) {
             hold(next);
         }
-        ahead.headMap(held, true).clear();
+        ahead.headMap(history.held(), true).clear();
     }
 
     void hold(Entry e) {
-        held = e.gseq();
+        history.hold(e.gseq());
         log.put(e.gseq(), e);
         marks.merge(e.origin(), e.oseq(), Math::max);
         if (disk != null && phase instanceof Phase.Open) {
-            disk.append(e, commitKnown);
-            logged = held;
+            disk.append(e, history.commitKnown());
+            history.logged(e.gseq());
         }
     }
 
@@ -283,46 +242,127 @@ final class Member {
      * holds after {@code t} is of another epoch's history than the one it opened.
      */
     void truncate(long t, Map<MemberId, Long> sourceMarks) {
-        if (held > t || damage.extent() > t) {
+        if (history.held() > t || damage.extent() > t) {
             LOG.info("{}: cuts its history back from {} to {} (its commit point): the new epoch continues another "
-                    + "epoch's history, which repairs it from there", self, Math.max(held, damage.extent()), t);
+                    + "epoch's history, which repairs it from there", self, Math.max(history.held(), damage.extent()),
+                    t);
             log.tailMap(t, false).clear();
-            held = Math.min(held, t);
-            if (logged > t) {
+            boolean logCut = history.logged() > t;
+            history.cutAfter(t);
+            if (logCut) {
                 disk.truncateAfter(t);
-                logged = t;
             }
         }
         damage.cutAfter(t);   // with its damaged entries after the cut, if any
-        if (delivered > held) {
-            LOG.error("{}: delivered {} but its history is cut back to {}", self, delivered, held);
+        if (history.delivered() > history.held()) {
+            LOG.error("{}: delivered {} but its history is cut back to {}", self, history.delivered(), history.held());
         }
         marks.clear();
         marks.putAll(sourceMarks);
         cutBack = true;
         if (!foreign) {
-            foreignUpTo = Math.min(t, held);
+            foreignUpTo = Math.min(t, history.held());
         }
         foreign = true;
     }
 
     /** Holds the entries after a repaired damage, up to the next damaged one. */
     void holdBeyond() {
-        for (Entry next = damage.take(held + 1); next != null; next = damage.take(held + 1)) {
+        for (Entry next = damage.take(history.held() + 1); next != null; next = damage.take(history.held() + 1)) {
             log.put(next.gseq(), next);
-            held = next.gseq();
+            history.hold(next.gseq());
+        }
+    }
+
+    /**
+     * The mend step's cut: drops its log after {@code after}, and what it held or marked of it (its marks are its
+     * log's again).
+     */
+    void cutLogForMend(long after) {
+        disk.truncateAfter(after);
+        log.tailMap(after, false).clear();
+        damage.cutAfter(after);
+        history.cutLogAfter(after);
+        marks.clear();
+        marks.putAll(damage.rootMarks());
+        log.values().forEach(e -> marks.merge(e.origin(), e.oseq(), Math::max));
+        damage.markInto(marks);
+        cutBack = false;
+    }
+
+    // ================================ its standing's transitions, for the roles ================================
+
+    /**
+     * Moves to phase {@code next}, checking the step: an epoch opens only from catching up to it, a recovery's outcome
+     * (catching up, or blocked) comes only to a frozen member, and any phase freezes for a recovery.
+     */
+    void enter(Phase next) {
+        boolean legal = next instanceof Phase.Frozen
+                || (next instanceof Phase.Catching || next instanceof Phase.Blocked) && phase instanceof Phase.Frozen
+                || next instanceof Phase.Open && phase instanceof Phase.Catching;
+        if (!legal) {
+            throw new IllegalStateException(self + ": " + phase + " cannot move to " + next);
+        }
+        phase = next;
+    }
+
+    /** Promises {@code ballot}: with a log, durably, before the report that carries the promise leaves. */
+    void promise(long ballot) {
+        promised = ballot;
+        if (disk != null) {
+            disk.writeMeta(meta());
+        }
+    }
+
+    /** The next freeze or opening, in the order the origin applies them. */
+    long nextStep() {
+        return ++step;
+    }
+
+    /** A founding again: it holds none of the group's history, and founds with the initial state. */
+    void foundsAgain() {
+        fresh = true;
+    }
+
+    /** Opening with a gap: its application fetches the group's state. */
+    void fetchesState() {
+        synced = false;
+    }
+
+    /** Founding: its initial state is the group's. */
+    void foundingHoldsState() {
+        synced = true;
+    }
+
+    /**
+     * Opens the epoch of {@code open}: its standing in recoveries is that epoch's (it founds no more, reports its own
+     * history, its marks are its history's: repaired up to the source's, or the source's own), and with a log, its
+     * meta says so before anything of the epoch is acknowledged.
+     */
+    void opened(Phase.Open open) {
+        enter(open);
+        opened = open.opened();
+        fresh = false;
+        foreign = false;
+        cutBack = false;
+        if (disk != null) {
+            disk.writeMeta(meta());
+            if (mayHoldFrom != Long.MAX_VALUE) {   // the recovery that opened it counted it (Mend)
+                disk.settleUncertain();
+                mayHoldFrom = Long.MAX_VALUE;
+            }
         }
     }
 
     /** What this member may acknowledge: what it holds, and with a log, what its disk holds of that. */
     long ackable() {
-        return disk == null ? held : Math.min(held, disk.durable());
+        return disk == null ? history.held() : Math.min(history.held(), disk.durable());
     }
 
     /** With a log: offers the application a checkpoint, if one is due ({@link CheckpointOffers#offer}). */
     void offerCheckpoint() {
         if (checkpoints != null) {
-            checkpoints.offer(delivered, synced);
+            checkpoints.offer(history.delivered(), synced);
         }
     }
 
@@ -349,12 +389,12 @@ final class Member {
 
     /** Whether this member's state holds a broadcast (it is not the initial state). */
     synchronized boolean holdsBroadcasts() {
-        return applied;
+        return history.applied();
     }
 
     /** The last entry this member knows a majority holds (the new sequencer's floor at an opening). */
     synchronized long commitKnown() {
-        return commitKnown;
+        return history.commitKnown();
     }
 
     synchronized EpochId epoch() {
@@ -412,12 +452,12 @@ final class Member {
     record Counters(long held, long delivered, long committed) { }
 
     synchronized Counters counters() {
-        return new Counters(held, delivered, commitKnown);
+        return new Counters(history.held(), history.delivered(), history.commitKnown());
     }
 
     /** The last entry of the history this member holds contiguously. */
     synchronized long heldNow() {
-        return held;
+        return history.held();
     }
 
     synchronized int logSize() {
@@ -433,8 +473,8 @@ final class Member {
 
     /** One line for diagnostics: where this member stands. */
     synchronized String describe() {
-        return "phase=" + phase + " held=" + held + " delivered=" + delivered + " commitKnown=" + commitKnown
-                + " synced=" + synced + " shortcut=" + shortcut + " early=" + early.size() + " ahead=" + ahead.size();
+        return "phase=" + phase + " " + history + " synced=" + synced + " early=" + early.size() + " ahead="
+                + ahead.size();
     }
 
     synchronized Phase phase() {
@@ -451,7 +491,7 @@ final class Member {
      * returns true if it has delivered that far already: the caller makes them ready, outside this monitor.
      */
     synchronized boolean readsAt(long position, List<org.fts.gc.ReadBarrier> barriers, long deadline) {
-        return reads.addUnlessDelivered(position, delivered, barriers, deadline);
+        return reads.addUnlessDelivered(position, history.delivered(), barriers, deadline);
     }
 
     /** The read barriers past their deadline (all of them with {@code Long.MAX_VALUE}): the caller refuses them. */

@@ -43,28 +43,28 @@ final class Opening {
         }
         boolean gap = c.gap();
         boolean refound = c.refound();
-        if (refound && m.applied) {
+        if (refound && m.history.applied()) {
             gap = true;   // it delivered (agreed delivery) what the group does not keep: not the initial state
             refound = false;
         }
         if (refound) {
             m.log.clear();   // held, never committed: dropped
-            m.held = c.start() - 1;
-            m.delivered = m.held;
+            m.history.refoundAt(c.start());
             m.marks.clear();
-            m.fresh = true;  // as a founder: the initial state is the group's
+            m.foundsAgain();  // as a founder: the initial state is the group's
             if (m.disk != null) {
-                m.disk.restartAt(m.held, Map.of(), true);   // the log starts again at the founding's first entry
-                m.logged = m.held;
-                m.damage.restartAt(m.held);
+                long held = m.history.held();
+                m.disk.restartAt(held, Map.of(), true);   // the log starts again at the founding's first entry
+                m.history.logged(held);
+                m.damage.restartAt(held);
                 m.checkpoints.refounded();
             }
-        } else if (!gap && m.held < c.start() - 1) {
+        } else if (!gap && m.history.held() < c.start() - 1) {
             return List.of();   // repairs to come
         }
-        if (!gap && m.held > c.start() - 1) {
-            LOG.error("{}: holds up to {} but epoch {} opens at {}: treated as a gap", m.self, m.held, c.epoch(),
-                    c.start());
+        if (!gap && m.history.held() > c.start() - 1) {
+            LOG.error("{}: holds up to {} but epoch {} opens at {}: treated as a gap", m.self, m.history.held(),
+                    c.epoch(), c.start());
             gap = true;
         }
         if (gap && m.disk == null && c.witness() >= 0) {
@@ -73,32 +73,31 @@ final class Opening {
             }
         }
         if (gap) {
-            m.applied = true;
             m.log.clear();
             if (m.disk == null && c.witness() >= 0) {
                 m.log.putAll(m.rebase.subMap(c.witness(), false, c.start(), false));   // a copy, not delivered here
                 m.rebase.clear();
             }
-            m.held = c.start() - 1;
-            m.delivered = m.held;
+            m.history.skipTo(c.start());
             m.marks.clear();
             m.marks.putAll(c.marks());
-            m.synced = false;
+            m.fetchesState();
             if (m.disk != null) {
                 // The source's log no longer holds what it misses (compacted behind a checkpoint): its log restarts
                 // here, and rebuilds its state only once the application checkpoints the state it fetches.
-                m.disk.restartAt(m.held, m.marks, false);
-                m.logged = m.held;
-                m.damage.restartAt(m.held);
-                m.checkpoints.gap(m.held, m.marks);
+                long held = m.history.held();
+                m.disk.restartAt(held, m.marks, false);
+                m.history.logged(held);
+                m.damage.restartAt(held);
+                m.checkpoints.gap(held, m.marks);
             }
         } else {
             if (!m.config.uniform()) {
-                m.commitKnown = Math.max(m.commitKnown, m.held);   // agreed delivery: what it holds, it delivers
+                m.history.knowCommitted(m.history.held());   // agreed delivery: what it holds, it delivers
                 m.following.deliverCommitted();
             }
             if (m.fresh) {
-                m.synced = true;   // founding: the initial state is the group's
+                m.foundingHoldsState();   // founding: the initial state is the group's
                 if (c.start() == 1) {
                     // Founding: its history is the initial state, which holds no broadcast. A recovery it did not open
                     // may have cut it back with that recovery's source's marks (Member.truncate); kept, they would
@@ -111,40 +110,30 @@ final class Opening {
         // A founding (or a founding again) continues no history: its lineage is empty. A fresh member repaired from the
         // start in a continuation is not a founder (simulator seed 11605 with logs: reported as one, its epoch was
         // taken for a founding and its history's damaged entry for the group's).
-        m.opened = new Wire.Opened(c.ballot(), c.epoch(), m.fresh && !gap && c.lineage().isEmpty(), c.members(),
-                c.start(), c.lineage());
+        Wire.Opened opened = new Wire.Opened(c.ballot(), c.epoch(), m.fresh && !gap && c.lineage().isEmpty(),
+                c.members(), c.start(), c.lineage());
         EpochId epoch = c.epoch();
-        m.fresh = false;
         if (!m.config.uniform()) {
-            m.commitKnown = m.held;
+            m.history.agreedOpened();
         }
+        long held = m.history.held();
+        // The shortcut (the sequencer held an ORD before sending it) does not hold under offload: origins multicast.
+        boolean pair = !m.offload && !m.self.equals(epoch.sequencer())
+                && GroupConfig.replicas(List.of(m.self, epoch.sequencer())) >= m.config.majority(c.members());
+        boolean shortcut = !m.config.uniform() || (m.disk == null && pair);
+        boolean durablePair = m.config.uniform() && m.disk != null && pair;
         // Uniform: the continued history's tail may be held by the source alone yet; it is delivered once the new
         // sequencer says a majority opened the epoch (docs/group-communication.md, "An epoch's tail").
-        m.tailEnd = m.held;
-        m.acks.opened(m.held);
-        m.phase = new Phase.Open(m.opened);
-        m.foreign = false;
-        m.cutBack = false;   // its marks are its history's: repaired up to the source's, or the source's own
+        m.acks.opened(held);
+        m.opened(new Phase.Open(opened, held, shortcut, durablePair));   // its meta written before any ACK of it
         if (m.disk != null) {
-            m.disk.writeMeta(m.meta());   // before anything of this epoch is acknowledged
-            if (m.mayHoldFrom != Long.MAX_VALUE) {   // the recovery that opened it counted it (Mend)
-                m.disk.settleUncertain();
-                m.mayHoldFrom = Long.MAX_VALUE;
-            }
-            for (Entry e : m.logged < m.held ? m.log.subMap(m.logged, false, m.held, true).values()
+            for (Entry e : m.history.logged() < held ? m.log.subMap(m.history.logged(), false, held, true).values()
                     : List.<Entry>of()) {
-                m.disk.append(e, m.commitKnown);
+                m.disk.append(e, m.history.commitKnown());
             }
-            m.logged = m.held;
+            m.history.logged(held);
         }
-        // The shortcut (the sequencer held an ORD before sending it) does not hold under offload: origins multicast.
-        m.shortcut = !m.config.uniform() || (m.disk == null && !m.offload && !m.self.equals(epoch.sequencer())
-                && GroupConfig.replicas(List.of(m.self, epoch.sequencer())) >= m.config.majority(c.members()));
-        m.durablePair = m.config.uniform() && m.disk != null && !m.offload && !m.self.equals(epoch.sequencer())
-                && GroupConfig.replicas(List.of(m.self, epoch.sequencer())) >= m.config.majority(c.members());
-        // What the sequencer said before this member opened is not kept: its repeated ACK (the timer's) brings the
-        // sequencer's COMMIT again, with what its disk holds (Acks.update, the repeat).
-        m.sequencerHolds = 0;
+        m.following.opened();
         LOG.info("{}: opened epoch {} at {}{} ({} members)", m.self, epoch, c.start(),
                 gap ? " with a gap (its state must be fetched)" : "", c.members().size());
         m.pump.epoch(new Epoch(epoch.view(), epoch.sequencer(), c.members(), gap, m.synced,
@@ -153,14 +142,13 @@ final class Opening {
         Long own = m.marks.get(m.self);
         long mine = own == null ? 0 : own;
         for (Entry e : m.early.values()) {   // under offload, from several origins: perhaps with holes yet
-            if (e.gseq() > m.held) {
+            if (e.gseq() > m.history.held()) {
                 m.ahead.put(e.gseq(), e);
             }
         }
         m.early.clear();
         m.holdAhead();
-        m.commitKnown = Math.max(m.commitKnown, m.earlyCommitted);
-        m.following.deliverCommitted();
+        m.following.earlyCommitted();
         long start = c.start();
         long confirmed = m.ackable();
         if (m.disk != null) {
@@ -171,14 +159,13 @@ final class Opening {
         if (gap) {
             // Those are in the history this epoch continues: the origin is told once that history is committed
             // (deliverCommitted), or at once if it already is.
-            m.gapOwn = new Member.GapOwn(mine, start - 1);
-            m.following.deliverCommitted();
+            m.following.gapOwn(mine, start - 1);
         }
         if (m.self.equals(epoch.sequencer())) {
             after.add(() -> m.net.sequencerOpen(epoch, start));
         }
         after.add(() -> m.net.ack(epoch, confirmed));
-        long at = ++m.step;
+        long at = m.nextStep();
         after.add(() -> m.origin.resume(at, epoch));
         return after;
     }

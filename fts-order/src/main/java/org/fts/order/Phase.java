@@ -19,8 +19,17 @@ sealed interface Phase {
     /**
      * Delivering the ORDs of the epoch it {@code opened} from its sequencer. A view change alone does not end it. The
      * member's last opened epoch ({@code Member.opened}) is this very record's while it is open.
+     *
+     * @param tailEnd     the last entry of the history the epoch continues: delivered only once committed in it
+     * @param shortcut    it delivers what it holds without waiting for a COMMIT: under agreed delivery, or where this
+     *                    member and its sequencer are a majority (3 replicas), without a log and not offload (the
+     *                    sequencer held an ORD before sending it)
+     * @param durablePair with a log, where this member and its sequencer are a majority (3 replicas): what this
+     *                    member's disk holds of what the sequencer's disk holds (told by its COMMITs) is committed,
+     *                    without waiting for the sequencer to count a follower's ACK: the memory mode's shortcut, made
+     *                    durable (docs/durability.md)
      */
-    record Open(Wire.Opened opened) implements Phase {
+    record Open(Wire.Opened opened, long tailEnd, boolean shortcut, boolean durablePair) implements Phase {
         EpochId epoch() {
             return opened.id();
         }

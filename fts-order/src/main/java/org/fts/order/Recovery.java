@@ -21,6 +21,14 @@ final class Recovery {
     private static final Logger LOG = LoggerFactory.getLogger(Recovery.class);
 
     private final Member m;
+    /** The last view installed here, or null. */
+    private View view;
+
+    /** A recovery request for a view not installed here yet: answered once it is. */
+    private record Stashed(long view, long ballot, MemberId from) {
+    }
+
+    private Stashed stashed;
 
     Recovery(Member m) {
         this.m = m;
@@ -28,11 +36,11 @@ final class Recovery {
 
     /** A view was installed here; answers a recovery request that arrived before it. */
     List<Runnable> viewChanged(View v) {
-        m.view = v;
+        view = v;
         m.pump.view(v);
-        Member.Stashed s = m.stashed;
+        Stashed s = stashed;
         if (s != null && s.view() <= v.id()) {
-            m.stashed = null;
+            stashed = null;
             if (s.view() == v.id() && v.coordinator().equals(s.from())) {
                 return freeze(v, s.ballot());
             }
@@ -42,14 +50,14 @@ final class Recovery {
 
     /** The coordinator of view {@code viewId} opens its recovery. */
     List<Runnable> onStateReq(MemberId src, long viewId, long ballot) {
-        if (m.view == null || viewId > m.view.id()) {
-            m.stashed = new Member.Stashed(viewId, ballot, src);   // answered once that view is installed here
+        if (view == null || viewId > view.id()) {
+            stashed = new Stashed(viewId, ballot, src);   // answered once that view is installed here
             return List.of();
         }
-        if (viewId != m.view.id() || !src.equals(m.view.coordinator())) {
+        if (viewId != view.id() || !src.equals(view.coordinator())) {
             return List.of();   // a recovery of a view this member has left
         }
-        return freeze(m.view, ballot);
+        return freeze(view, ballot);
     }
 
     private List<Runnable> freeze(View v, long ballot) {
@@ -60,8 +68,8 @@ final class Recovery {
                 return List.of();   // an older attempt of this recovery
             }
             if (ballot > f.ballot()) {   // the coordinator asks again with a higher ballot (another member refused)
-                promise(ballot);
-                m.phase = new Phase.Frozen(viewId, f.members(), coordinator, ballot);
+                m.promise(ballot);
+                m.enter(new Phase.Frozen(viewId, f.members(), coordinator, ballot));
             }
             Wire.State again = report(viewId);   // a repeated request (its report may have been lost): the same
             return List.of(() -> m.net.state(coordinator, again));
@@ -79,28 +87,28 @@ final class Recovery {
                     m.promised);
             return List.of(() -> m.net.refused(coordinator, no));
         }
-        promise(ballot);
-        m.phase = new Phase.Frozen(viewId, v.members(), coordinator, ballot);
+        m.promise(ballot);
+        m.enter(new Phase.Frozen(viewId, v.members(), coordinator, ballot));
         m.early.clear();
-        m.earlyCommitted = 0;
         m.ahead.clear();
         m.rebase.clear();
-        m.gapOwn = null;   // the next epoch says again what its history holds
+        m.following.frozen();
         Wire.State report = report(viewId);
         LOG.debug("{}: frozen for view {}: {}", m.self, viewId, report);
-        long at = ++m.step;
+        long at = m.nextStep();
         return List.of(() -> m.origin.suspend(at), () -> m.net.state(coordinator, report));
     }
 
     private Wire.State report(long viewId) {
         long ballot = ((Phase.Frozen) m.phase).ballot();
         Wire.Opened e = m.opened;
-        long last = m.foreign ? m.foreignUpTo : m.damage.isEmpty() ? m.held : Math.max(m.held, m.damage.extent());
+        History h = m.history;
+        long last = m.foreign ? m.foreignUpTo : m.damage.isEmpty() ? h.held() : Math.max(h.held(), m.damage.extent());
         return new Wire.State(viewId, ballot, m.fresh, m.synced, e, m.foreign, last,
                 // what it knows committed, never beyond what it holds (a lagging member may know of more)
-                Math.min(m.config.uniform() ? Math.max(m.commitKnown, m.deliveredHere) : m.commitKnown, last),
+                Math.min(m.config.uniform() ? Math.max(h.commitKnown(), h.deliveredHere()) : h.commitKnown(), last),
                 new HashMap<>(m.marks),
-                base(), m.delivered, m.damage.spans(), m.mayHoldFrom, m.cutBack);
+                base(), h.delivered(), m.damage.spans(), m.mayHoldFrom, m.cutBack);
     }
 
     /**
@@ -108,20 +116,13 @@ final class Recovery {
      * opens an epoch); without one, what its memory trimmed once every member held it.
      */
     private long base() {
-        long inMemory = m.log.isEmpty() ? m.held : Math.min(m.held, m.log.firstKey() - 1);
+        long held = m.history.held();
+        long inMemory = m.log.isEmpty() ? held : Math.min(held, m.log.firstKey() - 1);
         if (m.disk != null) {
             // what the disk or the memory still holds (and compaction keeps what the disk holds of that)
-            return Math.max(m.damage.base(), Math.min(inMemory, Math.min(m.held, m.disk.pinBase())));
+            return Math.max(m.damage.base(), Math.min(inMemory, Math.min(held, m.disk.pinBase())));
         }
         return inMemory;
-    }
-
-    /** Promises {@code ballot}: with a log, durably, before the report that carries the promise leaves. */
-    private void promise(long ballot) {
-        m.promised = ballot;
-        if (m.disk != null) {
-            m.disk.writeMeta(m.meta());
-        }
     }
 
     /** The recovery of {@code viewId} found the view not primary. */
@@ -129,9 +130,9 @@ final class Recovery {
         if (!(m.phase instanceof Phase.Frozen f) || f.view() != viewId || !src.equals(f.coordinator())) {
             return;
         }
-        m.phase = new Phase.Blocked(viewId, reason);
+        m.enter(new Phase.Blocked(viewId, reason));
         LOG.info("{}: view {} is not primary: {}", m.self, viewId, reason);
-        m.pump.notPrimary(m.view, reason);
+        m.pump.notPrimary(view, reason);
     }
 
     /** The recovery of {@code msg.view()} established an epoch, sequenced by {@code src}. */
@@ -139,8 +140,9 @@ final class Recovery {
         if (!(m.phase instanceof Phase.Frozen f) || f.view() != msg.view() || !src.equals(f.coordinator())) {
             return List.of();
         }
-        m.phase = new Phase.Catching(msg.view(), new EpochId(msg.view(), src), f.members(), msg.start(), msg.gap(),
-                msg.refound(), msg.provider(), msg.marks(), msg.ballot(), msg.truncate(), msg.lineage(), msg.witness());
+        m.enter(new Phase.Catching(msg.view(), new EpochId(msg.view(), src), f.members(), msg.start(), msg.gap(),
+                msg.refound(), msg.provider(), msg.marks(), msg.ballot(), msg.truncate(), msg.lineage(),
+                msg.witness()));
         if (m.disk != null) {
             if (msg.truncate() >= 0) {
                 m.truncate(msg.truncate(), msg.marks());
@@ -148,7 +150,7 @@ final class Recovery {
             m.holdAhead();   // repairs that came before the epoch
         } else if (msg.truncate() < 0 && msg.witness() < 0) {
             // Without a log a cut back waits for the opening (Opening.open); otherwise the early repairs are held now.
-            m.rebase.tailMap(m.held, false).forEach(m.ahead::put);
+            m.rebase.tailMap(m.history.held(), false).forEach(m.ahead::put);
             m.rebase.clear();
             m.holdAhead();
         }
@@ -173,7 +175,7 @@ final class Recovery {
         for (Entry e : entries) {
             if (deferred) {
                 m.rebase.put(e.gseq(), e);
-            } else if (e.gseq() > m.held || (m.disk != null && !catching)) {
+            } else if (e.gseq() > m.history.held() || (m.disk != null && !catching)) {
                 m.ahead.put(e.gseq(), e);
             }
         }
@@ -218,17 +220,7 @@ final class Recovery {
     private void cutForMend(long after) {
         LOG.warn("{}: cuts its log after {} (was {}): its damaged entry {} has no copy that verifies at any replica "
                 + "here, and cannot have been committed", m.self, after, m.damage.extent(), after + 1);
-        m.disk.truncateAfter(after);
-        m.log.tailMap(after, false).clear();
-        m.damage.cutAfter(after);
-        m.held = Math.min(m.held, after);
-        m.logged = Math.min(m.logged, after);
-        m.replayTo = Math.min(m.replayTo, after);
-        m.marks.clear();
-        m.marks.putAll(m.damage.rootMarks());
-        m.log.values().forEach(e -> m.marks.merge(e.origin(), e.oseq(), Math::max));
-        m.damage.markInto(m.marks);
-        m.cutBack = false;   // its marks are its log's again
+        m.cutLogForMend(after);
     }
 
     /** Sends this member's report again to the recovery it is frozen for (its log changed). */
@@ -253,9 +245,9 @@ final class Recovery {
             merged.addAll(out);
             out = merged;
         }
-        if (out.size() != upTo - from && m.view != null && m.view.id() > view) {
+        if (out.size() != upTo - from && this.view != null && this.view.id() > view) {
             LOG.debug("{}: asked to repair ({}, {}] for view {}, left for view {}: holds {} of those entries", m.self,
-                    from, upTo, view, m.view.id(), out.size());
+                    from, upTo, view, this.view.id(), out.size());
         } else if (out.size() != upTo - from) {
             LOG.error("{}: asked to repair ({}, {}] but holds only {} of those entries", m.self, from, upTo,
                     out.size());

@@ -3,6 +3,7 @@ package org.fts.order;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashMap;
@@ -16,7 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The rules of the parts of a {@link Member} that are objects of their own: when an acknowledgement is owed
- * ({@link AckSchedule}), and what a damaged log holds beyond the member ({@link LogDamage}). The protocol's behaviour
+ * ({@link AckSchedule}), what a damaged log holds beyond the member ({@link LogDamage}), and the checked steps of its
+ * {@link History}. The protocol's behaviour
  * with them is the stepped tests' and the simulator's; these pin each rule on its own.
  */
 class MemberPartsTest {
@@ -101,5 +103,35 @@ class MemberPartsTest {
         damage.repaired(fixes, List.of(new MemberLog.Damaged(2, 2, null, 0)), 5, new HashMap<>());
         assertTrue(damage.isEmpty(), "damage at 2 is behind the checkpoint at 5: " + damage.spans());
         assertNotNull(damage.take(7));
+    }
+
+    @Test
+    void aHistoryIsHeldAndDeliveredOneEntryAfterAnotherAndWhatIsKnownCommittedNeverShrinks() {
+        History h = new History();
+        h.hold(1);
+        h.hold(2);
+        assertThrows(IllegalStateException.class, () -> h.hold(4), "a hole in the history");
+        assertThrows(IllegalStateException.class, () -> h.deliver(2), "delivered out of order");
+        h.deliver(1);
+        h.deliver(2);
+        assertThrows(IllegalStateException.class, () -> h.deliver(3), "delivered beyond what it holds");
+        assertEquals(2, h.deliveredHere());
+        assertTrue(h.applied());
+        h.knowCommitted(5);
+        h.knowCommitted(3);
+        assertEquals(5, h.commitKnown(), "a majority held it: never forgotten");
+        assertThrows(IllegalStateException.class, () -> h.refoundAt(3), "its state holds broadcasts: not a founding");
+        h.skipTo(10);
+        assertEquals(9, h.held());
+        assertEquals(9, h.delivered());
+        assertEquals(2, h.deliveredHere(), "skipped by a gap, not delivered here");
+        h.logged(9);
+        h.replayThrough(9);
+        h.cutAfter(7);
+        assertEquals(7, h.held());
+        assertEquals(7, h.logged());
+        assertEquals(9, h.replayTo(), "a recovery's cut back leaves what a restart replays");
+        h.cutLogAfter(6);
+        assertEquals(6, h.replayTo(), "the mend step's cut drops it from the replay too");
     }
 }
