@@ -157,6 +157,10 @@ class ProtocolSimulationTest {
             {15933L, logs1000reads, "no member held its epoch whole: the short logs were not tried as a source"},
             {2321L, ProtocolSimulator.Options.of(3).withLogs().withPowerLoss(), "a checkpoint past a log a power "
                     + "loss cut short was used, and the log went on from the checkpoint with a hole"},
+            {3052L, logs1000reads.with(Ordering.OFFLOAD), "a splice cut back the only copy here of a committed entry: "
+                    + "a member whose log a recovery it never opened had cut back, beyond the source's end (agreement)"},
+            {9021L, logs1000reads.with(Ordering.OFFLOAD), "a later epoch that committed nothing of its own hid an "
+                    + "intermediate one that had committed, and the splice continued an older epoch (agreement)"},
             // broke the simulator's own check, not the protocol: a founding done again counts from a majority opening
             {14677L, reads, "a coordinator on stale reports founded again an epoch no majority could join"},
             {101816L, reads.with(Ordering.OFFLOAD), "a splice cut back a member whose state, founded again, was past "

@@ -295,7 +295,7 @@ public final class EpochPlan {
                 holders.add(m);
             }
         }
-        Lineage lineage = new Lineage(members, reports, majority, durable, n);
+        Lineage lineage = new Lineage(config, members, reports, durable);
         Decision d = holders.isEmpty() ? null : decideWith(config, durable, members, reports, self, holders, lineage,
                 true);
         if ((d == null || !d.established()) && durable && n > 0) {

@@ -214,4 +214,52 @@ class EpochPlanTest {
         EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(a, b), reports, a);
         assertTrue(!d.established() && !d.founding(), "a founding would drop a's committed entries: " + d);
     }
+
+    private static EpochPlan.Link link(int view, String sequencer, long ballot, long upTo) {
+        return new EpochPlan.Link(new EpochId(view, new MemberId(sequencer)), ballot, upTo);
+    }
+
+    @Test
+    void aSpliceDoesNotCutBackAMemberOfTheLatestEpochThatHoldsMoreOfItThanTheSource() {
+        // Simulator seed 3052 (1,000 steps, logs, offload), view 46: x was cut back by a recovery it never opened, so
+        // it is no holder; its log holds epoch E's history up to 27, y's only up to 24; entry 25 was committed in E
+        // (a replica not here holds it too). Spliced at y's end, x would be cut back to 24 and 25 lost.
+        MemberId x = new MemberId("r2#2");
+        MemberId y = new MemberId("r0#5");
+        EpochId e = new EpochId(28, new MemberId("r2#0"));
+        List<MemberId> members = List.of(new MemberId("r2#0"), new MemberId("r0#1"), new MemberId("r1#0"));
+        List<EpochPlan.Link> lineage = List.of(link(16, "r2#0", 16, 22), link(11, "r2#0", 11, 12), link(9, "r2#0", 9, 7));
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(x, new EpochPlan.Report(false, true, 28, e, false, members, 27, 7, 2, 23, lineage, 2, List.of(),
+                true, Long.MAX_VALUE, true));
+        reports.put(y, new EpochPlan.Report(false, false, 28, e, false, members, 24, 22, 22, 23, lineage, 22,
+                List.of(), false, Long.MAX_VALUE, false));
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(x, y), reports, x);
+        assertFalse(d.established(), () -> "entries 25..27 of the latest epoch would be dropped: " + d);
+    }
+
+    @Test
+    void aLaterEpochThatCommittedNothingOfItsOwnDoesNotHideAnIntermediateOneThatDid() {
+        // Simulator seed 9021 (1,000 steps, logs, offload), view 17: x opened epoch 16@r0#2 alone (its log short of
+        // it), which continued 15@r2#2 up to 53; a majority had opened 15 and committed 44 in it. y reports the older
+        // 11@r1#3, holding up to 43. Spliced over y's epoch, 44 would be given to another broadcast. x's short log is
+        // the source instead: what it holds is 16's history, which holds everything committed (nobody here may have
+        // acknowledged 50 in 15, so 15 committed nothing after x's last).
+        MemberId x = new MemberId("r0#3");
+        MemberId y = new MemberId("r1#3");
+        List<EpochPlan.Link> older = List.of(link(8, "r1#3", 27, 40), link(18, "r1#2", 18, 33),
+                link(16, "r2#0", 16, 29), link(14, "r0#0", 14, 29), link(11, "r0#0", 11, 28), link(5, "r0#0", 5, 23));
+        List<EpochPlan.Link> xLineage = new java.util.ArrayList<>(List.of(link(15, "r2#2", 34, 53),
+                link(11, "r1#3", 30, 44)));
+        xLineage.addAll(older);
+        Map<MemberId, EpochPlan.Report> reports = new LinkedHashMap<>();
+        reports.put(x, new EpochPlan.Report(false, true, 35, new EpochId(16, new MemberId("r0#2")), false,
+                List.of(new MemberId("r0#2"), y), 49, 22, 4, 54, xLineage, 4, List.of(), true, Long.MAX_VALUE, false));
+        reports.put(y, new EpochPlan.Report(false, false, 30, new EpochId(11, y), false,
+                List.of(y, new MemberId("r0#1")), 43, 29, 29, 41, older, 33, List.of(), false, Long.MAX_VALUE, false));
+        EpochPlan.Decision d = EpochPlan.decide(N3, true, List.of(y, x), reports, y);
+        assertTrue(d.established(), d::reason);
+        assertEquals(x, d.source(), () -> "entry 44, committed in 15@r2#2, would be given to another broadcast: " + d);
+        assertEquals(50, d.start());
+    }
 }
