@@ -115,53 +115,24 @@ public final class BatchStats implements BatchStatsMBean {
         return m == 0 ? 0 : (processCpuNanos() - cpuStart) / 1e3 / m;
     }
 
-    /** The cumulative counters, from which a load campaign takes differences over its measured window. */
-    public Counters counters() {
-        return new Counters(batches.sum(), messages.sum(), batchingDelayNanos.count(), batchingDelayNanos.sum(),
-                castLatencyNanos.count(), castLatencyNanos.sum());
+    @Override
+    public long getBatchingDelayCount() {
+        return batchingDelayNanos.count();
     }
 
-    /**
-     * Cumulative batching counters: batches and messages sent, and count and sum of the batching delays and
-     * cast latencies recorded (nanoseconds). Read one by one, so a snapshot taken under load may be off by
-     * the few casts in flight.
-     */
-    public record Counters(long batches, long messages, long delayCount, long delaySumNanos, long castCount,
-                           long castSumNanos) {
-        public static final Counters ZERO = new Counters(0, 0, 0, 0, 0, 0);
+    @Override
+    public long getBatchingDelaySumNanos() {
+        return batchingDelayNanos.sum();
+    }
 
-        /** {@code this - earlier}, field by field. */
-        public Counters minus(Counters earlier) {
-            return new Counters(batches - earlier.batches, messages - earlier.messages,
-                    delayCount - earlier.delayCount, delaySumNanos - earlier.delaySumNanos,
-                    castCount - earlier.castCount, castSumNanos - earlier.castSumNanos);
-        }
+    @Override
+    public long getCastLatencyCount() {
+        return castLatencyNanos.count();
+    }
 
-        public Counters plus(Counters other) {
-            return new Counters(batches + other.batches, messages + other.messages,
-                    delayCount + other.delayCount, delaySumNanos + other.delaySumNanos,
-                    castCount + other.castCount, castSumNanos + other.castSumNanos);
-        }
-
-        /** {@code batches=… messages=… delay_n=… delay_sum_ns=… cast_n=… cast_sum_ns=…}; see {@link #parse}. */
-        public String format() {
-            return "batches=" + batches + " messages=" + messages + " delay_n=" + delayCount + " delay_sum_ns="
-                    + delaySumNanos + " cast_n=" + castCount + " cast_sum_ns=" + castSumNanos;
-        }
-
-        /** Reads {@link #format()}'s output (fields in any order; missing ones are 0). */
-        public static Counters parse(String text) {
-            java.util.Map<String, Long> f = new java.util.HashMap<>();
-            for (String kv : text.trim().split("\\s+")) {
-                int eq = kv.indexOf('=');
-                if (eq > 0) {
-                    f.put(kv.substring(0, eq), Long.parseLong(kv.substring(eq + 1)));
-                }
-            }
-            return new Counters(f.getOrDefault("batches", 0L), f.getOrDefault("messages", 0L),
-                    f.getOrDefault("delay_n", 0L), f.getOrDefault("delay_sum_ns", 0L),
-                    f.getOrDefault("cast_n", 0L), f.getOrDefault("cast_sum_ns", 0L));
-        }
+    @Override
+    public long getCastLatencySumNanos() {
+        return castLatencyNanos.sum();
     }
 
     /** One line with every metric, for logs and the stats dump at shutdown. */

@@ -32,4 +32,16 @@ public interface BatchStatsMBean {
     double getBatchLengthPerCastLatencyMs();
 
     double getCpuMicrosPerMessage();
+
+    /** Batching delays recorded since the replica started (cumulative: a monitor takes differences). */
+    long getBatchingDelayCount();
+
+    /** The sum of the batching delays recorded, in nanoseconds (cumulative). */
+    long getBatchingDelaySumNanos();
+
+    /** Cast latencies recorded since the replica started (cumulative). */
+    long getCastLatencyCount();
+
+    /** The sum of the cast latencies recorded, in nanoseconds (cumulative). */
+    long getCastLatencySumNanos();
 }

@@ -24,16 +24,16 @@ import org.junit.jupiter.api.Test;
  */
 class FailStopTest {
     private final CompletableFuture<Object[]> failed = new CompletableFuture<>();
-    private FailStop.Action previous;
+    private FailStopHook.Action previous;
 
     @BeforeEach
     void record() {
-        previous = FailStop.setAction((thread, cause) -> failed.complete(new Object[] {thread, cause}));
+        previous = FailStopHook.replace((thread, cause) -> failed.complete(new Object[] {thread, cause}));
     }
 
     @AfterEach
     void restore() {
-        FailStop.setAction(previous);
+        FailStopHook.replace(previous);
     }
 
     @Test

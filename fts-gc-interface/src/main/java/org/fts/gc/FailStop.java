@@ -16,30 +16,13 @@ public final class FailStop {
     /** The exit status of a replica stopped by a local failure (70: internal software error, sysexits.h). */
     public static final int EXIT_CODE = 70;
     private static final Logger LOG = LoggerFactory.getLogger(FailStop.class);
-    private static volatile Action action = FailStop::halt;
-
-    /** What to do on a fatal local failure (the halt; tests of the fail-stop path record it instead). */
-    @FunctionalInterface
-    public interface Action {
-        void fail(Thread thread, Throwable cause);
-    }
 
     private FailStop() {
     }
 
-    /**
-     * Replaces the action (the default halts the JVM); returns the previous one. Package-private: tests reach it
-     * through the test-jar's {@code FailStopHook}, and nothing shipped can turn the halt off.
-     */
-    static Action setAction(Action a) {
-        Action old = action;
-        action = a;
-        return old;
-    }
-
     /** Logs {@code cause} and stops the process; called from the failing thread. */
     public static void fatal(Throwable cause) {
-        action.fail(Thread.currentThread(), cause);
+        fail(Thread.currentThread(), cause);
     }
 
     /** Runs {@code body}; an {@link Error} stops the process, exceptions propagate as they are. */
@@ -70,10 +53,20 @@ public final class FailStop {
     /** The handler FTS threads carry: an {@link Error} stops the process. */
     public static void uncaught(Thread t, Throwable e) {
         if (e instanceof Error) {
-            action.fail(t, e);
+            fail(t, e);
         } else {
             LOG.error("{}: uncaught exception", t.getName(), e);
         }
+    }
+
+    /** Halts, unless an {@link Instrumentation} (a test kit's) takes the failure over. */
+    private static void fail(Thread thread, Throwable cause) {
+        for (Instrumentation i : Instrumentation.installed()) {
+            if (i.fatal(thread, cause)) {
+                return;
+            }
+        }
+        halt(thread, cause);
     }
 
     private static void halt(Thread thread, Throwable cause) {

@@ -45,7 +45,11 @@ public final class GroupChannels {
                     + binding.alias() + "' does not implement (fts.gc=jgroups does)");
         }
         String name = memberName != null ? memberName : "m-" + UUID.randomUUID().toString().substring(0, 8);
-        return binding.create(config, new MemberId(name));
+        GroupChannel channel = binding.create(config, new MemberId(name));
+        for (Instrumentation i : Instrumentation.installed()) {
+            i.created(config, channel);
+        }
+        return channel;
     }
 
     /** The binding registered under {@code alias}. */

@@ -240,11 +240,6 @@ public final class GroupPOA extends PoaBasics {
         return engine.standing().awaitServing(timeout.toMillis());
     }
 
-    /** The group-communication channel; package-private: tests reach it through the test-jar's {@code GroupPOAAccess}. */
-    GroupChannel channel() {
-        return channel;
-    }
-
     // ------------------------------------------------------------------ objects and references
 
     @Override

@@ -56,6 +56,30 @@ public interface ReplicaMXBean {
     /** This replica's load and every replica's connections as its whiteboard shows them (docs/placement.md). */
     String getLoad();
 
+    /** {@code fts.placement}: {@code load} or {@code first}. */
+    String getPlacement();
+
+    /** The requests in flight this replica publishes to its whiteboard (placement's load index). */
+    long getPlacementInFlight();
+
+    /** This replica's CPU, in permille of a core, as it publishes it (placement's load index). */
+    long getCpuPermille();
+
+    /** This replica's fixed costs (its share of the group's ordering), in permille of a core. */
+    long getFixedPermille();
+
+    /** Whether this replica publishes itself as serving (a candidate for forwarded connections). */
+    boolean isPlacementServing();
+
+    /** The replicas this one's whiteboard shows serving, itself included: the candidates for a forward. */
+    int getServingReplicas();
+
+    /** The connections this replica's whiteboard shows for each replica's endpoint ({@code host:port}). */
+    java.util.Map<String, Long> getBoard();
+
+    /** The extra work, in connections, this replica learned each replica has (by endpoint; only those with any). */
+    java.util.Map<String, Long> getExtraWork();
+
     /** Deliveries of the group layer queued for this replica and not yet handled. */
     int getPendingDeliveries();
 

@@ -110,6 +110,46 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
     }
 
     @Override
+    public String getPlacement() {
+        return placement.figures().mode();
+    }
+
+    @Override
+    public long getPlacementInFlight() {
+        return placement.figures().inFlight();
+    }
+
+    @Override
+    public long getCpuPermille() {
+        return placement.figures().cpuPermille();
+    }
+
+    @Override
+    public long getFixedPermille() {
+        return placement.figures().fixedPermille();
+    }
+
+    @Override
+    public boolean isPlacementServing() {
+        return placement.figures().serving();
+    }
+
+    @Override
+    public int getServingReplicas() {
+        return placement.figures().servingReplicas();
+    }
+
+    @Override
+    public java.util.Map<String, Long> getBoard() {
+        return placement.figures().board();
+    }
+
+    @Override
+    public java.util.Map<String, Long> getExtraWork() {
+        return placement.figures().extra();
+    }
+
+    @Override
     public int getPendingDeliveries() {
         return channel.diagnostics().pendingDeliveries();
     }

@@ -440,13 +440,6 @@ public final class DurableLog implements MemberLog {
         }
     }
 
-    /** For tests: closes the files under the log, so that its next write fails as a dead disk's would. */
-    void breakForTest() throws IOException {
-        synchronized (io) {
-            log.close();
-        }
-    }
-
     private void fail(String what, IOException e) {
         FailStop.fatal(new java.io.IOError(new IOException("FTS durable log in " + dir + ": " + what + " failed ("
                 + e + "); this replica stops rather than acknowledge what its disk may not hold", e)));

@@ -103,25 +103,6 @@ class DurableLogTest {
     }
 
     @Test
-    void anIoErrorStopsTheReplicaNamingTheDirectoryAndNothingMoreIsDurable() throws Exception {
-        java.util.concurrent.CompletableFuture<Throwable> stopped = new java.util.concurrent.CompletableFuture<>();
-        org.fts.gc.FailStop.Action previous = org.fts.gc.FailStopHook.replace((t, cause) -> stopped.complete(cause));
-        try (DurableLog log = DurableLog.open(dir)) {
-            log.start(() -> { });
-            log.append(entry(1), 0);
-            Waits.await(() -> log.durable() == 1, Duration.ofSeconds(10), () -> "durable " + log.durable());
-            log.breakForTest();   // the disk goes away
-            log.append(entry(2), 1);
-            Throwable cause = stopped.get(10, java.util.concurrent.TimeUnit.SECONDS);
-            assertTrue(cause.getMessage().contains(dir.toString()) && cause.getMessage().contains("stops"),
-                    cause.getMessage());
-            assertEquals(1, log.durable(), "what was not synced is never acknowledged");
-        } finally {
-            org.fts.gc.FailStopHook.replace(previous);
-        }
-    }
-
-    @Test
     void aLogWithEntriesButNoEpochMetaIsRefusedNotDropped() {
         try (DurableLog log = DurableLog.open(dir)) {   // entries, and (as if lost) no epoch.meta
             log.start(() -> { });

@@ -199,7 +199,7 @@ final class ProtocolSimulator {
     }
 
     private Result run() {
-        org.fts.gc.FailStop.Action before = org.fts.gc.FailStopHook.replace((thread, cause) -> { });
+        org.fts.gc.FailStopHook.Action before = org.fts.gc.FailStopHook.replace((thread, cause) -> { });
         try {
             guarded(steps::found);
             for (step = 1; step <= options.steps() && ok(); step++) {

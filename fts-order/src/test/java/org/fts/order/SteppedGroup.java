@@ -177,7 +177,7 @@ final class SteppedGroup implements AutoCloseable {
     private long viewId;
     private boolean logs;
 
-    private final org.fts.gc.FailStop.Action halt;
+    private final org.fts.gc.FailStopHook.Action halt;
 
     SteppedGroup(GroupConfig config) {
         this(config, Ordering.SEQUENCER);

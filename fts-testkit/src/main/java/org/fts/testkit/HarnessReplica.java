@@ -6,10 +6,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Properties;
 
-import org.fts.batching.BatchStats;
 import org.fts.jgroups.JGroupsFaults;
 import org.fts.goa.GroupPOA;
-import org.fts.goa.GroupPOAAccess;
 import org.fts.goa.GroupPOAInitializer;
 import org.fts.replica.ReplicaRunner;
 import org.omg.CORBA.ORB;
@@ -38,49 +36,24 @@ public final class HarnessReplica {
     }
 
     /**
-     * The launcher's commands on stdin: {@code stats}, {@code digest} (the adaptor's state digest), {@code load}
-     * (its load and placement), {@code reads} (declared reads served here and ordered), {@code view}
-     * (the replica ids of the current group view), and, for
-     * tests on JGroups, {@code isolate} / {@code heal} (a partition of this replica: JGroups DISCARD).
+     * The launcher's commands on stdin: {@code digest} (the adaptor's state digest), {@code view} (the replica ids of
+     * the current group view), and, for tests on JGroups, {@code isolate} / {@code heal} (a partition of this replica:
+     * JGroups DISCARD). Figures (load, log, batching, reads) are read over JMX, never printed here.
      */
-    /** The replica MBean's read counters ({@code ReplicaMXBean}), as {@code local=N ordered=M}; "-" without one. */
-    private static String reads(String self) {
-        try {
-            javax.management.MBeanServer server = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-            for (javax.management.ObjectName n : server.queryNames(new javax.management.ObjectName(
-                    "org.fts:type=Replica,*"), null)) {
-                if (("\"" + self + "\"").equals(n.getKeyProperty("member"))) {
-                    return "local=" + server.getAttribute(n, "ReadsLocal") + " ordered="
-                            + server.getAttribute(n, "ReadsOrdered");
-                }
-            }
-            return "-";
-        } catch (javax.management.JMException e) {
-            return "- (" + e.getMessage() + ")";
-        }
-    }
-
-    private static void command(String line, String self, POA poa) {
+    private static void command(String line, String self, String group, POA poa) {
         GroupPOA goa = poa instanceof GroupPOA g ? g : null;
-        BatchStats stats = goa == null ? null : goa.batchStats();
         try {
             switch (line) {
-                case "stats" -> System.out.println("STATS " + self + " "
-                        + (stats == null ? BatchStats.Counters.ZERO : stats.counters()).format());
-                case "logstats" -> System.out.println("LOGSTATS " + self + " "
-                        + (poa instanceof GroupPOA g && g.logFigures() != null ? g.logFigures().format() : "none"));
                 case "digest" -> System.out.println("DIGEST " + self + " "
                         + (goa == null ? "-" : goa.stateDigest()));
-                case "load" -> System.out.println("LOAD " + self + " " + (goa == null ? "-" : goa.load().format()));
-                case "reads" -> System.out.println("READS " + self + " " + reads(self));
                 case "view" -> System.out.println("VIEW " + self + " " + (goa == null ? "" : String.join(",",
-                        GroupPOAAccess.channel(goa).view().members().stream().map(m -> m.name().split("#")[0]).toList())));
+                        channel(group, self).view().members().stream().map(m -> m.replica()).toList())));
                 case "isolate" -> {
-                    JGroupsFaults.isolate(GroupPOAAccess.channel(goa));
+                    JGroupsFaults.isolate(channel(group, self));
                     System.out.println("ISOLATED " + self);   // in effect from now on
                 }
                 case "heal" -> {
-                    JGroupsFaults.heal(GroupPOAAccess.channel(goa));
+                    JGroupsFaults.heal(channel(group, self));
                     System.out.println("HEALED " + self);
                 }
                 default -> System.err.println("unknown command: " + line);
@@ -91,16 +64,21 @@ public final class HarnessReplica {
         System.out.flush();
     }
 
+    /** The group channel this replica's adaptor joined with (the test kit's record of the channels made here). */
+    private static org.fts.gc.GroupChannel channel(String group, String self) {
+        return org.fts.gc.OpenChannels.of(group, self);
+    }
+
     /**
      * Reads commands from stdin from the start (before the adaptor exists, a command finds no adaptor and fails);
      * its end (the launcher is gone) ends the replica.
      */
-    private static void stdinControl(String self, java.util.concurrent.atomic.AtomicReference<POA> poa) {
+    private static void stdinControl(String self, String group, java.util.concurrent.atomic.AtomicReference<POA> poa) {
         Thread watchdog = new Thread(() -> {
             try {
                 BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                 for (String line = in.readLine(); line != null; line = in.readLine()) {
-                    command(line.trim(), self, poa.get());
+                    command(line.trim(), self, group, poa.get());
                 }
             } catch (java.io.IOException ignored) {
                 // same as EOF
@@ -148,7 +126,7 @@ public final class HarnessReplica {
         String self = props.getProperty("fts.replica.id", "plain");
         java.util.concurrent.atomic.AtomicReference<POA> adaptor = new java.util.concurrent.atomic.AtomicReference<>();
         if (stdinControl) {
-            stdinControl(self, adaptor);
+            stdinControl(self, props.getProperty("fts.group", "fts"), adaptor);
         }
         ORB orb;
         POA poa;

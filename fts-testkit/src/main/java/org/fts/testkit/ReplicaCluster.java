@@ -13,7 +13,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
-import org.fts.batching.BatchStats;
 import org.fts.process.ChildJvm;
 import org.fts.process.Ports;
 
@@ -179,10 +178,13 @@ public final class ReplicaCluster implements AutoCloseable {
             // would leave from 127.0.0.1, and a host's traffic could not be told from the clients'
             jvmArgs.add("-Dfts.gc.jgroups.bind_addr=" + hosts.get(i));
         }
+        int jmxPort = Ports.free(hosts.get(i));   // a fresh one per process: figures are read over JMX
+        jvmArgs.addAll(ReplicaJmx.agentOptions(hosts.get(i), jmxPort));
         jvmArgs.addAll(extra);
         jvmArgs.addAll(more);
         return new ReplicaProcess(group + "-r" + i, jvmArgs, args.stream().filter(a -> !a.equals(AS_SERVICES)).toList(),
-                plain, args.contains(AS_SERVICES), logDir, references, environments.getOrDefault(i, Map.of()));
+                plain, args.contains(AS_SERVICES), logDir, references, environments.getOrDefault(i, Map.of()),
+                new ReplicaJmx(group, "r" + i, hosts.get(i), jmxPort));
     }
 
     /**
@@ -218,6 +220,7 @@ public final class ReplicaCluster implements AutoCloseable {
             throw new IllegalStateException("r" + i + " is still running");
         }
         old.close();   // keeps its stdout in the log directory
+        members.get(i).jmx.close();
         members.set(i, launch(i, more));   // under the lock: close() reaps it or it is never started
     }
 
@@ -293,7 +296,7 @@ public final class ReplicaCluster implements AutoCloseable {
         return jvm.waitFor(timeout) ? OptionalInt.of(jvm.exitValue()) : OptionalInt.empty();
     }
 
-    /** Sends a line to replica {@code i}'s stdin (its commands: stats, digest, view, isolate, heal). */
+    /** Sends a line to replica {@code i}'s stdin (its commands: digest, view, isolate, heal). */
     public void command(int i, String line) throws IOException {
         members.get(i).jvm.tell(line);
     }
@@ -306,14 +309,14 @@ public final class ReplicaCluster implements AutoCloseable {
         return ask(i, "digest", 15);
     }
 
-    /** Replica {@code i}'s load and placement ({@code GroupPOA.load()}); fails without an answer in 15 s. */
-    public org.fts.goa.PlacementFigures load(int i) throws IOException, InterruptedException {
-        return org.fts.goa.PlacementFigures.parse(ask(i, "load", 15));
+    /** Replica {@code i}'s load and placement (over JMX); fails without an answer in 15 s. */
+    public org.fts.goa.PlacementFigures load(int i) throws IOException {
+        return members.get(i).jmx.placement();
     }
 
-    /** Replica {@code i}'s declared-read counters, {@code local=N ordered=M}; fails without an answer in 15 s. */
-    public String reads(int i) throws IOException, InterruptedException {
-        return ask(i, "reads", 15);
+    /** Replica {@code i}'s declared-read counters, shown as {@code local=N ordered=M}; 15 s at most (over JMX). */
+    public String reads(int i) throws IOException {
+        return members.get(i).jmx.reads();
     }
 
     /** Sends {@code command} to replica {@code i} and returns its answer, waiting at most {@code seconds}. */
@@ -385,38 +388,25 @@ public final class ReplicaCluster implements AutoCloseable {
     }
 
     /**
-     * Each replica's log figures, in replica order ({@code GroupChannel.logFigures}; null for a replica without a
-     * log). Fails if a replica does not answer within 5 s.
+     * Each replica's log figures, in replica order (over JMX; null for a replica without a log). Fails if a replica
+     * does not answer within 15 s.
      */
-    public List<org.fts.gc.LogFigures> logStats() throws IOException, InterruptedException {
+    public List<org.fts.gc.LogFigures> logStats() throws IOException {
         List<org.fts.gc.LogFigures> all = new ArrayList<>();
-        for (String line : askAll("logstats")) {
-            all.add(line.equals("none") ? null : org.fts.gc.LogFigures.parse(line));
-        }
-        return all;
-    }
-
-    /** {@code command} to every replica at once, and their answers in replica order (5 s at most each). */
-    private List<String> askAll(String command) throws IOException, InterruptedException {
-        for (int i = 0; i < members.size(); i++) {
-            queue(i, command).clear();
-            command(i, command);
-        }
-        List<String> all = new ArrayList<>();
-        for (int i = 0; i < members.size(); i++) {
-            all.add(answer(i, command, queue(i, command), 5));
+        for (ReplicaProcess m : members) {
+            all.add(m.jmx.log());
         }
         return all;
     }
 
     /**
-     * Each replica's cumulative batching counters, in replica order (asks over stdin; zeros for the plain
-     * server). Fails if a replica does not answer within 5 s.
+     * Each replica's cumulative batching counters, in replica order (over JMX; zeros for the plain server). Fails if a
+     * replica does not answer within 15 s.
      */
-    public List<BatchStats.Counters> stats() throws IOException, InterruptedException {
-        List<BatchStats.Counters> all = new ArrayList<>();
-        for (String line : askAll("stats")) {
-            all.add(BatchStats.Counters.parse(line));
+    public List<BatchCounters> stats() throws IOException {
+        List<BatchCounters> all = new ArrayList<>();
+        for (ReplicaProcess m : members) {
+            all.add(m.jmx.batching());
         }
         return all;
     }
@@ -453,6 +443,7 @@ public final class ReplicaCluster implements AutoCloseable {
         }
         members.forEach(m -> m.jvm.destroy());   // all at once, then each is waited for
         members.forEach(m -> m.jvm.close());
+        members.forEach(m -> m.jmx.close());
         if (dataDir != null) {
             deleteTree(dataDir);
         }

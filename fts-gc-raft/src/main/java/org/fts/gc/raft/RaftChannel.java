@@ -438,11 +438,6 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
         return channel;
     }
 
-    /** For tests: the Raft protocol. */
-    RAFT raft() {
-        return raft;
-    }
-
     @Override
     public String toString() {
         return "RaftChannel[" + self + "]";

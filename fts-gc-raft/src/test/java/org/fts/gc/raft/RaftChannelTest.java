@@ -136,7 +136,7 @@ class RaftChannelTest {
     @Test
     void theLeaderCrashingMidTrafficLosesAndRepeatsNothingOfTheSurvivors() throws Exception {
         List<Member> all = three();
-        Member leader = all.stream().filter(m -> ((RaftChannel) m.channel()).raft().isLeader()).findFirst()
+        Member leader = all.stream().filter(m -> RaftChannelTest.raftOf(m.channel()).isLeader()).findFirst()
                 .orElseThrow();
         List<Member> survivors = all.stream().filter(m -> m != leader).toList();
         List<Thread> senders = survivors.stream().map(m -> send(m, 600)).toList();
@@ -263,7 +263,7 @@ class RaftChannelTest {
         List<Member> all = three();
         Member leader = all.stream().filter(m -> m.channel().self().equals(m.recorder().lastEpoch().sequencer()))
                 .findFirst().orElseThrow();
-        org.jgroups.protocols.raft.RAFT raft = ((RaftChannel) leader.channel()).raft();
+        org.jgroups.protocols.raft.RAFT raft = RaftChannelTest.raftOf(leader.channel());
         JGroupsFaults.isolate(leader.channel());
         int delivered = leader.recorder().deliveredCount();
         leader.channel().abcast(bytes("alone:0"));
@@ -360,5 +360,11 @@ class RaftChannelTest {
         assertEquals(wellFormed(r1.recorder().delivered()), wellFormed(r2.recorder().delivered()));
         org.fts.process.Waits.await(() -> !Files.exists(entries.resolveSibling(Quarantine.FILE)), WAIT,
                 () -> "r0's quarantine lifted once its log is back");
+    }
+
+    /** The RAFT protocol in {@code ch}'s JGroups stack (null before the join). */
+    static org.jgroups.protocols.raft.RAFT raftOf(GroupChannel ch) {
+        org.jgroups.JChannel j = ((RaftChannel) ch).jchannel();
+        return j == null ? null : j.getProtocolStack().findProtocol(org.jgroups.protocols.raft.RAFT.class);
     }
 }

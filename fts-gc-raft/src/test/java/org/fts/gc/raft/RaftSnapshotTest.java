@@ -154,7 +154,7 @@ class RaftSnapshotTest {
     private String rafts() {
         StringBuilder b = new StringBuilder();
         for (GroupChannel ch : opened) {
-            org.jgroups.protocols.raft.RAFT r = ((RaftChannel) ch).raft();
+            org.jgroups.protocols.raft.RAFT r = RaftChannelTest.raftOf(ch);
             if (r != null) {
                 b.append("\n  ").append(ch.self()).append(r.isLeader() ? " leader" : " follower").append(" term ")
                         .append(r.currentTerm()).append(" first ").append(r.log() == null ? -1 : r.log().firstAppended())
@@ -215,7 +215,7 @@ class RaftSnapshotTest {
     private static String raftState(List<Member> members) {
         StringBuilder s = new StringBuilder();
         for (Member m : members) {
-            org.jgroups.protocols.raft.RAFT r = ((RaftChannel) m.channel()).raft();
+            org.jgroups.protocols.raft.RAFT r = RaftChannelTest.raftOf(m.channel());
             s.append(String.format("[%s: delivered %d, missed %d, restoredAt %d; leader %s, log %d..%d, commit %d] ",
                     m.channel().self(), m.history().size(), m.history().missed, m.history().restoredAt, r.leader(),
                     r.log().firstAppended(), r.log().lastAppended(), r.commitIndex()));
@@ -229,7 +229,7 @@ class RaftSnapshotTest {
         send(all.get(0), 0, 1500);
         awaitSize(all.get(2), 1500);
         for (Member m : all) {
-            assertEquals(Long.MAX_VALUE, ((RaftChannel) m.channel()).raft().maxLogSize(), "no snapshot is due");
+            assertEquals(Long.MAX_VALUE, RaftChannelTest.raftOf(m.channel()).maxLogSize(), "no snapshot is due");
         }
         all.get(2).channel().close();
         for (String r : List.of("r0", "r1", "r2")) {

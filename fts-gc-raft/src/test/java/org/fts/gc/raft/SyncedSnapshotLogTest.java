@@ -144,7 +144,7 @@ class SyncedSnapshotLogTest {
         SyncedSnapshotLog log = opened(new SyncedSnapshotLog());
         log.append(1, entries(3));
         java.util.List<Throwable> stops = new java.util.concurrent.CopyOnWriteArrayList<>();
-        org.fts.gc.FailStop.Action was = org.fts.gc.FailStopHook.replace((t, cause) -> stops.add(cause));
+        org.fts.gc.FailStopHook.Action was = org.fts.gc.FailStopHook.replace((t, cause) -> stops.add(cause));
         try {
             // JChannel.close() stops RAFT's thread by interrupting it: its write fails (ClosedByInterruptException),
             // and jgroups-raft returns as from a failed disk

@@ -9,7 +9,6 @@ import java.util.UUID;
 import java.util.function.IntFunction;
 
 import org.fts.goa.GroupPOA;
-import org.fts.goa.GroupPOAAccess;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.Servant;
 
@@ -160,9 +159,14 @@ public final class InJvmReplicas implements AutoCloseable {
         return org.fts.gc.local.LocalNetwork.named(network);
     }
 
+    /** The group channel replica {@code i} joined with (the test kit's record of the channels made here). */
+    org.fts.gc.GroupChannel channel(int i) {
+        return org.fts.gc.OpenChannels.of(GROUP, "r" + i);
+    }
+
     /** Replica {@code i}'s member in the group. */
     org.fts.gc.MemberId member(int i) {
-        return GroupPOAAccess.channel(goas.get(i)).self();
+        return channel(i).self();
     }
 
     /** Stops replica {@code i} (its ORB closes its connections; it leaves the group). */

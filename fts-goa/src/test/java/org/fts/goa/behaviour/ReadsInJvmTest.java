@@ -140,7 +140,7 @@ class ReadsInJvmTest {
     @Test
     void theCheckModeCatchesADeclaredReadThatWrites() throws Exception {
         List<Throwable> stopped = new CopyOnWriteArrayList<>();
-        FailStop.Action before = FailStopHook.replace((thread, cause) -> stopped.add(cause));
+        FailStopHook.Action before = FailStopHook.replace((thread, cause) -> stopped.add(cause));
         List<CountingCounter> counters = new CopyOnWriteArrayList<>();
         try (InJvmReplicas r = start(props("fts.reads", COUNTER + "#increment", "fts.reads.check", "true"), counters,
                 false)) {

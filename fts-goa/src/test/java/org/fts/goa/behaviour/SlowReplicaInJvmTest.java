@@ -15,7 +15,6 @@ import fts_goa_test.Counter;
 import fts_goa_test.CounterHelper;
 import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupConfig;
-import org.fts.goa.GroupPOAAccess;
 import org.fts.process.Waits;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +59,7 @@ class SlowReplicaInJvmTest {
         p.setProperty(GroupConfig.MAX_BACKLOG.name(), Integer.toString(BOUND));
         try (InJvmReplicas replicas = new InJvmReplicas(3, p, i -> List.of(new HelloObjImpl(),
                 i == 2 ? slowOne : new CounterImpl(), new AccountImpl()))) {
-            GroupChannel slowChannel = GroupPOAAccess.channel(replicas.goas.get(2));
+            GroupChannel slowChannel = replicas.channel(2);
             AtomicLong mostQueued = new AtomicLong();
             AtomicBoolean stop = new AtomicBoolean();
             AtomicInteger acknowledged = new AtomicInteger();
@@ -101,8 +100,8 @@ class SlowReplicaInJvmTest {
             }
             assertTrue(failures.isEmpty(), () -> "every call succeeds: " + failures);
             assertTrue(mostQueued.get() <= BOUND, "the slow replica queued at most the bound: " + mostQueued);
-            assertEquals(0, GroupPOAAccess.channel(replicas.goas.get(0)).diagnostics().fellBehind(), "replica 0 kept up");
-            assertEquals(0, GroupPOAAccess.channel(replicas.goas.get(1)).diagnostics().fellBehind(), "replica 1 kept up");
+            assertEquals(0, replicas.channel(0).diagnostics().fellBehind(), "replica 0 kept up");
+            assertEquals(0, replicas.channel(1).diagnostics().fellBehind(), "replica 1 kept up");
 
             slowOne.slow.set(false);
             // A shed counts from its first dropped broadcast, and the replica hears of it only once what was queued

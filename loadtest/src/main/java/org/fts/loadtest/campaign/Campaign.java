@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 
-import org.fts.batching.BatchStats;
 import org.fts.samples.Clients;
+import org.fts.testkit.BatchCounters;
 import org.fts.testkit.ReplicaCluster;
 
 /**
@@ -207,7 +207,7 @@ public final class Campaign {
         long missing = Math.max(0, (long) clients * measure - log.measuredCalls());   // cut off by the deadline
         ReplicaSampler.Sample s0 = ReplicaSampler.atOrBefore(samples, log.measuredStart());
         ReplicaSampler.Sample s1 = ReplicaSampler.atOrAfter(samples, log.measuredEnd());
-        BatchStats.Counters d = s1.counters().minus(s0.counters());
+        BatchCounters d = s1.counters().minus(s0.counters());
         long calls = log.callsEndedBetween(s0.atMillis(), s1.atMillis());
         double rssMb = samples.stream().mapToLong(ReplicaSampler.Sample::maxRssKb).max().orElse(0) / 1024.0;
         return new Point(series.label(), series.policy(), series.params(),

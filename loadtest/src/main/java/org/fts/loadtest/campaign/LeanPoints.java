@@ -6,8 +6,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.fts.batching.BatchStats;
 import org.fts.loadtest.load.Lean;
+import org.fts.testkit.BatchCounters;
 import org.fts.testkit.ReplicaCluster;
 
 /**
@@ -51,7 +51,7 @@ final class LeanPoints {
         }
         ReplicaSampler.Sample s0 = edges.get(0);
         ReplicaSampler.Sample s1 = edges.get(1);
-        BatchStats.Counters d = s1.counters().minus(s0.counters());
+        BatchCounters d = s1.counters().minus(s0.counters());
         double rssMb = samples.stream().mapToLong(ReplicaSampler.Sample::maxRssKb).max().orElse(0) / 1024.0;
         return new Point(series.label(), series.policy(), series.params(), series.unreplicated() ? 1 : spec.replicas(),
                 clients, 1, r.callsPerSecond(), 0, r.meanUs() / 1000, r.p50Us() / 1000, r.p99Us() / 1000,

@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import org.fts.batching.BatchStats;
+import org.fts.testkit.BatchCounters;
 import org.fts.testkit.ReplicaCluster;
 
 /**
@@ -25,7 +25,7 @@ final class ReplicaSampler implements AutoCloseable {
      * time of the load generator's processes (Grinder agent and workers) summed, and whether it was taken on
      * demand ({@link #sampleNow()}) rather than by the period.
      */
-    record Sample(long atMillis, BatchStats.Counters counters, long cpuMicros, long maxRssKb, long clientCpuMicros,
+    record Sample(long atMillis, BatchCounters counters, long cpuMicros, long maxRssKb, long clientCpuMicros,
                   boolean onDemand) {
     }
 
@@ -60,8 +60,8 @@ final class ReplicaSampler implements AutoCloseable {
 
     private Sample sample(boolean onDemand) throws IOException, InterruptedException {
         long at = System.currentTimeMillis();
-        BatchStats.Counters sum = BatchStats.Counters.ZERO;
-        for (BatchStats.Counters c : cluster.stats()) {
+        BatchCounters sum = BatchCounters.ZERO;
+        for (BatchCounters c : cluster.stats()) {
             sum = sum.plus(c);
         }
         long cpu = 0;

@@ -165,7 +165,7 @@ final class Target implements AutoCloseable {
                 StandardCharsets.ISO_8859_1);
     }
 
-    /** Each replica's load and placement line ({@code GroupPOA.load()}), or empty for a plain or attached target. */
+    /** Each replica's load and placement line (over JMX), or empty for a plain or attached target. */
     List<String> loads() {
         List<String> out = new ArrayList<>();
         if (cluster == null || label.equals("plain")) {
@@ -176,9 +176,6 @@ final class Target implements AutoCloseable {
                 out.add("r" + i + " " + cluster.load(i));
             } catch (java.io.IOException e) {
                 out.add("r" + i + " " + e.getMessage());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return out;
             }
         }
         return out;
@@ -193,9 +190,6 @@ final class Target implements AutoCloseable {
             List<org.fts.gc.LogFigures> all = cluster.logStats();
             return all.contains(null) ? null : all;
         } catch (java.io.IOException e) {
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
             return null;
         }
     }
