@@ -1,5 +1,10 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Cast;
+import org.fts.goa.intake.CastPath;
+import org.fts.goa.intake.Membership;
+import org.fts.goa.intake.ObjectKey;
+import org.fts.goa.intake.ReplyCache;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

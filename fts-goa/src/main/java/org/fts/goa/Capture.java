@@ -1,5 +1,7 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Request;
+import org.fts.goa.intake.RequestId;
 import org.omg.CORBA.portable.InputStream;
 import org.omg.CORBA.portable.ResponseHandler;
 

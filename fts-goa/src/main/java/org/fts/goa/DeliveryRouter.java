@@ -1,5 +1,9 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Cast;
+import org.fts.goa.intake.CastPath;
+import org.fts.goa.intake.Membership;
+import org.fts.goa.intake.Standing;
 import java.util.ArrayList;
 import java.util.List;
 

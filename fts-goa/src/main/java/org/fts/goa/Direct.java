@@ -1,5 +1,6 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Encoding;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;

@@ -1,5 +1,13 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Reply;
+import org.fts.goa.intake.FtContexts;
+import org.fts.goa.intake.Membership;
+import org.fts.goa.intake.ObjectKey;
+import org.fts.goa.intake.Placement;
+import org.fts.goa.intake.Request;
+import org.fts.goa.intake.RequestId;
+import org.fts.goa.intake.RequestIntake;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -30,7 +38,8 @@ final class Dispatcher {
     Dispatcher(ORB orb, GoaConfig config, Map<ObjectKey, Servant> objects, ReplicaEngine engine,
                Membership membership, Function<byte[], String> iogr, Placement placement, ReadPath reads) {
         this.orb = orb;
-        this.intake = new RequestIntake(config, objects, engine, membership, iogr, placement, reads);
+        this.intake = new RequestIntake(config.replicaId(), config.maxRequestSize(), objects, engine.standing(),
+                engine.cache(), engine.castPath(), membership, iogr, placement, reads);
         this.timeoutMillis = config.requestTimeout().toMillis();
     }
 

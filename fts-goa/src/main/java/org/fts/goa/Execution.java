@@ -1,5 +1,10 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.CastPath;
+import org.fts.goa.intake.ObjectKey;
+import org.fts.goa.intake.Reply;
+import org.fts.goa.intake.ReplyCache;
+import org.fts.goa.intake.Request;
 import java.util.Map;
 
 import org.omg.PortableServer.Servant;

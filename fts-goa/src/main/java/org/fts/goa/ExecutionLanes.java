@@ -1,5 +1,6 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.ObjectKey;
 import java.util.concurrent.BrokenBarrierException;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;

@@ -1,5 +1,15 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.FtContexts;
+import org.fts.goa.intake.Reply;
+import org.fts.goa.intake.Request;
+import org.fts.goa.intake.RequestId;
+import org.fts.goa.intake.CastPath;
+import org.fts.goa.intake.Membership;
+import org.fts.goa.intake.ObjectKey;
+import org.fts.goa.intake.Placement;
+import org.fts.goa.intake.References;
+import org.fts.goa.intake.RequestIntake;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Map;
@@ -46,7 +56,8 @@ final class FrontDispatch implements GroupRequests {
         this.castPath = engine.castPath();
         this.timeoutNanos = config.requestTimeout().toNanos();
         this.poaName = poaName;
-        this.intake = new RequestIntake(config, objects, engine, membership, iogr, null, reads);
+        this.intake = new RequestIntake(config.replicaId(), config.maxRequestSize(), objects, engine.standing(),
+                engine.cache(), engine.castPath(), membership, iogr, null, reads);
     }
 
     /** The POA manager was activated: the objects are there, requests are taken. */

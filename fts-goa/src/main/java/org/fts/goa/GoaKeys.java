@@ -1,5 +1,6 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Placement;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -1,5 +1,12 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.LoadIndex;
+import org.fts.goa.intake.PlacementFigures;
+import org.fts.goa.intake.Membership;
+import org.fts.goa.intake.ObjectKey;
+import org.fts.goa.intake.Placement;
+import org.fts.goa.intake.References;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
@@ -113,8 +120,7 @@ public final class GroupPOA extends PoaBasics {
         }
         String endpoint = frontEnd == null ? local.endpoint() : frontEnd.endpoint();
         references.ownEndpoint(frontEnd == null ? null : endpoint);
-        this.placement = Placement.of(props, orb, config, channel, engine, membership, endpoint, references::placed,
-                engine.settingsCheck(AgreedSettings.of(props, config.groupSize())));
+        this.placement = placement(props, endpoint, engine.settingsCheck(AgreedSettings.of(props, config.groupSize())));
         Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, references::iogr, placement,
                 reads);
         groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
@@ -163,6 +169,27 @@ public final class GroupPOA extends PoaBasics {
                     config.replicaId(), endpoint);
             engine.announce(endpoint);
         }
+    }
+
+    /** Stage 0: reads {@code fts.placement} and starts measuring this replica's load (docs/placement.md). */
+    private Placement placement(Properties props, String endpoint, SettingsCheck settings) {
+        ConfigKeys.validateAndLog(LOG, "placement", props, List.of(Placement.MODE));
+        boolean byLoad = Placement.MODE.get(props).equals("load");
+        if (byLoad && frontEnd != null) {
+            LOG.warn("fts.placement=load with the adaptor's own listener (fts.iiop.port): measured to lower calls/s there "
+                    + "(connections held at one replica batch better than connections spread); see docs/placement.md");
+        }
+        LoadIndex load = new LoadIndex(config.replicaId(), channel.whiteboard(),
+                () -> membership.current().endpoints().indexOf(endpoint), () -> engine.standing().notServing() == null,
+                () -> engine.castPath().inFlight(), byLoad, settings.fingerprint(),
+                c -> c instanceof org.fts.goa.frontend.ClientConnection own ? own.isOpen() : Jacorb.isOpen(c));
+        Placement p = new Placement(byLoad, load, channel.whiteboard(), channel.self(), membership, endpoint, orb,
+                references::placed);
+        load.afterSample(() -> {
+            p.learn();
+            settings.check();   // on the same thread, after the fingerprint went out with the sample
+        });
+        return p;
     }
 
     /**

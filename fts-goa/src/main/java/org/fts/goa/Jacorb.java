@@ -1,5 +1,6 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Request;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;

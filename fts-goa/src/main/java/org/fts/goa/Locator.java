@@ -1,5 +1,7 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.References;
+import org.fts.goa.intake.ObjectKey;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 

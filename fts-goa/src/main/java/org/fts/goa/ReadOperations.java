@@ -1,5 +1,6 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.ObjectKey;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;

@@ -1,5 +1,11 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.CastPath;
+import org.fts.goa.intake.ObjectKey;
+import org.fts.goa.intake.Reply;
+import org.fts.goa.intake.Request;
+import org.fts.goa.intake.RequestIntake;
+import org.fts.goa.intake.Standing;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.LongAdder;
@@ -22,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * refused barrier sends the read down the ordinary path: cast, ordered, executed everywhere. Nothing blocks here:
  * the future completes with the reply (or fails, like a cast request's, when the replica stops serving).
  */
-final class ReadPath {
+final class ReadPath implements RequestIntake.Reads {
     private static final Logger LOG = LoggerFactory.getLogger(ReadPath.class);
 
     private final String self;
@@ -52,7 +58,8 @@ final class ReadPath {
     }
 
     /** Whether {@code operation} on {@code oid} is a declared read. */
-    boolean isRead(byte[] oid, String operation) {
+    @Override
+    public boolean isRead(byte[] oid, String operation) {
         return declared.isRead(oid, operation, objects.get(new ObjectKey(oid)));
     }
 
@@ -62,7 +69,8 @@ final class ReadPath {
     }
 
     /** Executes the declared read {@code r} here once linearizable, or orders it. */
-    CompletableFuture<Reply> read(Request r) {
+    @Override
+    public CompletableFuture<Reply> read(Request r) {
         CompletableFuture<Reply> done = new CompletableFuture<>();
         ObjectKey key = new ObjectKey(r.objectId());
         try {

@@ -1,5 +1,7 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Reply;
+import org.fts.goa.intake.Request;
 import org.omg.CORBA.CompletionStatus;
 import org.omg.CORBA.IMP_LIMIT;
 import org.omg.CORBA.ORB;

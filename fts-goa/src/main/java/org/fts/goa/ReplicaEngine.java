@@ -1,5 +1,12 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.LoadIndex;
+import org.fts.goa.intake.Cast;
+import org.fts.goa.intake.CastPath;
+import org.fts.goa.intake.Membership;
+import org.fts.goa.intake.ObjectKey;
+import org.fts.goa.intake.ReplyCache;
+import org.fts.goa.intake.Standing;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

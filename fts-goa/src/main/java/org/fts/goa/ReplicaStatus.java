@@ -1,5 +1,8 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Membership;
+import org.fts.goa.intake.Placement;
+import org.fts.goa.intake.Standing;
 import java.util.stream.Collectors;
 
 import javax.management.ObjectName;

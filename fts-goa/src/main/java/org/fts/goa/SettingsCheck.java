@@ -1,5 +1,7 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.LoadIndex;
+import org.fts.goa.intake.Standing;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -1,5 +1,9 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Encoding;
+import org.fts.goa.intake.Membership;
+import org.fts.goa.intake.ObjectKey;
+import org.fts.goa.intake.ReplyCache;
 import java.io.ByteArrayInputStream;
 import java.io.DataInputStream;
 import java.io.IOException;

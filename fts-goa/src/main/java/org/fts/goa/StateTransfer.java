@@ -1,5 +1,6 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Cast;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.HashSet;

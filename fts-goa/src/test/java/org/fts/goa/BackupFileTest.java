@@ -1,5 +1,8 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.Encoding;
+import org.fts.goa.intake.Membership;
+import org.fts.goa.intake.ReplyCache;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,5 +1,6 @@
 package org.fts.goa;
 
+import org.fts.goa.intake.ObjectKey;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 

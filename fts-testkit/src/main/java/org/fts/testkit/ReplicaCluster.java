@@ -310,7 +310,7 @@ public final class ReplicaCluster implements AutoCloseable {
     }
 
     /** Replica {@code i}'s load and placement (over JMX); fails without an answer in 15 s. */
-    public org.fts.goa.PlacementFigures load(int i) throws IOException {
+    public org.fts.goa.intake.PlacementFigures load(int i) throws IOException {
         return members.get(i).jmx.placement();
     }
 

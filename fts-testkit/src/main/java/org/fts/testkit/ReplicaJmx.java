@@ -20,7 +20,7 @@ import javax.management.remote.JMXServiceURL;
 
 import org.fts.batching.BatchStatsMBean;
 import org.fts.gc.LogFigures;
-import org.fts.goa.PlacementFigures;
+import org.fts.goa.intake.PlacementFigures;
 import org.fts.goa.ReplicaMXBean;
 
 /**
