@@ -86,88 +86,87 @@ public final class GroupPOA extends PoaBasics {
         ConfigKeys.validateAndLog(LOG, "backups", props, Backups.KEYS);
         StartupChecks.foreground(orb);
         org.fts.goa.giop.GiopGuard.checkInstalled(orb);   // the GIOP message size guard is an ORB property
-        this.groupPoa = gate.createGroupPoa(root, config.group());   // early: requests for it wait in the gate
-        // A restarted replica is a new member: its dead predecessor may still be in the view for a while.
-        MemberId member = new MemberId(config.replicaId() + "#" + UUID.randomUUID().toString().substring(0, 6));
+        // What this replica made so far, undone in reverse order if its start fails: nothing of a replica that did
+        // not start outlives it (a POA, a channel in the group, a listening port, an MBean, a thread).
+        java.util.ArrayDeque<AutoCloseable> made = new java.util.ArrayDeque<>();
         try {
+            this.groupPoa = gate.createGroupPoa(root, config.group());   // early: requests for it wait in the gate
+            made.push(() -> groupPoa.destroy(false, false));
+            // A restarted replica is a new member: its dead predecessor may still be in the view for a while.
+            MemberId member = new MemberId(config.replicaId() + "#" + UUID.randomUUID().toString().substring(0, 6));
             this.channel = GroupChannels.create(StartupChecks.groupProperties(props, config), member.name());
-        } catch (RuntimeException e) {   // a configuration error: no POA of a replica that did not start
-            groupPoa.destroy(false, false);
-            throw e;
-        }
-        this.membership = new Membership(config.replicas());
-        this.engine = new ReplicaEngine(config, member, channel, BatchingConfig.policy(props),
-                BatchingConfig.longDoorway(props), new Replay(orb), objects, membership, channel.replaysItsLog());
-        Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(
-                new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
-        StartupChecks.tlsOnlyOrPlain(local);   // before anything runs: a refused replica leaves nothing behind
-        this.references = new References(orb, groupPoa, this, membership, config.group(), objects);
-        int iiopPort = org.fts.goa.frontend.FrontEnd.PORT.get(props);
-        java.util.function.Function<byte[], String[]> interfaces = oid -> objects.get(new ObjectKey(oid))
-                ._all_interfaces(this, oid);
-        ReadPath reads = engine.readPath(new ReadOperations(props, interfaces), ReadOperations.CHECK.get(props));
-        this.frontDoor = iiopPort == 0 ? null
-                : new FrontDispatch(orb, config, objects, engine, membership, references::iogr, groupPoa.the_name(),
-                        interfaces, reads);
-        try {
+            made.push(channel::close);
+            this.membership = new Membership(config.replicas());
+            this.engine = new ReplicaEngine(config, member, channel, BatchingConfig.policy(props),
+                    BatchingConfig.longDoorway(props), new Replay(orb), objects, membership, channel.replaysItsLog());
+            Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(
+                    new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
+            StartupChecks.tlsOnlyOrPlain(local);
+            this.references = new References(orb, groupPoa, this, membership, config.group(), objects);
+            int iiopPort = org.fts.goa.frontend.FrontEnd.PORT.get(props);
+            java.util.function.Function<byte[], String[]> interfaces = oid -> objects.get(new ObjectKey(oid))
+                    ._all_interfaces(this, oid);
+            ReadPath reads = engine.readPath(new ReadOperations(props, interfaces), ReadOperations.CHECK.get(props));
+            this.frontDoor = iiopPort == 0 ? null
+                    : new FrontDispatch(orb, config, objects, engine, membership, references::iogr,
+                            groupPoa.the_name(), interfaces, reads);
             this.frontEnd = iiopPort == 0 ? null
                     : org.fts.goa.frontend.FrontEnd.start(local.host(), iiopPort, props, frontDoor,
                             StartupChecks.frontEndTls(orb, local));
-        } catch (RuntimeException e) {   // the port is taken: nothing of this replica outlives its failed start
-            channel.close();
-            groupPoa.destroy(false, false);
-            throw e;
-        }
-        String endpoint = frontEnd == null ? local.endpoint() : frontEnd.endpoint();
-        references.ownEndpoint(frontEnd == null ? null : endpoint);
-        this.placement = placement(props, endpoint, engine.settingsCheck(AgreedSettings.of(props, config.groupSize())));
-        Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, references::iogr, placement,
-                reads);
-        groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
-        this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
-        this.stats = new StatsExport(config, engine.batcher().stats());
-        this.status = new ReplicaStatus(config, engine, channel, membership, placement);
-        String namingUrl = GoaConfig.NAMING_URL.get(props);
-        String namingContext = GoaConfig.NAMING_CONTEXT.get(props);
-        this.naming = namingUrl.isEmpty() ? null : new NamingBinder(orb, namingUrl,
-                namingContext.isEmpty() ? config.group() : namingContext,
-                () -> objects.keySet().stream().map(ObjectKey::id).toList(),
-                oid -> orb.string_to_object(references.iogr(oid)), () -> engine.standing().notServing() == null,
-                () -> membership.current().version(), config.replicaId());
-        this.leaveOnShutdown = GoaConfig.LEAVE_ON_SHUTDOWN.get(props)
-                ? new Thread(() -> leave("the JVM shuts down"), "fts-leave-" + config.replicaId()) : null;
-        MetricsEndpoint endpointForMetrics = null;
-        try {
-            endpointForMetrics = MetricsEndpoint.start(props, local.host());
-            channel.join(config.group(), engine.listener());
-        } catch (RuntimeException e) {   // nothing of this replica may outlive its failed start
-            if (endpointForMetrics != null) {
-                endpointForMetrics.close();
-            }
-            if (naming != null) {
-                naming.close();
-            }
-            status.close();
-            stats.close();
-            placement.close();
             if (frontEnd != null) {
-                frontEnd.close();
+                made.push(frontEnd::close);
             }
-            channel.close();
+            String endpoint = frontEnd == null ? local.endpoint() : frontEnd.endpoint();
+            references.ownEndpoint(frontEnd == null ? null : endpoint);
+            this.placement = placement(props, endpoint,
+                    engine.settingsCheck(AgreedSettings.of(props, config.groupSize())));
+            made.push(placement::close);
+            Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, references::iogr,
+                    placement, reads);
+            groupPoa.set_servant_manager(new Locator(orb, dispatcher, objects));
+            this.manager = new GroupPOAManager(groupPoa.the_POAManager(), this::activated);
+            this.stats = new StatsExport(config, engine.batcher().stats());
+            made.push(stats);
+            this.status = new ReplicaStatus(config, engine, channel, membership, placement);
+            made.push(status);
+            String namingUrl = GoaConfig.NAMING_URL.get(props);
+            String namingContext = GoaConfig.NAMING_CONTEXT.get(props);
+            this.naming = namingUrl.isEmpty() ? null : new NamingBinder(orb, namingUrl,
+                    namingContext.isEmpty() ? config.group() : namingContext,
+                    () -> objects.keySet().stream().map(ObjectKey::id).toList(),
+                    oid -> orb.string_to_object(references.iogr(oid)), () -> engine.standing().notServing() == null,
+                    () -> membership.current().version(), config.replicaId());
+            if (naming != null) {
+                made.push(naming::close);
+            }
+            this.leaveOnShutdown = GoaConfig.LEAVE_ON_SHUTDOWN.get(props)
+                    ? new Thread(() -> leave("the JVM shuts down"), "fts-leave-" + config.replicaId()) : null;
+            this.metrics = MetricsEndpoint.start(props, local.host());
+            if (metrics != null) {
+                made.push(metrics::close);
+            }
+            channel.join(config.group(), engine.listener());
+            channel.diagnostics().exposeStatus(status::fields);   // fts status, JGroups' probe
+            engine.backups().directory(Backups.directory(props));
+            channel.diagnostics().exposeCommands(engine.backups()::command);   // fts backup, fts restore
+            if (leaveOnShutdown != null) {
+                Runtime.getRuntime().addShutdownHook(leaveOnShutdown);
+            }
+            LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
+            if (!config.replicas().isEmpty() && !config.replicas().contains(endpoint)) {
+                LOG.info("replica {}: endpoint {} is not in fts.replicas; announcing it to the group",
+                        config.replicaId(), endpoint);
+                engine.announce(endpoint);
+            }
+        } catch (Exception | Error e) {
+            while (!made.isEmpty()) {
+                try {
+                    made.pop().close();
+                } catch (Exception | Error undo) {
+                    e.addSuppressed(undo);
+                }
+            }
             throw e;
-        }
-        this.metrics = endpointForMetrics;
-        channel.diagnostics().exposeStatus(status::fields);   // fts status, JGroups' probe
-        engine.backups().directory(Backups.directory(props));
-        channel.diagnostics().exposeCommands(engine.backups()::command);   // fts backup, fts restore
-        if (leaveOnShutdown != null) {
-            Runtime.getRuntime().addShutdownHook(leaveOnShutdown);
-        }
-        LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
-        if (!config.replicas().isEmpty() && !config.replicas().contains(endpoint)) {
-            LOG.info("replica {}: endpoint {} is not in fts.replicas; announcing it to the group",
-                    config.replicaId(), endpoint);
-            engine.announce(endpoint);
         }
     }
 

@@ -198,7 +198,7 @@ final class Following {
 
     void deliverCommitted() {
         long quiet = QUIET_PER_DELAY * m.config.replayDelayNanos();
-        History h = m.history;
+        HistoryCounters h = m.history;
         Phase.Open open = m.phase instanceof Phase.Open o ? o : null;
         if (open != null && open.durablePair()) {
             h.knowCommitted(Math.min(m.ackable(), sequencerHolds));

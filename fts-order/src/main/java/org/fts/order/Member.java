@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * epoch's entries, their delivery and acknowledgements), {@link Recovery} (freezing, reporting, taking an epoch
  * and its repairs, mending a damaged log), {@link Opening} (opening the epoch a recovery established), and
  * {@link Restart} (a durable member's standing from its log). Its parts with rules of their own are objects of
- * their own: {@link History} (what it holds, delivers and knows committed, each step checked), {@link AckSchedule},
- * {@link CheckpointOffers}, {@link LogDamage}; what belongs to one epoch is its {@link Phase.Open} record's. A role
+ * their own: {@link HistoryCounters} (what it holds, delivers and knows committed, each step checked), {@link
+ * AckSchedule}, {@link CheckpointOffers}, {@link LogDamage}; what belongs to one epoch is its {@link Phase.Open}
+ * record's. A role
  * moves this member's standing by its named transitions ({@link #enter}, {@link #promise}, {@link #opened}), never by
  * assigning its fields. Guarded by this object's monitor, the last in {@link TotalOrder}'s lock order: the roles run
  * under it, and methods return what to send, which the caller sends after leaving the monitor.
@@ -91,7 +92,7 @@ final class Member {
     // ================================ the history it holds and delivers ================================
 
     /** What it holds, delivered, knows committed, logged and replays. */
-    final History history = new History();
+    final HistoryCounters history = new HistoryCounters();
     /** The last read lease this member granted runs until then, on the read clock ({@link #grantLease}). */
     long leaseGrantedUntil;
     final AckSchedule acks;

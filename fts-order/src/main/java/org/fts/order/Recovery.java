@@ -102,7 +102,7 @@ final class Recovery {
     private Wire.State report(long viewId) {
         long ballot = ((Phase.Frozen) m.phase).ballot();
         Wire.Opened e = m.opened;
-        History h = m.history;
+        HistoryCounters h = m.history;
         long last = m.foreign ? m.foreignUpTo : m.damage.isEmpty() ? h.held() : Math.max(h.held(), m.damage.extent());
         return new Wire.State(viewId, ballot, m.fresh, m.synced, e, m.foreign, last,
                 // what it knows committed, never beyond what it holds (a lagging member may know of more)

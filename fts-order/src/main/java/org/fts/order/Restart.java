@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A durable {@link Member}'s standing after a restart, from its log ({@code fts.durability=log}), found as it is made:
- * the history it holds goes into the member's {@link History}, log and marks; its standing in recoveries is returned,
- * for the member to take.
+ * the history it holds goes into the member's {@link HistoryCounters}, log and marks; its standing in recoveries is
+ * returned, for the member to take.
  */
 final class Restart {
     private static final Logger LOG = LoggerFactory.getLogger(Restart.class);
@@ -51,7 +51,7 @@ final class Restart {
         boolean rooted = l.rooted();
         // A checkpoint's position was delivered, so committed; a founding again's is not (its history starts after it).
         boolean refoundRoot = l.root() != null && l.root().initial() && l.from() > 0;
-        History h = m.history;
+        HistoryCounters h = m.history;
         h.restartAt(l.from(), !rooted || l.from() > 0 && !refoundRoot);   // a founding again's root: the initial state
         Map<MemberId, Long> rootMarks = l.root() != null ? l.root().marks() : Map.of();
         m.marks.putAll(rootMarks);

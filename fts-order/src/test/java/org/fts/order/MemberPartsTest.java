@@ -18,7 +18,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The rules of the parts of a {@link Member} that are objects of their own: when an acknowledgement is owed
  * ({@link AckSchedule}), what a damaged log holds beyond the member ({@link LogDamage}), and the checked steps of its
- * {@link History}. The protocol's behaviour
+ * {@link HistoryCounters}. The protocol's behaviour
  * with them is the stepped tests' and the simulator's; these pin each rule on its own.
  */
 class MemberPartsTest {
@@ -107,7 +107,7 @@ class MemberPartsTest {
 
     @Test
     void aHistoryIsHeldAndDeliveredOneEntryAfterAnotherAndWhatIsKnownCommittedNeverShrinks() {
-        History h = new History();
+        HistoryCounters h = new HistoryCounters();
         h.hold(1);
         h.hold(2);
         assertThrows(IllegalStateException.class, () -> h.hold(4), "a hole in the history");

@@ -10,7 +10,7 @@ package org.fts.order;
  * delivered} the last handed to the application (or skipped by a gap), {@code commitKnown} the last the sequencer
  * said a majority holds.
  */
-final class History {
+final class HistoryCounters {
     private long held;
     private long delivered;
     private long deliveredHere;
