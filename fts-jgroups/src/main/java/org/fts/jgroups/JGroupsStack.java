@@ -65,8 +65,29 @@ public final class JGroupsStack {
         return all;
     }
 
-    /** The stack XML named by {@code fts.gc.jgroups.stack}, with FTS placeholders filled in. */
+    /**
+     * What a binding puts into the stack: at {@code ${fts.binding.transport}}, attributes of the shipped udp stack's
+     * transport; at {@code ${fts.binding.top}}, protocols above the stack's last. A stack of one's own must have the
+     * second when the binding puts protocols there.
+     */
+    public record Binding(String alias, String transport, String top) {
+        /** A binding that adds nothing. */
+        public static Binding none(String alias) {
+            return new Binding(alias, "", "");
+        }
+    }
+
+    /** The placeholders of {@link Binding}. */
+    static final String TRANSPORT = "fts.binding.transport";
+    static final String TOP = "fts.binding.top";
+
+    /** The stack XML named by {@code fts.gc.jgroups.stack}, with FTS placeholders filled in and nothing of a binding. */
     public static String stackXml(Properties config) {
+        return stackXml(config, Binding.none("none"));
+    }
+
+    /** The stack XML named by {@code fts.gc.jgroups.stack}, with FTS placeholders and {@code binding}'s parts filled in. */
+    public static String stackXml(Properties config, Binding binding) {
         String stack = STACK.get(config);
         String xml = switch (stack) {
             case "udp" -> resource("fts-jgroups-udp.xml");
@@ -81,8 +102,14 @@ public final class JGroupsStack {
             throw new ConfigException(STACK.name(), "names a stack without NAKACK2, UNICAST3 and GMS: FTS needs "
                     + "reliable FIFO multicast and unicast and group membership");
         }
-        Map<String, Function<Properties, String>> values = STACK_KEYS.stream()
-                .collect(Collectors.toMap(ConfigKey::name, k -> props -> format(k, props)));
+        if (!binding.top().isEmpty() && !xml.contains("${" + TOP + "}")) {
+            throw new ConfigException(STACK.name(), "names a stack XML without ${" + TOP + "} (before </config>), where "
+                    + "the " + binding.alias() + " binding puts its protocols");
+        }
+        Map<String, Function<Properties, String>> values = new java.util.HashMap<>(STACK_KEYS.stream()
+                .collect(Collectors.toMap(ConfigKey::name, k -> props -> format(k, props))));
+        values.put(TRANSPORT, props -> binding.transport());
+        values.put(TOP, props -> binding.top());
         Matcher m = PLACEHOLDER.matcher(xml);
         StringBuilder out = new StringBuilder();
         while (m.find()) {

@@ -1,6 +1,7 @@
 package org.fts.jgroups;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayInputStream;
@@ -10,8 +11,38 @@ import java.util.Properties;
 
 import org.junit.jupiter.api.Test;
 
-/** The shipped stacks' {@code ${fts.gc.jgroups.*}} placeholders are filled from FTS configuration. */
+/**
+ * The shipped stacks' {@code ${fts.gc.jgroups.*}} placeholders are filled from FTS configuration, and a binding's parts
+ * go where its placeholders are: no regular expression edits a stack.
+ */
 class StackXmlTest {
+    @Test
+    void aBindingsPartsGoAtItsPlaceholdersAndAStackOfOnesOwnWithoutTheTopOneIsRefusedNamingIt() throws Exception {
+        JGroupsStack.Binding b = new JGroupsStack.Binding("test", "ip_mcast=\"true\"", "<pbcast.STATE_TRANSFER/>");
+        for (String stack : java.util.List.of("udp", "tcp")) {
+            Properties p = new Properties();
+            p.setProperty("fts.gc.jgroups.stack", stack);
+            String xml = JGroupsStack.stackXml(p, b);
+            assertTrue(xml.contains("<pbcast.STATE_TRANSFER/>\n</config>"), "on top, last: " + xml);
+            assertEquals(stack.equals("udp"), xml.contains("<UDP ip_mcast=\"true\""), "on the udp transport: " + xml);
+        }
+        java.nio.file.Path own = java.nio.file.Files.createTempFile("own-stack", ".xml");
+        try {
+            Properties p = new Properties();
+            p.setProperty("fts.gc.jgroups.stack", "tcp");
+            java.nio.file.Files.writeString(own, JGroupsStack.stackXml(p).replace("</config>", "    <FRAG2/>\n</config>"));
+            p.setProperty("fts.gc.jgroups.stack", own.toString());
+            org.fts.config.ConfigException e = assertThrows(org.fts.config.ConfigException.class,
+                    () -> JGroupsStack.stackXml(p, b));
+            assertTrue(e.getMessage().contains("fts.gc.jgroups.stack") && e.getMessage().contains("${fts.binding.top}")
+                    && e.getMessage().contains("test binding"), e.getMessage());
+            assertTrue(JGroupsStack.stackXml(p, JGroupsStack.Binding.none("test")).contains("<FRAG2/>"),
+                    "a binding that puts nothing on top takes it as it is");
+        } finally {
+            java.nio.file.Files.deleteIfExists(own);
+        }
+    }
+
     @Test
     void theMulticastTtlIsASettingThatDefaultsToTheHostOnly() {
         Properties p = new Properties();

@@ -81,15 +81,10 @@ public final class DirectOrdering extends MaxOneThreadPerSender {
     }
 
     /**
-     * {@code xml} with this policy on its transport, if it is the shipped {@code udp} stack (named by {@code stack}):
-     * the stack is shared with the raft binding, whose RAFT may block a receiver, so the policy is this binding's.
+     * What the jgroups binding puts into the shipped stack: this policy on the udp transport (its placeholder is in the
+     * shipped udp stack only: the stack is shared with the raft binding, whose RAFT may block a receiver, so the policy
+     * is this binding's).
      */
-    static String onShippedUdp(String stack, String xml) {
-        java.util.regex.Matcher transport = java.util.regex.Pattern.compile("<UDP\\s[^>]*>").matcher(xml);
-        if (!"udp".equals(stack) || !transport.find() || transport.group().contains("message_processing_policy")) {
-            return xml;
-        }
-        return xml.substring(0, transport.start()) + "<UDP message_processing_policy=\"" + DirectOrdering.class.getName()
-                + "\"" + xml.substring(transport.start() + "<UDP".length());
-    }
+    static final org.fts.jgroups.JGroupsStack.Binding BINDING = new org.fts.jgroups.JGroupsStack.Binding("jgroups",
+            "message_processing_policy=\"" + DirectOrdering.class.getName() + "\"", "");
 }

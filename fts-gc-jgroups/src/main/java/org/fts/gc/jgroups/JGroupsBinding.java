@@ -46,7 +46,7 @@ public final class JGroupsBinding implements GroupBinding {
 
     @Override
     public GroupChannel create(Properties config, MemberId self) {
-        String xml = DirectOrdering.onShippedUdp(JGroupsStack.STACK.get(config), JGroupsStack.stackXml(config));
+        String xml = JGroupsStack.stackXml(config, DirectOrdering.BINDING);
         return new JGroupsChannel(xml, org.fts.gc.GroupConfig.from(config), self, GroupSecurity.groupKey(config),
                 STALL_TIMEOUT.get(config), org.fts.gc.Durability.from(config), Ordering.of(ORDERING.get(config)));
     }

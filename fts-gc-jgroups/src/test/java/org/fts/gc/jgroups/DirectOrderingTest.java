@@ -18,21 +18,21 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shipped udp stack is shared with the raft binding (fts-jgroups) and names no policy of either binding; the
- * jgroups binding runs it with {@link DirectOrdering}, and leaves any other stack as it is.
+ * jgroups binding puts {@link DirectOrdering} at its transport's placeholder, which only the udp stack has.
  */
 class DirectOrderingTest {
     @Test
-    void theJGroupsBindingRunsTheSharedUdpStackWithDirectOrderingAndLeavesOtherStacksAsTheyAre() throws Exception {
+    void theJGroupsBindingRunsTheSharedUdpStackWithDirectOrderingAndTheTcpStackWithout() throws Exception {
         String shared = JGroupsStack.stackXml(new Properties());
         assertFalse(shared.contains("message_processing_policy=\""), "the shared stack names a binding's policy");
-        String udp = DirectOrdering.onShippedUdp("udp", shared);
+        assertFalse(shared.contains("${fts.binding"), "every binding placeholder is filled: " + shared);
+        String udp = JGroupsStack.stackXml(new Properties(), DirectOrdering.BINDING);
         try (JChannel ch = new JChannel(new ByteArrayInputStream(udp.getBytes(StandardCharsets.UTF_8)))) {
             assertInstanceOf(DirectOrdering.class, ch.getProtocolStack().getTransport().getMessageProcessingPolicy());
         }
-        assertEquals(udp, DirectOrdering.onShippedUdp("udp", udp), "added twice");
         Properties tcp = new Properties();
         tcp.setProperty(JGroupsStack.STACK.name(), "tcp");
-        assertEquals(JGroupsStack.stackXml(tcp), DirectOrdering.onShippedUdp("tcp", JGroupsStack.stackXml(tcp)));
+        assertEquals(JGroupsStack.stackXml(tcp), JGroupsStack.stackXml(tcp, DirectOrdering.BINDING));
     }
 
     /**

@@ -63,7 +63,7 @@ public final class RaftBinding implements GroupBinding {
             throw new ConfigException(GroupConfig.READ_LEASE.name(), "is the jgroups binding's: with fts.gc=raft "
                     + "every declared read is confirmed through the log (docs/reads.md); leave it 0");
         }
-        return new RaftChannel(JGroupsStack.stackXml(config), GroupConfig.from(config), self,
+        return new RaftChannel(RaftStack.xml(config), GroupConfig.from(config), self,
                 GroupSecurity.groupKey(config), Durability.from(config), Durability.directory(config),
                 members, RESEND.get(config).toMillis(), HEARTBEAT.get(config).toMillis(),
                 Durability.CHECKPOINT.get(config));

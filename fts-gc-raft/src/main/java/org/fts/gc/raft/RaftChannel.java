@@ -175,8 +175,7 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
         });
         ledgerOf.set(ledger);
         try {
-            JChannel ch = new JChannel(new ByteArrayInputStream(RaftStack.withRaft(stackXml)
-                    .getBytes(StandardCharsets.UTF_8)));
+            JChannel ch = new JChannel(new ByteArrayInputStream(stackXml.getBytes(StandardCharsets.UTF_8)));
             ch.setName(self.name());
             if (groupKey != null) {
                 GroupSecurity.install(ch, groupKey);

@@ -306,6 +306,35 @@ class RaftChannelTest {
         assertThrows(org.fts.gc.GroupException.class, () -> stranger.join(group, new Recorder()));
     }
 
+    /**
+     * The raft binding puts ELECTION, RAFT and REDIRECT at the stack's {@code ${fts.binding.top}}; a stack of one's own
+     * with a RAFT of its own, or the jgroups binding's receiver-thread policy, is a start-up error naming the key.
+     */
+    @Test
+    void aStackWithARaftOfItsOwnOrTheJGroupsBindingsPolicyIsAStartupErrorNamingTheKey() throws Exception {
+        Properties p = config();
+        String shipped = org.fts.jgroups.JGroupsStack.stackXml(p, RaftStack.BINDING);
+        assertTrue(shipped.contains("<raft.ELECTION") && shipped.contains(FtsRaft.class.getName())
+                && shipped.trim().endsWith("<raft.REDIRECT/>\n</config>"), shipped);
+        java.nio.file.Path own = java.nio.file.Files.createTempFile("own-stack", ".xml");
+        try {
+            p.setProperty("fts.gc.jgroups.stack", own.toString());
+            String base = org.fts.jgroups.JGroupsStack.stackXml(config()).replace("</config>",
+                    "    ${fts.binding.top}\n</config>");
+            java.nio.file.Files.writeString(own, base.replace("${fts.binding.top}",
+                    "<raft.RAFT members=\"r0,r1,r2\"/>\n    ${fts.binding.top}"));
+            ConfigException e = assertThrows(ConfigException.class, () -> GroupChannels.create(p, "r0#1"));
+            assertTrue(e.getMessage().contains("fts.gc.jgroups.stack") && e.getMessage().contains("raft.RAFT"),
+                    e.getMessage());
+            java.nio.file.Files.writeString(own, base.replace("<UDP ", "<UDP message_processing_policy=\""
+                    + "org.fts.gc.jgroups.DirectOrdering\" "));
+            e = assertThrows(ConfigException.class, () -> GroupChannels.create(p, "r0#1"));
+            assertTrue(e.getMessage().contains("DirectOrdering"), e.getMessage());
+        } finally {
+            java.nio.file.Files.deleteIfExists(own);
+        }
+    }
+
     @Test
     void aReadLeaseIsAStartupErrorNamingTheKey() {
         Properties p = config();
