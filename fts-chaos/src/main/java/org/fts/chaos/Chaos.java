@@ -89,8 +89,8 @@ public final class Chaos {
             char[] password = ("chaos-" + UUID.randomUUID()).toCharArray();
             org.fts.jgroups.GroupSecurity.createKeystore(dir.resolve("group.p12"), password, "fts");
             java.nio.file.Files.writeString(dir.resolve("group.pw"), new String(password) + "\n");
-            options.addAll(List.of("-Dfts.gc.jgroups.encrypt=sym", "-Dfts.gc.jgroups.keystore=" + dir.resolve("group.p12"),
-                    "-Dfts.gc.jgroups.keystore_password_file=" + dir.resolve("group.pw")));
+            options.addAll(List.of("-Dfts.jgroups.encrypt=sym", "-Dfts.jgroups.keystore=" + dir.resolve("group.p12"),
+                    "-Dfts.jgroups.keystore_password_file=" + dir.resolve("group.pw")));
         }
         out.println("chaos: seed=" + o.seed() + " nemesis=" + o.nemesis() + " seconds=" + o.seconds() + " replicas="
                 + o.replicas() + (o.hosts() ? " on 127.0.0.2.." : "") + " clients="

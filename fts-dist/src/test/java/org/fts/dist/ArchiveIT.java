@@ -204,18 +204,18 @@ class ArchiveIT {
             try (var r = Files.newBufferedReader(home.resolve("config/fts.properties"), StandardCharsets.UTF_8)) {
                 p.load(r);
             }
-            p.remove("fts.gc.jgroups.keystore");            // loopback addresses: group traffic need not be encrypted
-            p.remove("fts.gc.jgroups.keystore_password_file");
+            p.remove("fts.jgroups.keystore");            // loopback addresses: group traffic need not be encrypted
+            p.remove("fts.jgroups.keystore_password_file");
             p.setProperty("OAIAddr", HOSTS.get(i));
             p.setProperty("OAPort", Integer.toString(iiop));
             p.setProperty("fts.group", group);
             p.setProperty("fts.replica.id", "kv" + i);
             p.setProperty("fts.replicas", replicas.toString());
-            p.setProperty("fts.gc.jgroups.bind_addr", HOSTS.get(i));
-            p.setProperty("fts.gc.jgroups.tcp_port", Integer.toString(tcp));
-            p.setProperty("fts.gc.jgroups.port_range", "0");
-            p.setProperty("fts.gc.jgroups.initial_hosts", hosts.toString());
-            p.setProperty("fts.gc.jgroups.probe_port", Integer.toString(probe));
+            p.setProperty("fts.jgroups.bind_addr", HOSTS.get(i));
+            p.setProperty("fts.jgroups.tcp_port", Integer.toString(tcp));
+            p.setProperty("fts.jgroups.port_range", "0");
+            p.setProperty("fts.jgroups.initial_hosts", hosts.toString());
+            p.setProperty("fts.jgroups.probe_port", Integer.toString(probe));
             p.setProperty("fts.replica.ior_dir", tmp.resolve("ior").toString());
             Path cfg = tmp.resolve("kv" + i + ".properties");
             try (OutputStream o = Files.newOutputStream(cfg)) {

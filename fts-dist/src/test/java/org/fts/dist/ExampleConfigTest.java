@@ -48,11 +48,11 @@ class ExampleConfigTest {
                 + org.fts.goa.GroupPOAInitializer.class.getName()));
         assertEquals(org.fts.goa.giop.GuardedServerSocketFactory.class.getName(),
                 p.getProperty(org.fts.goa.giop.GiopGuard.SERVER_SOCKET_FACTORY));
-        String bind = p.getProperty("fts.gc.jgroups.bind_addr");
+        String bind = p.getProperty("fts.jgroups.bind_addr");
         assertEquals(bind, p.getProperty("OAIAddr"), "IIOP and JGroups bind to the host's one address");
         assertTrue(p.getProperty("fts.replicas").contains(bind + ":" + p.getProperty("OAPort")),
                 "fts.replicas names this replica's endpoint");
-        assertTrue(p.getProperty("fts.gc.jgroups.initial_hosts").contains(bind + "["));
+        assertTrue(p.getProperty("fts.jgroups.initial_hosts").contains(bind + "["));
     }
 
     @Test

@@ -34,10 +34,10 @@ class ConfigurationTest {
     @Test
     void badValuesNameTheirKey() {
         assertRejected("fts.gc", "fts.gc", "carrier-pigeon");
-        assertRejected("fts.gc.jgroups.mcast_port", "fts.gc.jgroups.mcast_port", "abc");
-        assertRejected("fts.gc.jgroups.mcast_port", "fts.gc.jgroups.mcast_port", "70000");
-        assertRejected("fts.gc.jgroups.mcast_ttl", "fts.gc.jgroups.mcast_ttl", "256");
-        assertRejected("fts.gc.jgroups.stack", "fts.gc.jgroups.stack", "/no/such/stack.xml");
+        assertRejected("fts.jgroups.mcast_port", "fts.jgroups.mcast_port", "abc");
+        assertRejected("fts.jgroups.mcast_port", "fts.jgroups.mcast_port", "70000");
+        assertRejected("fts.jgroups.mcast_ttl", "fts.jgroups.mcast_ttl", "256");
+        assertRejected("fts.jgroups.stack", "fts.jgroups.stack", "/no/such/stack.xml");
         assertRejected("fts.gc.local.delay", "fts.gc", "local", "fts.gc.local.delay", "5");
     }
 
@@ -46,12 +46,12 @@ class ConfigurationTest {
         Path withSequencer = dir.resolve("seq.xml");
         Files.writeString(withSequencer, "<config><UDP/><pbcast.NAKACK2/><UNICAST3/><pbcast.GMS/><SEQUENCER/></config>");
         ConfigException e = assertThrows(ConfigException.class,
-                () -> GroupChannels.create(props("fts.gc.jgroups.stack", withSequencer.toString()), "x"));
+                () -> GroupChannels.create(props("fts.jgroups.stack", withSequencer.toString()), "x"));
         assertTrue(e.getMessage().contains("SEQUENCER"), e.getMessage());
         Path unreliable = dir.resolve("bare.xml");
         Files.writeString(unreliable, "<config><UDP/><PING/><pbcast.GMS/></config>");
         e = assertThrows(ConfigException.class,
-                () -> GroupChannels.create(props("fts.gc.jgroups.stack", unreliable.toString()), "x"));
+                () -> GroupChannels.create(props("fts.jgroups.stack", unreliable.toString()), "x"));
         assertTrue(e.getMessage().contains("NAKACK2"), e.getMessage());
     }
 

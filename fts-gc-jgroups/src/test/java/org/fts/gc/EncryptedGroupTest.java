@@ -43,7 +43,7 @@ class EncryptedGroupTest {
     private GroupChannel join(String name, Properties security, Recorder r) {
         Properties p = new Properties();
         p.setProperty("fts.gc", "jgroups");
-        p.setProperty("fts.gc.jgroups.stack", "udp");
+        p.setProperty("fts.jgroups.stack", "udp");
         p.setProperty("fts.group.size", "0");   // every view primary: the test is about who gets in
         p.putAll(security);
         GroupChannel c = GroupChannels.create(p, name);
@@ -75,7 +75,7 @@ class EncryptedGroupTest {
         Recorder plain = new Recorder();
         Recorder otherKey = new Recorder();
         Properties none = new Properties();
-        none.setProperty("fts.gc.jgroups.encrypt", "none");
+        none.setProperty("fts.jgroups.encrypt", "none");
         java.util.concurrent.atomic.AtomicReference<GroupChannel> plainChannel =
                 new java.util.concurrent.atomic.AtomicReference<>();
         Thread t = new Thread(() -> plainChannel.set(join("rogue-plain", none, plain)));
@@ -100,7 +100,7 @@ class EncryptedGroupTest {
     @Test
     void inTheClearTheSameProcessJoinsAndItsBroadcastsAreDelivered() {
         Properties none = new Properties();
-        none.setProperty("fts.gc.jgroups.encrypt", "none");
+        none.setProperty("fts.jgroups.encrypt", "none");
         Recorder a = new Recorder();
         Recorder b = new Recorder();
         join("a", none, a);
@@ -117,26 +117,26 @@ class EncryptedGroupTest {
     void theModeAndTheKeystoreAreCheckedAtStartNamingTheKey(@TempDir Path dir) throws Exception {
         Properties p = new Properties();
         assertNull(org.fts.jgroups.GroupSecurityAccess.groupKey(p), "auto on loopback, no keystore: in the clear");
-        p.setProperty("fts.gc.jgroups.bind_addr", "10.11.12.13");
+        p.setProperty("fts.jgroups.bind_addr", "10.11.12.13");
         ConfigException e = assertThrows(ConfigException.class, () -> org.fts.jgroups.GroupSecurityAccess.groupKey(p));
-        assertEquals("fts.gc.jgroups.encrypt", e.key());
-        p.setProperty("fts.gc.jgroups.encrypt", "none");
+        assertEquals("fts.jgroups.encrypt", e.key());
+        p.setProperty("fts.jgroups.encrypt", "none");
         assertNull(org.fts.jgroups.GroupSecurityAccess.groupKey(p), "none on purpose: in the clear, with a warning");
 
         Properties sym = new Properties();
-        sym.setProperty("fts.gc.jgroups.encrypt", "sym");
-        assertEquals("fts.gc.jgroups.keystore",
+        sym.setProperty("fts.jgroups.encrypt", "sym");
+        assertEquals("fts.jgroups.keystore",
                 assertThrows(ConfigException.class, () -> org.fts.jgroups.GroupSecurityAccess.groupKey(sym)).key());
 
         Properties key = TestKeys.groupKey(dir, "k");
         assertTrue(org.fts.jgroups.GroupSecurityAccess.groupKey(key) != null);
         Properties wrongAlias = new Properties();
         wrongAlias.putAll(key);
-        wrongAlias.setProperty("fts.gc.jgroups.key_alias", "nope");
-        assertEquals("fts.gc.jgroups.key_alias", assertThrows(ConfigException.class,
+        wrongAlias.setProperty("fts.jgroups.key_alias", "nope");
+        assertEquals("fts.jgroups.key_alias", assertThrows(ConfigException.class,
                 () -> org.fts.jgroups.GroupSecurityAccess.groupKey(wrongAlias)).key());
-        Files.writeString(Path.of(key.getProperty("fts.gc.jgroups.keystore_password_file")), "wrong\n");
-        assertEquals("fts.gc.jgroups.keystore", assertThrows(ConfigException.class,
+        Files.writeString(Path.of(key.getProperty("fts.jgroups.keystore_password_file")), "wrong\n");
+        assertEquals("fts.jgroups.keystore", assertThrows(ConfigException.class,
                 () -> org.fts.jgroups.GroupSecurityAccess.groupKey(key)).key());
     }
 }

@@ -44,7 +44,7 @@ public final class GroupMemberProcess {
 
         Properties config = new Properties();
         config.setProperty("fts.gc", "jgroups");
-        config.setProperty("fts.gc.jgroups.stack", stack);
+        config.setProperty("fts.jgroups.stack", stack);
         CountDownLatch full = new CountDownLatch(1);
         GroupChannel ch = GroupChannels.create(config, name);
         ch.join(group, new GroupListener() {

@@ -104,7 +104,7 @@ class JGroupsBridgeTest {
     private TrafficGroup start() {
         Properties p = new Properties();
         p.setProperty("fts.gc", "jgroups");
-        p.setProperty("fts.gc.jgroups.mcast_port", String.valueOf(46000 + (int) (Math.random() * 2000)));
+        p.setProperty("fts.jgroups.mcast_port", String.valueOf(46000 + (int) (Math.random() * 2000)));
         group = TrafficGroup.start(p, "bridge", REFORM, "a", "b", "c").withTraffic(REFORM);
         return group;
     }

@@ -49,8 +49,8 @@ class JGroupsFlowControlTest {
             for (int i = 0; i < 3; i++) {
                 Properties p = new Properties();
                 p.setProperty("fts.gc", "jgroups");
-                p.setProperty("fts.gc.jgroups.stack", stack.toString());
-                p.setProperty("fts.gc.jgroups.mcast_port", Integer.toString(multicastPort(group)));
+                p.setProperty("fts.jgroups.stack", stack.toString());
+                p.setProperty("fts.jgroups.mcast_port", Integer.toString(multicastPort(group)));
                 GroupChannel ch = GroupChannels.create(p, "m" + i);
                 Recorder r = new Recorder();
                 ch.join(group, r);

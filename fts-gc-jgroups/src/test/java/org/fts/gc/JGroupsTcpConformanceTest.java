@@ -7,7 +7,7 @@ class JGroupsTcpConformanceTest extends JGroupsUdpConformanceTest {
     @Override
     protected Properties config() {
         Properties p = super.config();
-        p.setProperty("fts.gc.jgroups.stack", "tcp");
+        p.setProperty("fts.jgroups.stack", "tcp");
         return p;
     }
 }

@@ -7,7 +7,7 @@ class JGroupsUdpConformanceTest extends JGroupsBackedConformance {
     protected Properties config() {
         Properties p = new Properties();
         p.setProperty("fts.gc", "jgroups");
-        p.setProperty("fts.gc.jgroups.stack", "udp");
+        p.setProperty("fts.jgroups.stack", "udp");
         return p;
     }
 

@@ -37,7 +37,7 @@ class OrderStatsJmxTest {
     private GroupChannel join(String name, Recorder r) {
         Properties p = new Properties();
         p.setProperty("fts.gc", "jgroups");
-        p.setProperty("fts.gc.jgroups.stack", "udp");
+        p.setProperty("fts.jgroups.stack", "udp");
         p.setProperty("fts.gc.jgroups.ordering", "offload");
         p.setProperty("fts.group.size", "2");
         GroupChannel c = GroupChannels.create(p, name);

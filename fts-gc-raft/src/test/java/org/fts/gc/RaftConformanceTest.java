@@ -30,7 +30,7 @@ class RaftConformanceTest extends JGroupsBackedConformance {
         }
         Properties p = new Properties();
         p.setProperty("fts.gc", "raft");
-        p.setProperty("fts.gc.jgroups.stack", "udp");
+        p.setProperty("fts.jgroups.stack", "udp");
         p.setProperty("fts.gc.raft.members", "a,b,c");
         p.setProperty("fts.group.size", String.valueOf(groupSize));
         p.setProperty("fts.durability.dir", data.toAbsolutePath().toString());

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * NAKACK2, so it never reaches the total order. The keystore's password comes from a file or from the
  * environment ({@value #PASSWORD_ENV}), never from the command line or the stack XML.
  *
- * <p>{@code fts.gc.jgroups.encrypt=auto} (the default) encrypts when a keystore is configured. Without one it
+ * <p>{@code fts.jgroups.encrypt=auto} (the default) encrypts when a keystore is configured. Without one it
  * runs in the clear only on a loopback address; on any other address the replica refuses to start, naming the
  * key, unless {@code none} says so explicitly.
  */
@@ -37,16 +37,16 @@ public final class GroupSecurity {
     /** The environment variable read for the keystore's password when no password file is configured. */
     public static final String PASSWORD_ENV = "FTS_KEYSTORE_PASSWORD";
 
-    public static final ConfigKey<String> ENCRYPT = ConfigKey.choice("fts.gc.jgroups.encrypt", "auto",
+    public static final ConfigKey<String> ENCRYPT = ConfigKey.choice("fts.jgroups.encrypt", "auto",
             List.of("auto", "none", "sym"), "group traffic: sym encrypts it with the keystore's secret key "
                     + "(SYM_ENCRYPT); none sends it in the clear; auto is sym with a keystore, none without one on "
                     + "a loopback bind_addr, and a start-up error on any other address");
-    public static final ConfigKey<String> KEYSTORE = ConfigKey.optionalString("fts.gc.jgroups.keystore",
+    public static final ConfigKey<String> KEYSTORE = ConfigKey.optionalString("fts.jgroups.keystore",
             "PKCS12 or JCEKS keystore holding the group's AES secret key, the same file on every replica");
     public static final ConfigKey<String> KEYSTORE_PASSWORD_FILE = ConfigKey.optionalString(
-            "fts.gc.jgroups.keystore_password_file", "file whose first line is the keystore's password (and the "
+            "fts.jgroups.keystore_password_file", "file whose first line is the keystore's password (and the "
                     + "key's); unset: the environment variable " + PASSWORD_ENV);
-    public static final ConfigKey<String> KEY_ALIAS = ConfigKey.string("fts.gc.jgroups.key_alias", "fts",
+    public static final ConfigKey<String> KEY_ALIAS = ConfigKey.string("fts.jgroups.key_alias", "fts",
             "alias of the group's secret key in the keystore");
 
     static final List<ConfigKey<?>> KEYS = List.of(ENCRYPT, KEYSTORE, KEYSTORE_PASSWORD_FILE, KEY_ALIAS);
@@ -68,16 +68,16 @@ public final class GroupSecurity {
         String bind = JGroupsStack.BIND_ADDR.get(config);
         if (mode.equals("none") || (mode.equals("auto") && keystore.isEmpty() && loopback(bind))) {
             if (!loopback(bind)) {
-                LOG.warn("group traffic is NOT encrypted on {} (fts.gc.jgroups.encrypt=none): whoever reaches this "
+                LOG.warn("group traffic is NOT encrypted on {} (fts.jgroups.encrypt=none): whoever reaches this "
                         + "network can join the group, read every request and inject ordered messages", bind);
             }
             return null;
         }
         if (keystore.isEmpty()) {
             throw new ConfigException(mode.equals("sym") ? KEYSTORE.name() : ENCRYPT.name(), mode.equals("sym")
-                    ? "is not set, and fts.gc.jgroups.encrypt=sym needs the group's key"
+                    ? "is not set, and fts.jgroups.encrypt=sym needs the group's key"
                     : "is auto, and the group binds to " + bind + ", which is not a loopback address: set "
-                            + KEYSTORE.name() + " (the group's secret key), or fts.gc.jgroups.encrypt=none to run "
+                            + KEYSTORE.name() + " (the group's secret key), or fts.jgroups.encrypt=none to run "
                             + "in the clear on purpose");
         }
         char[] password = password(config);

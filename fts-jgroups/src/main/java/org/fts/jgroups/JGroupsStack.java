@@ -20,33 +20,33 @@ import org.fts.config.ConfigKey;
 /**
  * The JGroups stack of both JGroups-based bindings ({@code jgroups}, {@code raft}): one of the shipped files
  * ({@code udp}: IP multicast; {@code tcp}: TCPPING discovery) or the user's own XML, named by a file path or a
- * class-path resource, and the transport's keys ({@code fts.gc.jgroups.*}). {@code ${fts.gc.jgroups.*}}
+ * class-path resource, and the transport's keys ({@code fts.jgroups.*}). {@code ${fts.jgroups.*}}
  * placeholders in the XML are filled from these keys; any other placeholder is left to JGroups.
  */
 public final class JGroupsStack {
-    public static final ConfigKey<String> STACK = ConfigKey.string("fts.gc.jgroups.stack", "udp",
+    public static final ConfigKey<String> STACK = ConfigKey.string("fts.jgroups.stack", "udp",
             "JGroups stack: udp, tcp, or a path / class-path resource of a stack XML (NAKACK2, UNICAST3, GMS; no SEQUENCER)");
-    public static final ConfigKey<String> BIND_ADDR = ConfigKey.string("fts.gc.jgroups.bind_addr", "127.0.0.1",
+    public static final ConfigKey<String> BIND_ADDR = ConfigKey.string("fts.jgroups.bind_addr", "127.0.0.1",
             "address the shipped stacks bind to");
-    public static final ConfigKey<String> MCAST_ADDR = ConfigKey.string("fts.gc.jgroups.mcast_addr",
+    public static final ConfigKey<String> MCAST_ADDR = ConfigKey.string("fts.jgroups.mcast_addr",
             "239.8.8.8", "multicast group of the udp stack");
-    public static final ConfigKey<Integer> MCAST_PORT = ConfigKey.integer("fts.gc.jgroups.mcast_port", 45588,
+    public static final ConfigKey<Integer> MCAST_PORT = ConfigKey.integer("fts.jgroups.mcast_port", 45588,
             1, 65535, "port", "multicast port of the udp stack");
-    public static final ConfigKey<Integer> MCAST_TTL = ConfigKey.integer("fts.gc.jgroups.mcast_ttl", 0,
+    public static final ConfigKey<Integer> MCAST_TTL = ConfigKey.integer("fts.jgroups.mcast_ttl", 0,
             0, 255, "hops", "udp stack: multicast time-to-live; 0 keeps the group on one host, hosts on one subnet "
                     + "need 1 or more");
-    public static final ConfigKey<Integer> TCP_PORT = ConfigKey.integer("fts.gc.jgroups.tcp_port", 7800,
+    public static final ConfigKey<Integer> TCP_PORT = ConfigKey.integer("fts.jgroups.tcp_port", 7800,
             1, 65535, "port", "first port the tcp stack tries to listen on");
-    public static final ConfigKey<Integer> PORT_RANGE = ConfigKey.integer("fts.gc.jgroups.port_range", 20,
+    public static final ConfigKey<Integer> PORT_RANGE = ConfigKey.integer("fts.jgroups.port_range", 20,
             0, 1000, "ports", "tcp stack: ports tried above tcp_port, and probed above each initial host's port; both stacks: "
                     + "ports the probe tries above probe_port");
-    public static final ConfigKey<String> INITIAL_HOSTS = ConfigKey.string("fts.gc.jgroups.initial_hosts",
+    public static final ConfigKey<String> INITIAL_HOSTS = ConfigKey.string("fts.jgroups.initial_hosts",
             "127.0.0.1[7800]", "tcp stack: where members look for each other, host[port],host[port],...");
 
-    public static final ConfigKey<Boolean> PROBE = ConfigKey.bool("fts.gc.jgroups.probe", true,
+    public static final ConfigKey<Boolean> PROBE = ConfigKey.bool("fts.jgroups.probe", true,
             "shipped stacks: answer JGroups' probe (diagnostics over TCP, on bind_addr only, unauthenticated: "
                     + "firewall it like JMX) and fts status; false: no diagnostics port");
-    public static final ConfigKey<Integer> PROBE_PORT = ConfigKey.integer("fts.gc.jgroups.probe_port", 7500,
+    public static final ConfigKey<Integer> PROBE_PORT = ConfigKey.integer("fts.jgroups.probe_port", 7500,
             1, 65535, "port", "shipped stacks: first port the probe listens on, up to port_range above (fts status "
                     + "tries the same ports)");
 
@@ -81,13 +81,14 @@ public final class JGroupsStack {
     static final String TRANSPORT = "fts.binding.transport";
     static final String TOP = "fts.binding.top";
 
-    /** The stack XML named by {@code fts.gc.jgroups.stack}, with FTS placeholders filled in and nothing of a binding. */
+    /** The stack XML named by {@code fts.jgroups.stack}, with FTS placeholders filled in and nothing of a binding. */
     public static String stackXml(Properties config) {
         return stackXml(config, Binding.none("none"));
     }
 
-    /** The stack XML named by {@code fts.gc.jgroups.stack}, with FTS placeholders and {@code binding}'s parts filled in. */
+    /** The stack XML named by {@code fts.jgroups.stack}, with FTS placeholders and {@code binding}'s parts filled in. */
     public static String stackXml(Properties config, Binding binding) {
+        refuseOldNames(config);
         String stack = STACK.get(config);
         String xml = switch (stack) {
             case "udp" -> resource("fts-jgroups-udp.xml");
@@ -121,6 +122,21 @@ public final class JGroupsStack {
         }
         m.appendTail(out);
         return out.toString();
+    }
+
+    /**
+     * Refuses the keys' names before they moved under {@code fts.jgroups.*}: as {@code fts.gc.jgroups.*} they read as
+     * the jgroups binding's, though both bindings run this stack. A renamed key is a start-up error naming its new
+     * name, never silently ignored.
+     */
+    static void refuseOldNames(Properties config) {
+        for (ConfigKey<?> k : keys()) {
+            String old = "fts.gc.jgroups." + k.name().substring("fts.jgroups.".length());
+            if (config.getProperty(old) != null) {
+                throw new ConfigException(old, "was renamed " + k.name() + ": the keys of the JGroups stack that both "
+                        + "bindings run on are fts.jgroups.* (docs/configuration.md)");
+            }
+        }
     }
 
     private static <T> String format(ConfigKey<T> key, Properties props) {

@@ -11,7 +11,7 @@ import org.jgroups.stack.DiagnosticsHandler;
  * Answers JGroups' {@code probe} key {@value #KEY} with a member's standing in the group ({@link
  * org.fts.gc.GroupChannel#standing()}) and the application's status, each field as {@code fts.<name>=<value>}:
  * what {@code fts status} reads. JGroups serves probes on the transport's diagnostics port (the shipped stacks:
- * TCP, on {@code fts.gc.jgroups.bind_addr} only, {@code fts.gc.jgroups.probe_port}); a probe never blocks the group.
+ * TCP, on {@code fts.jgroups.bind_addr} only, {@code fts.jgroups.probe_port}); a probe never blocks the group.
  */
 public final class StatusProbe implements DiagnosticsHandler.ProbeHandler {
     /** The probe key: {@code probe.sh fts}, or one TCP line {@code fts} to the diagnostics port. */

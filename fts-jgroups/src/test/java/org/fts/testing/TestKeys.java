@@ -12,7 +12,7 @@ public final class TestKeys {
 
     /**
      * Writes {@code dir/name.p12}, holding a fresh AES-256 key under alias {@code fts}, and {@code dir/name.pw};
-     * returns the {@code fts.gc.jgroups.*} properties that select them.
+     * returns the {@code fts.jgroups.*} properties that select them.
      */
     public static Properties groupKey(Path dir, String name) throws Exception {
         String password = "pw-" + java.util.UUID.randomUUID();
@@ -21,9 +21,9 @@ public final class TestKeys {
         org.fts.jgroups.GroupSecurity.createKeystore(store, password.toCharArray(), "fts");
         Files.writeString(passwordFile, password + "\n", StandardCharsets.UTF_8);
         Properties p = new Properties();
-        p.setProperty("fts.gc.jgroups.encrypt", "sym");
-        p.setProperty("fts.gc.jgroups.keystore", store.toString());
-        p.setProperty("fts.gc.jgroups.keystore_password_file", passwordFile.toString());
+        p.setProperty("fts.jgroups.encrypt", "sym");
+        p.setProperty("fts.jgroups.keystore", store.toString());
+        p.setProperty("fts.jgroups.keystore_password_file", passwordFile.toString());
         return p;
     }
 }

@@ -20,7 +20,7 @@ import java.util.Set;
 
 /**
  * {@code fts status}: asks every replica of a group for its standing over JGroups' probe (key {@code fts}, the
- * TCP diagnostics port each replica opens on its {@code fts.gc.jgroups.bind_addr}), prints one line per replica
+ * TCP diagnostics port each replica opens on its {@code fts.jgroups.bind_addr}), prints one line per replica
  * and the group's health, and exits with {@link StatusReport.Health#exit}: 0 serving, 1 recovering (the group
  * answers, a replica does not), 2 minority (the group does not answer), 3 unreachable or bad arguments.
  */
@@ -28,14 +28,14 @@ public final class Status {
     static final String USAGE = String.join("\n",
             "usage: fts status [--config FILE] [--hosts H1,H2,...] [--port P] [--range N] [--at H:P,...] [--group G]",
             "                  [--timeout-ms T (each replica's answer, default 5000)]",
-            "  Reads each replica's standing through JGroups' probe (TCP, fts.gc.jgroups.probe_port on each host's",
+            "  Reads each replica's standing through JGroups' probe (TCP, fts.jgroups.probe_port on each host's",
             "  bind address) and prints one line per replica, then the group's health:",
             "    SERVING (exit 0)     every replica answers and serves",
             "    RECOVERING (exit 1)  a majority serves, a replica is unreachable or not serving yet",
             "    MINORITY (exit 2)    fewer than a majority serve: the group does not answer",
             "    UNREACHABLE (exit 3) no replica answered (or bad arguments)",
             "  Point it at a group with a replica's own configuration (--config /etc/fts/bank.properties: the hosts",
-            "  of fts.gc.jgroups.initial_hosts, or of fts.replicas, and fts.gc.jgroups.probe_port / port_range),",
+            "  of fts.jgroups.initial_hosts, or of fts.replicas, and fts.jgroups.probe_port / port_range),",
             "  or with --hosts (default 127.0.0.1), --port (7500) and --range (ports tried above it, default 20).",
             "  --at asks exactly these probe addresses instead. --group keeps only that group's replicas (default:",
             "  fts.group of --config, else every answer).");
@@ -104,14 +104,14 @@ public final class Status {
 
     /**
      * Asks every target for its standing: {@code at} (HOST:PORT,...) if given, else each host ({@code hosts}, or
-     * those of {@code config}) on the probe ports from {@code port} ({@code fts.gc.jgroups.probe_port}) up to {@code
+     * those of {@code config}) on the probe ports from {@code port} ({@code fts.jgroups.probe_port}) up to {@code
      * range} above it; keeps the replicas of {@code group} (or of {@code config}'s {@code fts.group}; null: all).
      */
     static Search find(Properties config, String hosts, Integer port, Integer range, String at, String group,
                        int timeoutMs) {
         Set<String> hostList = hosts != null ? new LinkedHashSet<>(List.of(hosts.split(","))) : hostsOf(config);
-        int first = port != null ? port : Integer.parseInt(config.getProperty("fts.gc.jgroups.probe_port", "7500"));
-        int span = range != null ? range : Integer.parseInt(config.getProperty("fts.gc.jgroups.port_range", "20"));
+        int first = port != null ? port : Integer.parseInt(config.getProperty("fts.jgroups.probe_port", "7500"));
+        int span = range != null ? range : Integer.parseInt(config.getProperty("fts.jgroups.port_range", "20"));
         String wantGroup = group != null ? group : config.getProperty("fts.group");
         List<Found> answers = new ArrayList<>();
         Set<String> seen = new LinkedHashSet<>();
@@ -190,8 +190,8 @@ public final class Status {
     /** The hosts of a replica's configuration: its TCP discovery list, else the hosts of fts.replicas. */
     static Set<String> hostsOf(Properties config) {
         Set<String> hosts = new LinkedHashSet<>();
-        String initial = config.getProperty("fts.gc.jgroups.initial_hosts", "");
-        if ("tcp".equals(config.getProperty("fts.gc.jgroups.stack")) && !initial.isBlank()) {
+        String initial = config.getProperty("fts.jgroups.initial_hosts", "");
+        if ("tcp".equals(config.getProperty("fts.jgroups.stack")) && !initial.isBlank()) {
             for (String h : initial.split(",")) {
                 hosts.add(h.replaceAll("\\[.*", "").trim());
             }
@@ -203,7 +203,7 @@ public final class Status {
             }
         }
         if (hosts.isEmpty()) {
-            hosts.add(config.getProperty("fts.gc.jgroups.bind_addr", "127.0.0.1"));
+            hosts.add(config.getProperty("fts.jgroups.bind_addr", "127.0.0.1"));
         }
         return hosts;
     }

@@ -25,8 +25,8 @@ class StatusTest {
     @Test
     void aTcpReplicasHostsAreItsDiscoveryList() {
         assertEquals(List.of("10.0.0.11", "10.0.0.12", "10.0.0.13"), List.copyOf(Status.hostsOf(props(
-                "fts.gc.jgroups.stack", "tcp",
-                "fts.gc.jgroups.initial_hosts", "10.0.0.11[7800],10.0.0.12[7800], 10.0.0.13[7800]",
+                "fts.jgroups.stack", "tcp",
+                "fts.jgroups.initial_hosts", "10.0.0.11[7800],10.0.0.12[7800], 10.0.0.13[7800]",
                 "fts.replicas", "a:1,b:2"))));
     }
 

@@ -133,14 +133,14 @@ public final class ReplicaCluster implements AutoCloseable {
         this.endpoints = String.join(",", endpointList);
         if (new java.util.HashSet<>(hosts).size() > 1) {
             int tcp = Ports.free("127.0.0.1");
-            placement.addAll(List.of("-Dfts.gc.jgroups.stack=tcp", "-Dfts.gc.jgroups.tcp_port=" + tcp,
-                    "-Dfts.gc.jgroups.port_range=0", "-Dfts.gc.jgroups.initial_hosts="
+            placement.addAll(List.of("-Dfts.jgroups.stack=tcp", "-Dfts.jgroups.tcp_port=" + tcp,
+                    "-Dfts.jgroups.port_range=0", "-Dfts.jgroups.initial_hosts="
                             + String.join(",", hosts.stream().map(h -> h + "[" + tcp + "]").toList())));
         }
         dataDir = plain || extra.stream().anyMatch(o -> o.startsWith("-Dfts.durability.dir=")) ? null
                 : java.nio.file.Files.createTempDirectory("fts-data-");
-        if (!plain && extra.stream().noneMatch(o -> o.startsWith("-Dfts.gc.jgroups.mcast_port="))) {
-            multicast.add("-Dfts.gc.jgroups.mcast_port=" + Ports.freeUdp());
+        if (!plain && extra.stream().noneMatch(o -> o.startsWith("-Dfts.jgroups.mcast_port="))) {
+            multicast.add("-Dfts.jgroups.mcast_port=" + Ports.freeUdp());
         }
         int count = hosts.size();
         try {
@@ -167,7 +167,7 @@ public final class ReplicaCluster implements AutoCloseable {
         List<String> jvmArgs = new ArrayList<>(List.of("-Xmx512m", "-Djava.net.preferIPv4Stack=true",
                 "-DOAIAddr=" + hosts.get(i), "-D" + portProperty + "=" + ports.get(i), "-Dfts.group=" + group,
                 "-Dfts.replica.id=r" + i, "-Dfts.replicas=" + endpoints,
-                "-Dfts.gc.jgroups.probe_port=" + probePorts.get(i)));
+                "-Dfts.jgroups.probe_port=" + probePorts.get(i)));
         jvmArgs.addAll(multicast);
         if (dataDir != null) {
             jvmArgs.add("-Dfts.durability.dir=" + dataDir);
@@ -176,7 +176,7 @@ public final class ReplicaCluster implements AutoCloseable {
             jvmArgs.addAll(placement);
             // the shipped tcp stack binds its outgoing connections to it too (client_bind_addr): unbound, they
             // would leave from 127.0.0.1, and a host's traffic could not be told from the clients'
-            jvmArgs.add("-Dfts.gc.jgroups.bind_addr=" + hosts.get(i));
+            jvmArgs.add("-Dfts.jgroups.bind_addr=" + hosts.get(i));
         }
         int jmxPort = Ports.free(hosts.get(i));   // a fresh one per process: figures are read over JMX
         jvmArgs.addAll(ReplicaJmx.agentOptions(hosts.get(i), jmxPort));
@@ -413,10 +413,10 @@ public final class ReplicaCluster implements AutoCloseable {
 
     /**
      * The UDP multicast port the group runs on (a process that means to reach the group, such as a rogue in a
-     * security test, must use it): the caller's {@code -Dfts.gc.jgroups.mcast_port}, or the one chosen for it.
+     * security test, must use it): the caller's {@code -Dfts.jgroups.mcast_port}, or the one chosen for it.
      */
     public int multicastPort() {
-        String prefix = "-Dfts.gc.jgroups.mcast_port=";
+        String prefix = "-Dfts.jgroups.mcast_port=";
         return java.util.stream.Stream.concat(extra.stream(), multicast.stream()).filter(o -> o.startsWith(prefix))
                 .map(o -> Integer.valueOf(o.substring(prefix.length()))).reduce((a, b) -> b)
                 .orElse(org.fts.jgroups.JGroupsStack.MCAST_PORT.defaultValue());

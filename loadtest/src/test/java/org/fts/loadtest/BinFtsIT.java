@@ -28,7 +28,7 @@ class BinFtsIT {
     @Test
     void configListsTheKeysOfEveryModuleOnTheToolsClassPath() throws Exception {
         String out = run(List.of("config"), 60);
-        for (String key : List.of("fts.gc.jgroups.stack", "fts.gc.jgroups.ordering", "fts.gc.raft.members",
+        for (String key : List.of("fts.jgroups.stack", "fts.gc.jgroups.ordering", "fts.gc.raft.members",
                 "fts.durability", "fts.batching", "fts.replica.listener")) {
             assertTrue(out.contains("`" + key + "`"), key + " missing from bin/fts config:\n" + out);
         }

@@ -134,7 +134,7 @@ class DeploymentProcessTest {
                 "<FD_ALL3 timeout=\"60s\" interval=\"1s\"/>");
         assertTrue(!slow.contains("<FD_SOCK2") && slow.contains("timeout=\"60s\""), "the stack was slowed");
         Files.writeString(stack, slow);
-        start(List.of("-Dfts.gc.jgroups.stack=" + stack), List.of());
+        start(List.of("-Dfts.jgroups.stack=" + stack), List.of());
         Counter counter = CounterHelper.narrow(orb.string_to_object(cluster.reference("counter")));
         assertEquals(1, counter.increment());
         assertEquals(List.of("r0", "r1", "r2"), view(0));

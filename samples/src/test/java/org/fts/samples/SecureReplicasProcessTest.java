@@ -42,8 +42,8 @@ class SecureReplicasProcessTest {
             }
             Properties rogue = new Properties();
             rogue.setProperty("fts.gc", "jgroups");
-            rogue.setProperty("fts.gc.jgroups.encrypt", "none");
-            rogue.setProperty("fts.gc.jgroups.mcast_port", Integer.toString(cluster.multicastPort()));   // it reaches them
+            rogue.setProperty("fts.jgroups.encrypt", "none");
+            rogue.setProperty("fts.jgroups.mcast_port", Integer.toString(cluster.multicastPort()));   // it reaches them
             rogue.setProperty("fts.group.size", "0");   // it orders its own broadcasts, as a forged replica would
             Recorder heard = new Recorder();
             try (GroupChannel r = GroupChannels.create(rogue, "r9#rogue")) {

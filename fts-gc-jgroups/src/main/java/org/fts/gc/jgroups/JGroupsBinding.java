@@ -14,7 +14,7 @@ import org.fts.order.Ordering;
 /**
  * The {@code jgroups} binding: JGroups 5.5 for membership, failure detection and reliable FIFO channels, with
  * FTS's own sequencer ({@link TotalOrder}) for total order, on the stack {@link JGroupsStack} reads
- * ({@code fts.gc.jgroups.stack} and the transport's keys, shared with the raft binding).
+ * ({@code fts.jgroups.stack} and the transport's keys, shared with the raft binding).
  */
 public final class JGroupsBinding implements GroupBinding {
     public static final ConfigKey<java.time.Duration> STALL_TIMEOUT = ConfigKey.duration("fts.gc.jgroups.stall_timeout",

@@ -82,11 +82,11 @@ class JGroupsHostsTest {
             Properties p = new Properties();
             p.setProperty("fts.gc", "jgroups");
             p.setProperty("fts.group.size", String.valueOf(n));
-            p.setProperty("fts.gc.jgroups.stack", "tcp");
-            p.setProperty("fts.gc.jgroups.bind_addr", "127.0.0." + (2 + i));
-            p.setProperty("fts.gc.jgroups.tcp_port", port);
-            p.setProperty("fts.gc.jgroups.port_range", "0");
-            p.setProperty("fts.gc.jgroups.initial_hosts", String.join(",", hosts));
+            p.setProperty("fts.jgroups.stack", "tcp");
+            p.setProperty("fts.jgroups.bind_addr", "127.0.0." + (2 + i));
+            p.setProperty("fts.jgroups.tcp_port", port);
+            p.setProperty("fts.jgroups.port_range", "0");
+            p.setProperty("fts.jgroups.initial_hosts", String.join(",", hosts));
             SyncingListener l = new SyncingListener();
             GroupChannel ch = GroupChannels.create(p, "h" + i);
             l.channel = ch;

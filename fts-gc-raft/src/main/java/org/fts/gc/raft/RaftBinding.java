@@ -17,7 +17,7 @@ import org.fts.jgroups.JGroupsStack;
 
 /**
  * The {@code raft} binding: the group layer on jgroups-raft, on the JGroups stacks and keys both JGroups-based
- * bindings share ({@link JGroupsStack}, {@code fts.gc.jgroups.*}: stack, addresses, encryption) with Raft's protocols
+ * bindings share ({@link JGroupsStack}, {@code fts.jgroups.*}: stack, addresses, encryption) with Raft's protocols
  * on top ({@link RaftChannel}). The jgroups binding's own keys (ordering, stall timeout) are not this binding's.
  */
 public final class RaftBinding implements GroupBinding {

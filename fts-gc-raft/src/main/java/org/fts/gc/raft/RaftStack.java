@@ -4,7 +4,7 @@ import org.fts.config.ConfigException;
 import org.fts.jgroups.JGroupsStack;
 
 /**
- * The raft binding's JGroups stack: the shared stack ({@link JGroupsStack}, {@code fts.gc.jgroups.stack}: the same
+ * The raft binding's JGroups stack: the shared stack ({@link JGroupsStack}, {@code fts.jgroups.stack}: the same
  * transport, discovery, failure detection and encryption as the jgroups binding) with jgroups-raft's protocols on
  * top: {@code ELECTION} (leader election on view changes), {@code RAFT} (the replicated log; {@link FtsRaft}, which
  * brings a lagging follower up under load) and {@code REDIRECT} (a follower's appends go to the leader), put at the

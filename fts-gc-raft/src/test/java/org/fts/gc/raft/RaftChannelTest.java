@@ -56,7 +56,7 @@ class RaftChannelTest {
     private Properties config() {
         Properties p = new Properties();
         p.setProperty("fts.gc", "raft");
-        p.setProperty("fts.gc.jgroups.stack", "udp");
+        p.setProperty("fts.jgroups.stack", "udp");
         p.setProperty("fts.gc.raft.members", "r0,r1,r2");
         p.setProperty("fts.group.size", "3");
         p.setProperty("fts.durability.dir", data.toAbsolutePath().toString());
@@ -318,13 +318,13 @@ class RaftChannelTest {
                 && shipped.trim().endsWith("<raft.REDIRECT/>\n</config>"), shipped);
         java.nio.file.Path own = java.nio.file.Files.createTempFile("own-stack", ".xml");
         try {
-            p.setProperty("fts.gc.jgroups.stack", own.toString());
+            p.setProperty("fts.jgroups.stack", own.toString());
             String base = org.fts.jgroups.JGroupsStack.stackXml(config()).replace("</config>",
                     "    ${fts.binding.top}\n</config>");
             java.nio.file.Files.writeString(own, base.replace("${fts.binding.top}",
                     "<raft.RAFT members=\"r0,r1,r2\"/>\n    ${fts.binding.top}"));
             ConfigException e = assertThrows(ConfigException.class, () -> GroupChannels.create(p, "r0#1"));
-            assertTrue(e.getMessage().contains("fts.gc.jgroups.stack") && e.getMessage().contains("raft.RAFT"),
+            assertTrue(e.getMessage().contains("fts.jgroups.stack") && e.getMessage().contains("raft.RAFT"),
                     e.getMessage());
             java.nio.file.Files.writeString(own, base.replace("<UDP ", "<UDP message_processing_policy=\""
                     + "org.fts.gc.jgroups.DirectOrdering\" "));

@@ -118,7 +118,7 @@ class RaftSnapshotTest {
     private Member join(String replica, boolean checkpoints) {
         Properties p = new Properties();
         p.setProperty("fts.gc", "raft");
-        p.setProperty("fts.gc.jgroups.stack", "udp");
+        p.setProperty("fts.jgroups.stack", "udp");
         p.setProperty("fts.gc.raft.members", "r0,r1,r2");
         p.setProperty("fts.group.size", "3");
         p.setProperty("fts.durability", "log");

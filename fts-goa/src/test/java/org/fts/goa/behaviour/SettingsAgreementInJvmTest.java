@@ -30,8 +30,8 @@ class SettingsAgreementInJvmTest {
     void aReplicaWithAnotherDeliveryOrGroupSizeRefusesToStartNamingBothValues() throws Exception {
         Properties jgroups = new Properties();
         jgroups.setProperty("fts.gc", "jgroups");
-        jgroups.setProperty("fts.gc.jgroups.stack", "udp");
-        jgroups.setProperty("fts.gc.jgroups.mcast_port", Integer.toString(org.fts.process.Ports.freeUdp()));
+        jgroups.setProperty("fts.jgroups.stack", "udp");
+        jgroups.setProperty("fts.jgroups.mcast_port", Integer.toString(org.fts.process.Ports.freeUdp()));
         try (InJvmReplicas r = new InJvmReplicas(3, jgroups)) {
             var counter = CounterHelper.narrow(r.at(0, "counter"));
             counter.increment();

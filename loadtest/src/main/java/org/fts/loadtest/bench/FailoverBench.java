@@ -35,7 +35,7 @@ public final class FailoverBench {
         String stop = "kill";
         List<String> replicaOptions = new java.util.ArrayList<>();
         for (int i = 0; i < args.length; i++) {
-            if (args[i].startsWith("-D")) {   // for the replicas, e.g. -Dfts.gc.jgroups.stack=my-stack.xml
+            if (args[i].startsWith("-D")) {   // for the replicas, e.g. -Dfts.jgroups.stack=my-stack.xml
                 replicaOptions.add(args[i]);
                 continue;
             }

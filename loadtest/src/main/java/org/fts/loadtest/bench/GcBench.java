@@ -109,11 +109,11 @@ public final class GcBench {
             }
             case "jgroups-udp", "jgroups-tcp" -> {
                 p.setProperty("fts.gc", "jgroups");
-                p.setProperty("fts.gc.jgroups.stack", binding.substring("jgroups-".length()));
+                p.setProperty("fts.jgroups.stack", binding.substring("jgroups-".length()));
             }
             case "raft-udp", "raft-tcp" -> {   // jgroups-raft on the same stacks, its log in a temporary directory
                 p.setProperty("fts.gc", "raft");
-                p.setProperty("fts.gc.jgroups.stack", binding.substring("raft-".length()));
+                p.setProperty("fts.jgroups.stack", binding.substring("raft-".length()));
                 p.setProperty("fts.gc.raft.members", "bench-0,bench-1,bench-2");   // the bench's first three
                 try {
                     p.setProperty("fts.durability.dir", java.nio.file.Files.createTempDirectory("fts-gc-bench-")
@@ -173,7 +173,7 @@ public final class GcBench {
         String group = "gc-bench-" + UUID.randomUUID().toString().substring(0, 8);
         Properties cfg = config(binding);
         if (stack != null && binding.startsWith("jgroups")) {
-            cfg.setProperty("fts.gc.jgroups.stack", stack);
+            cfg.setProperty("fts.jgroups.stack", stack);
         }
         if (delivery != null) {
             cfg.setProperty("fts.delivery", delivery);

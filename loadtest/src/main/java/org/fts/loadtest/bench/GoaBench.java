@@ -81,7 +81,7 @@ public final class GoaBench {
             if (security.equals("sym") || tls) {   // tls: encrypted group traffic too, and IIOP over TLS
                 opts.addAll(keyed);
             } else if (!plain) {
-                opts.add("-Dfts.gc.jgroups.encrypt=" + security);
+                opts.add("-Dfts.jgroups.encrypt=" + security);
             }
             if (tls) {
                 opts.addAll(org.fts.samples.Tls.asJvmOptions(org.fts.samples.Tls.server(tlsStore, tlsPassword)));
@@ -107,8 +107,8 @@ public final class GoaBench {
         Path file = dir.resolve("group.pw");
         org.fts.jgroups.GroupSecurity.createKeystore(store, password, "fts");
         java.nio.file.Files.writeString(file, new String(password) + "\n");
-        return List.of("-Dfts.gc.jgroups.encrypt=sym", "-Dfts.gc.jgroups.keystore=" + store.toAbsolutePath(),
-                "-Dfts.gc.jgroups.keystore_password_file=" + file.toAbsolutePath());
+        return List.of("-Dfts.jgroups.encrypt=sym", "-Dfts.jgroups.keystore=" + store.toAbsolutePath(),
+                "-Dfts.jgroups.keystore_password_file=" + file.toAbsolutePath());
     }
 
     /**

@@ -37,9 +37,9 @@ final class SecureDemo {
         char[] password = ("demo-" + UUID.randomUUID()).toCharArray();
         GroupSecurity.createKeystore(keys.resolve("group.p12"), password, "fts");
         Files.writeString(keys.resolve("group.pw"), new String(password) + "\n");
-        List<String> opts = new ArrayList<>(List.of("-Dfts.gc.jgroups.encrypt=sym",
-                "-Dfts.gc.jgroups.keystore=" + keys.resolve("group.p12").toAbsolutePath(),
-                "-Dfts.gc.jgroups.keystore_password_file=" + keys.resolve("group.pw").toAbsolutePath()));
+        List<String> opts = new ArrayList<>(List.of("-Dfts.jgroups.encrypt=sym",
+                "-Dfts.jgroups.keystore=" + keys.resolve("group.p12").toAbsolutePath(),
+                "-Dfts.jgroups.keystore_password_file=" + keys.resolve("group.pw").toAbsolutePath()));
         String tlsPassword = "demo-" + UUID.randomUUID();
         Path tlsStore = Tls.keystore(keys, tlsPassword);
         opts.addAll(Tls.asJvmOptions(Tls.server(tlsStore, tlsPassword)));
@@ -89,8 +89,8 @@ final class SecureDemo {
     private static void rogue(String group, int multicastPort) {
         Properties p = new Properties();
         p.setProperty("fts.gc", "jgroups");
-        p.setProperty("fts.gc.jgroups.encrypt", "none");
-        p.setProperty("fts.gc.jgroups.mcast_port", Integer.toString(multicastPort));   // where the group is
+        p.setProperty("fts.jgroups.encrypt", "none");
+        p.setProperty("fts.jgroups.mcast_port", Integer.toString(multicastPort));   // where the group is
         p.setProperty("fts.group.size", "0");
         System.out.println("rogue: joining group " + group + " without the key ...");
         try (GroupChannel r = GroupChannels.create(p, "rogue#1")) {
