@@ -215,6 +215,9 @@ public final class Chaos {
                 out.add("r" + i + " " + cluster.reads(i));
             } catch (java.io.IOException e) {
                 out.add("r" + i + " ?");
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                out.add("r" + i + " ?");
             }
         }
         return String.join(", ", out);

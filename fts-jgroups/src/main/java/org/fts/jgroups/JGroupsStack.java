@@ -66,8 +66,8 @@ public final class JGroupsStack {
     }
 
     /**
-     * What a binding puts into the stack: at {@code ${fts.binding.transport}}, attributes of the shipped udp stack's
-     * transport; at {@code ${fts.binding.top}}, protocols above the stack's last. A stack of one's own must have the
+     * What a binding puts into the stack: at {@code ${binding.transport}}, attributes of the shipped udp stack's
+     * transport; at {@code ${binding.top}}, protocols above the stack's last. A stack of one's own must have the
      * second when the binding puts protocols there.
      */
     public record Binding(String alias, String transport, String top) {
@@ -78,8 +78,8 @@ public final class JGroupsStack {
     }
 
     /** The placeholders of {@link Binding}. */
-    static final String TRANSPORT = "fts.binding.transport";
-    static final String TOP = "fts.binding.top";
+    static final String TRANSPORT = "binding.transport";
+    static final String TOP = "binding.top";
 
     /** The stack XML named by {@code fts.jgroups.stack}, with FTS placeholders filled in and nothing of a binding. */
     public static String stackXml(Properties config) {
@@ -107,10 +107,10 @@ public final class JGroupsStack {
             throw new ConfigException(STACK.name(), "names a stack XML without ${" + TOP + "} (before </config>), where "
                     + "the " + binding.alias() + " binding puts its protocols");
         }
-        Map<String, Function<Properties, String>> values = new java.util.HashMap<>(STACK_KEYS.stream()
-                .collect(Collectors.toMap(ConfigKey::name, k -> props -> format(k, props))));
-        values.put(TRANSPORT, props -> binding.transport());
-        values.put(TOP, props -> binding.top());
+        // The binding's placeholders first (not keys, so not ${fts.*}; JGroups never sees them), then the keys'.
+        xml = xml.replace("${" + TRANSPORT + "}", binding.transport()).replace("${" + TOP + "}", binding.top());
+        Map<String, Function<Properties, String>> values = STACK_KEYS.stream()
+                .collect(Collectors.toMap(ConfigKey::name, k -> props -> format(k, props)));
         Matcher m = PLACEHOLDER.matcher(xml);
         StringBuilder out = new StringBuilder();
         while (m.find()) {

@@ -34,7 +34,7 @@ class StackXmlTest {
             p.setProperty("fts.jgroups.stack", own.toString());
             org.fts.config.ConfigException e = assertThrows(org.fts.config.ConfigException.class,
                     () -> JGroupsStack.stackXml(p, b));
-            assertTrue(e.getMessage().contains("fts.jgroups.stack") && e.getMessage().contains("${fts.binding.top}")
+            assertTrue(e.getMessage().contains("fts.jgroups.stack") && e.getMessage().contains("${binding.top}")
                     && e.getMessage().contains("test binding"), e.getMessage());
             assertTrue(JGroupsStack.stackXml(p, JGroupsStack.Binding.none("test")).contains("<FRAG2/>"),
                     "a binding that puts nothing on top takes it as it is");

@@ -310,12 +310,12 @@ public final class ReplicaCluster implements AutoCloseable {
     }
 
     /** Replica {@code i}'s load and placement (over JMX); fails without an answer in 15 s. */
-    public org.fts.goa.intake.PlacementFigures load(int i) throws IOException {
+    public org.fts.goa.intake.PlacementFigures load(int i) throws IOException, InterruptedException {
         return members.get(i).jmx.placement();
     }
 
     /** Replica {@code i}'s declared-read counters, shown as {@code local=N ordered=M}; 15 s at most (over JMX). */
-    public String reads(int i) throws IOException {
+    public String reads(int i) throws IOException, InterruptedException {
         return members.get(i).jmx.reads();
     }
 
@@ -391,7 +391,7 @@ public final class ReplicaCluster implements AutoCloseable {
      * Each replica's log figures, in replica order (over JMX; null for a replica without a log). Fails if a replica
      * does not answer within 15 s.
      */
-    public List<org.fts.gc.LogFigures> logStats() throws IOException {
+    public List<org.fts.gc.LogFigures> logStats() throws IOException, InterruptedException {
         List<org.fts.gc.LogFigures> all = new ArrayList<>();
         for (ReplicaProcess m : members) {
             all.add(m.jmx.log());
@@ -403,7 +403,7 @@ public final class ReplicaCluster implements AutoCloseable {
      * Each replica's cumulative batching counters, in replica order (over JMX; zeros for the plain server). Fails if a
      * replica does not answer within 15 s.
      */
-    public List<BatchCounters> stats() throws IOException {
+    public List<BatchCounters> stats() throws IOException, InterruptedException {
         List<BatchCounters> all = new ArrayList<>();
         for (ReplicaProcess m : members) {
             all.add(m.jmx.batching());

@@ -56,7 +56,7 @@ final class ReplicaJmx implements AutoCloseable {
     }
 
     /** Its declared-read counters, shown as {@code local=N ordered=M}. */
-    String reads() throws IOException {
+    String reads() throws IOException, InterruptedException {
         return within(() -> {
             ReplicaMXBean r = JMX.newMXBeanProxy(connection(), name("Replica"), ReplicaMXBean.class);
             return "local=" + r.getReadsLocal() + " ordered=" + r.getReadsOrdered();
@@ -64,7 +64,7 @@ final class ReplicaJmx implements AutoCloseable {
     }
 
     /** Its load and placement, from the replica MXBean's attributes. */
-    PlacementFigures placement() throws IOException {
+    PlacementFigures placement() throws IOException, InterruptedException {
         return within(() -> {
             ReplicaMXBean r = JMX.newMXBeanProxy(connection(), name("Replica"), ReplicaMXBean.class);
             return new PlacementFigures(r.getPlacement(), r.getConnections(), r.getConnectionsForwarded(),
@@ -74,7 +74,7 @@ final class ReplicaJmx implements AutoCloseable {
     }
 
     /** Its log figures; null without a log. */
-    LogFigures log() throws IOException {
+    LogFigures log() throws IOException, InterruptedException {
         return within(() -> {
             ReplicaMXBean r = JMX.newMXBeanProxy(connection(), name("Replica"), ReplicaMXBean.class);
             long syncs = r.getLogSyncs();
@@ -84,7 +84,7 @@ final class ReplicaJmx implements AutoCloseable {
     }
 
     /** Its cumulative batching counters; zeros for a server with no adaptor (the plain baseline). */
-    BatchCounters batching() throws IOException {
+    BatchCounters batching() throws IOException, InterruptedException {
         return within(() -> {
             MBeanServerConnection c = connection();
             ObjectName n = name("Batching");
@@ -109,19 +109,17 @@ final class ReplicaJmx implements AutoCloseable {
                 + ObjectName.quote(replica));
     }
 
-    private <T> T within(Callable<T> call) throws IOException {
+    private <T> T within(Callable<T> call) throws IOException, InterruptedException {
         Future<T> f = CALLS.submit(call);
         try {
             return f.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            f.cancel(true);
             throw new IOException("replica " + replica + " did not answer over JMX (" + url + ") within "
                     + WAIT.toSeconds() + " s");
         } catch (ExecutionException e) {
             throw new IOException("replica " + replica + " over JMX (" + url + "): " + e.getCause(), e.getCause());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted reading replica " + replica + " over JMX", e);
+        } finally {
+            f.cancel(true);   // done already, or abandoned: an interrupted caller leaves no call behind
         }
     }
 

@@ -307,7 +307,7 @@ class RaftChannelTest {
     }
 
     /**
-     * The raft binding puts ELECTION, RAFT and REDIRECT at the stack's {@code ${fts.binding.top}}; a stack of one's own
+     * The raft binding puts ELECTION, RAFT and REDIRECT at the stack's {@code ${binding.top}}; a stack of one's own
      * with a RAFT of its own, or the jgroups binding's receiver-thread policy, is a start-up error naming the key.
      */
     @Test
@@ -320,9 +320,9 @@ class RaftChannelTest {
         try {
             p.setProperty("fts.jgroups.stack", own.toString());
             String base = org.fts.jgroups.JGroupsStack.stackXml(config()).replace("</config>",
-                    "    ${fts.binding.top}\n</config>");
-            java.nio.file.Files.writeString(own, base.replace("${fts.binding.top}",
-                    "<raft.RAFT members=\"r0,r1,r2\"/>\n    ${fts.binding.top}"));
+                    "    ${binding.top}\n</config>");
+            java.nio.file.Files.writeString(own, base.replace("${binding.top}",
+                    "<raft.RAFT members=\"r0,r1,r2\"/>\n    ${binding.top}"));
             ConfigException e = assertThrows(ConfigException.class, () -> GroupChannels.create(p, "r0#1"));
             assertTrue(e.getMessage().contains("fts.jgroups.stack") && e.getMessage().contains("raft.RAFT"),
                     e.getMessage());

@@ -176,6 +176,9 @@ final class Target implements AutoCloseable {
                 out.add("r" + i + " " + cluster.load(i));
             } catch (java.io.IOException e) {
                 out.add("r" + i + " " + e.getMessage());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return out;
             }
         }
         return out;
@@ -190,6 +193,9 @@ final class Target implements AutoCloseable {
             List<org.fts.gc.LogFigures> all = cluster.logStats();
             return all.contains(null) ? null : all;
         } catch (java.io.IOException e) {
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return null;
         }
     }
