@@ -18,7 +18,6 @@ import javax.management.remote.JMXConnector;
 import javax.management.remote.JMXConnectorFactory;
 import javax.management.remote.JMXServiceURL;
 
-import org.fts.batching.BatchStatsMBean;
 import org.fts.gc.LogFigures;
 import org.fts.goa.intake.PlacementFigures;
 import org.fts.goa.ReplicaMXBean;
@@ -83,7 +82,10 @@ final class ReplicaJmx implements AutoCloseable {
         });
     }
 
-    /** Its cumulative batching counters; zeros for a server with no adaptor (the plain baseline). */
+    /**
+     * Its cumulative batching counters; zeros for a server with no adaptor (the plain baseline). Read in one call, so
+     * that the replica reads them back to back (a window's difference of batches and messages stays consistent).
+     */
     BatchCounters batching() throws IOException, InterruptedException {
         return within(() -> {
             MBeanServerConnection c = connection();
@@ -91,9 +93,18 @@ final class ReplicaJmx implements AutoCloseable {
             if (!c.isRegistered(n)) {
                 return BatchCounters.ZERO;
             }
-            BatchStatsMBean b = JMX.newMBeanProxy(c, n, BatchStatsMBean.class);
-            return new BatchCounters(b.getBatchesSent(), b.getMessagesSent(), b.getBatchingDelayCount(),
-                    b.getBatchingDelaySumNanos(), b.getCastLatencyCount(), b.getCastLatencySumNanos());
+            String[] names = {"BatchesSent", "MessagesSent", "BatchingDelayCount", "BatchingDelaySumNanos",
+                    "CastLatencyCount", "CastLatencySumNanos"};
+            java.util.Map<String, Long> v = new java.util.HashMap<>();
+            for (javax.management.Attribute a : c.getAttributes(n, names).asList()) {
+                v.put(a.getName(), ((Number) a.getValue()).longValue());
+            }
+            if (v.size() != names.length) {
+                throw new IOException("replica " + replica + "'s batching MBean answered " + v.keySet() + " of "
+                        + java.util.Arrays.toString(names));
+            }
+            return new BatchCounters(v.get("BatchesSent"), v.get("MessagesSent"), v.get("BatchingDelayCount"),
+                    v.get("BatchingDelaySumNanos"), v.get("CastLatencyCount"), v.get("CastLatencySumNanos"));
         });
     }
 
