@@ -16,6 +16,7 @@ public final class FailStop {
     /** The exit status of a replica stopped by a local failure (70: internal software error, sysexits.h). */
     public static final int EXIT_CODE = 70;
     private static final Logger LOG = LoggerFactory.getLogger(FailStop.class);
+    private static final Instrumentation[] INSTRUMENTS = loadInstruments();
 
     private FailStop() {
     }
@@ -59,14 +60,32 @@ public final class FailStop {
         }
     }
 
-    /** Halts, unless an {@link Instrumentation} (a test kit's) takes the failure over. */
+    /**
+     * Halts, unless an {@link Instrumentation} (a test kit's) takes the failure over. Nothing here may stop the halt:
+     * the instrumentations were loaded with this class, the loop allocates nothing, and whatever one of them throws
+     * (an {@code OutOfMemoryError} too) ends in the halt.
+     */
     private static void fail(Thread thread, Throwable cause) {
-        for (Instrumentation i : Instrumentation.installed()) {
-            if (i.fatal(thread, cause)) {
-                return;
+        try {
+            for (int i = 0; i < INSTRUMENTS.length; i++) {
+                if (INSTRUMENTS[i].fatal(thread, cause)) {
+                    return;
+                }
             }
+        } catch (Throwable ignored) {
+            // halt anyway
         }
         halt(thread, cause);
+    }
+
+    /** The instrumentations on the class path (none in a deployment), loaded once; none if loading them fails. */
+    private static Instrumentation[] loadInstruments() {
+        try {
+            return Instrumentation.installed().toArray(new Instrumentation[0]);
+        } catch (Throwable t) {
+            LOG.warn("no instrumentation: {}", t.toString());
+            return new Instrumentation[0];
+        }
     }
 
     private static void halt(Thread thread, Throwable cause) {

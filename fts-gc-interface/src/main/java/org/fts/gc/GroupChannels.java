@@ -46,8 +46,13 @@ public final class GroupChannels {
         }
         String name = memberName != null ? memberName : "m-" + UUID.randomUUID().toString().substring(0, 8);
         GroupChannel channel = binding.create(config, new MemberId(name));
-        for (Instrumentation i : Instrumentation.installed()) {
-            i.created(config, channel);
+        try {
+            for (Instrumentation i : Instrumentation.installed()) {
+                i.created(config, channel);
+            }
+        } catch (RuntimeException e) {
+            channel.close();
+            throw e;
         }
         return channel;
     }

@@ -99,6 +99,7 @@ public final class GroupPOA extends PoaBasics {
             this.membership = new Membership(config.replicas());
             this.engine = new ReplicaEngine(config, member, channel, BatchingConfig.policy(props),
                     BatchingConfig.longDoorway(props), new Replay(orb), objects, membership, channel.replaysItsLog());
+            made.push(engine::shutdown);   // its timers, its sender and its lanes run from here on
             Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(
                     new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
             StartupChecks.tlsOnlyOrPlain(local);
@@ -149,14 +150,14 @@ public final class GroupPOA extends PoaBasics {
             channel.diagnostics().exposeStatus(status::fields);   // fts status, JGroups' probe
             engine.backups().directory(Backups.directory(props));
             channel.diagnostics().exposeCommands(engine.backups()::command);   // fts backup, fts restore
-            if (leaveOnShutdown != null) {
-                Runtime.getRuntime().addShutdownHook(leaveOnShutdown);
-            }
             LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
             if (!config.replicas().isEmpty() && !config.replicas().contains(endpoint)) {
                 LOG.info("replica {}: endpoint {} is not in fts.replicas; announcing it to the group",
                         config.replicaId(), endpoint);
                 engine.announce(endpoint);
+            }
+            if (leaveOnShutdown != null) {   // last: a start that failed leaves no hook holding what it undid
+                Runtime.getRuntime().addShutdownHook(leaveOnShutdown);
             }
         } catch (Exception | Error e) {
             while (!made.isEmpty()) {
@@ -182,8 +183,14 @@ public final class GroupPOA extends PoaBasics {
                 () -> membership.current().endpoints().indexOf(endpoint), () -> engine.standing().notServing() == null,
                 () -> engine.castPath().inFlight(), byLoad, settings.fingerprint(),
                 c -> c instanceof org.fts.goa.frontend.ClientConnection own ? own.isOpen() : Jacorb.isOpen(c));
-        Placement p = new Placement(byLoad, load, channel.whiteboard(), channel.self(), membership, endpoint, orb,
-                references::placed);
+        Placement p;
+        try {
+            p = new Placement(byLoad, load, channel.whiteboard(), channel.self(), membership, endpoint, orb,
+                    references::placed);
+        } catch (RuntimeException | Error e) {
+            load.close();   // its sampler runs from its construction
+            throw e;
+        }
         load.afterSample(() -> {
             p.learn();
             settings.check();   // on the same thread, after the fingerprint went out with the sample

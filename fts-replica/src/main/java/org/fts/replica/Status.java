@@ -109,6 +109,12 @@ public final class Status {
      */
     static Search find(Properties config, String hosts, Integer port, Integer range, String at, String group,
                        int timeoutMs) {
+        for (String old : List.of("probe_port", "port_range", "initial_hosts", "stack", "bind_addr")) {
+            if (config.getProperty("fts.gc.jgroups." + old) != null) {   // read below under its new name only
+                throw new org.fts.config.ConfigException("fts.gc.jgroups." + old, "was renamed fts.jgroups." + old
+                        + " (docs/release-notes.md)");
+            }
+        }
         Set<String> hostList = hosts != null ? new LinkedHashSet<>(List.of(hosts.split(","))) : hostsOf(config);
         int first = port != null ? port : Integer.parseInt(config.getProperty("fts.jgroups.probe_port", "7500"));
         int span = range != null ? range : Integer.parseInt(config.getProperty("fts.jgroups.port_range", "20"));

@@ -219,8 +219,11 @@ public final class ReplicaCluster implements AutoCloseable {
         if (old.isAlive()) {
             throw new IllegalStateException("r" + i + " is still running");
         }
-        old.close();   // keeps its stdout in the log directory
-        members.get(i).jmx.close();
+        try {
+            old.close();   // keeps its stdout in the log directory
+        } finally {
+            members.get(i).jmx.close();
+        }
         members.set(i, launch(i, more));   // under the lock: close() reaps it or it is never started
     }
 

@@ -10,7 +10,6 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-import javax.management.JMX;
 import javax.management.MBeanServerConnection;
 import javax.management.MalformedObjectNameException;
 import javax.management.ObjectName;
@@ -20,7 +19,6 @@ import javax.management.remote.JMXServiceURL;
 
 import org.fts.gc.LogFigures;
 import org.fts.goa.intake.PlacementFigures;
-import org.fts.goa.ReplicaMXBean;
 
 /**
  * One replica process's figures, read over JMX (its platform MBean server, reached on the loopback port the cluster
@@ -43,10 +41,17 @@ final class ReplicaJmx implements AutoCloseable {
                 "-Dcom.sun.management.jmxremote.ssl=false");
     }
 
+    static {
+        // A paused replica must not hold a reader's thread for ever: RMI's reads and connects time out.
+        System.getProperties().putIfAbsent("sun.rmi.transport.tcp.responseTimeout", "15000");
+        System.getProperties().putIfAbsent("sun.rmi.transport.connectionTimeout", "15000");
+    }
+
     private final String replica;
     private final String group;
     private final JMXServiceURL url;
     private JMXConnector connector;
+    private boolean closed;
 
     ReplicaJmx(String group, String replica, String host, int port) throws IOException {
         this.group = group;
@@ -57,29 +62,56 @@ final class ReplicaJmx implements AutoCloseable {
     /** Its declared-read counters, shown as {@code local=N ordered=M}. */
     String reads() throws IOException, InterruptedException {
         return within(() -> {
-            ReplicaMXBean r = JMX.newMXBeanProxy(connection(), name("Replica"), ReplicaMXBean.class);
-            return "local=" + r.getReadsLocal() + " ordered=" + r.getReadsOrdered();
+            java.util.Map<String, Object> v = attributes("Replica", "ReadsLocal", "ReadsOrdered");
+            return "local=" + v.get("ReadsLocal") + " ordered=" + v.get("ReadsOrdered");
         });
     }
 
-    /** Its load and placement, from the replica MXBean's attributes. */
+    /** Its load and placement, from the replica MXBean's attributes, read in one call (back to back). */
     PlacementFigures placement() throws IOException, InterruptedException {
         return within(() -> {
-            ReplicaMXBean r = JMX.newMXBeanProxy(connection(), name("Replica"), ReplicaMXBean.class);
-            return new PlacementFigures(r.getPlacement(), r.getConnections(), r.getConnectionsForwarded(),
-                    r.getPlacementInFlight(), r.getCpuPermille(), r.isPlacementServing(), r.getFixedPermille(),
-                    r.getServingReplicas(), r.getBoard(), r.getExtraWork());
+            java.util.Map<String, Object> v = attributes("Replica", "Placement", "Connections", "ConnectionsForwarded",
+                    "PlacementInFlight", "CpuPermille", "PlacementServing", "FixedPermille", "ServingReplicas", "Board",
+                    "ExtraWork");
+            return new PlacementFigures((String) v.get("Placement"), (Integer) v.get("Connections"),
+                    (Long) v.get("ConnectionsForwarded"), (Long) v.get("PlacementInFlight"),
+                    (Long) v.get("CpuPermille"), (Boolean) v.get("PlacementServing"), (Long) v.get("FixedPermille"),
+                    (Integer) v.get("ServingReplicas"), map(v.get("Board")), map(v.get("ExtraWork")));
         });
     }
 
-    /** Its log figures; null without a log. */
+    /** Its log figures, read in one call; null without a log. */
     LogFigures log() throws IOException, InterruptedException {
         return within(() -> {
-            ReplicaMXBean r = JMX.newMXBeanProxy(connection(), name("Replica"), ReplicaMXBean.class);
-            long syncs = r.getLogSyncs();
-            return syncs < 0 ? null : new LogFigures(syncs, r.getLogRecordsPerSync(), r.getLogSyncP50Micros(),
-                    r.getLogSyncP99Micros(), r.getLogDiskBytes());
+            java.util.Map<String, Object> v = attributes("Replica", "LogSyncs", "LogRecordsPerSync",
+                    "LogSyncP50Micros", "LogSyncP99Micros", "LogDiskBytes");
+            long syncs = (Long) v.get("LogSyncs");
+            return syncs < 0 ? null : new LogFigures(syncs, (Double) v.get("LogRecordsPerSync"),
+                    (Long) v.get("LogSyncP50Micros"), (Long) v.get("LogSyncP99Micros"), (Long) v.get("LogDiskBytes"));
         });
+    }
+
+    /** The named attributes of this replica's MBean of {@code type}, in one call; fails if one is missing. */
+    private java.util.Map<String, Object> attributes(String type, String... names) throws Exception {
+        java.util.Map<String, Object> v = new java.util.HashMap<>();
+        for (javax.management.Attribute a : connection().getAttributes(name(type), names).asList()) {
+            v.put(a.getName(), a.getValue());
+        }
+        if (v.size() != names.length) {
+            throw new IOException("replica " + replica + "'s " + type + " MBean answered " + v.keySet() + " of "
+                    + java.util.Arrays.toString(names));
+        }
+        return v;
+    }
+
+    /** An MXBean's {@code Map<String, Long>} attribute as it travels (a table of key and value rows). */
+    private static java.util.Map<String, Long> map(Object tabular) {
+        java.util.Map<String, Long> out = new java.util.TreeMap<>();
+        for (Object row : ((javax.management.openmbean.TabularData) tabular).values()) {
+            javax.management.openmbean.CompositeData c = (javax.management.openmbean.CompositeData) row;
+            out.put((String) c.get("key"), (Long) c.get("value"));
+        }
+        return out;
     }
 
     /**
@@ -93,26 +125,42 @@ final class ReplicaJmx implements AutoCloseable {
             if (!c.isRegistered(n)) {
                 return BatchCounters.ZERO;
             }
-            String[] names = {"BatchesSent", "MessagesSent", "BatchingDelayCount", "BatchingDelaySumNanos",
-                    "CastLatencyCount", "CastLatencySumNanos"};
+            java.util.Map<String, Object> raw = attributes("Batching", "BatchesSent", "MessagesSent",
+                    "BatchingDelayCount", "BatchingDelaySumNanos", "CastLatencyCount", "CastLatencySumNanos");
             java.util.Map<String, Long> v = new java.util.HashMap<>();
-            for (javax.management.Attribute a : c.getAttributes(n, names).asList()) {
-                v.put(a.getName(), ((Number) a.getValue()).longValue());
-            }
-            if (v.size() != names.length) {
-                throw new IOException("replica " + replica + "'s batching MBean answered " + v.keySet() + " of "
-                        + java.util.Arrays.toString(names));
-            }
+            raw.forEach((k, x) -> v.put(k, ((Number) x).longValue()));
             return new BatchCounters(v.get("BatchesSent"), v.get("MessagesSent"), v.get("BatchingDelayCount"),
                     v.get("BatchingDelaySumNanos"), v.get("CastLatencyCount"), v.get("CastLatencySumNanos"));
         });
     }
 
-    private synchronized MBeanServerConnection connection() throws IOException {
-        if (connector == null) {
-            connector = JMXConnectorFactory.connect(url);
+    /** The connection, made on first use outside this object's lock (a slow connect blocks no one else). */
+    private MBeanServerConnection connection() throws IOException {
+        synchronized (this) {
+            if (closed) {
+                throw new IOException("replica " + replica + "'s process is gone (its JMX reader is closed)");
+            }
+            if (connector != null) {
+                return connector.getMBeanServerConnection();
+            }
         }
-        return connector.getMBeanServerConnection();
+        JMXConnector made = JMXConnectorFactory.connect(url);
+        synchronized (this) {
+            if (closed || connector != null) {   // closed meanwhile, or another reader connected first
+                JMXConnector keep = closed ? null : connector;
+                try {
+                    made.close();
+                } catch (IOException ignored) {
+                    // nothing to keep
+                }
+                if (keep == null) {
+                    throw new IOException("replica " + replica + "'s process is gone (its JMX reader is closed)");
+                }
+                return keep.getMBeanServerConnection();
+            }
+            connector = made;
+            return made.getMBeanServerConnection();
+        }
     }
 
     private ObjectName name(String type) throws MalformedObjectNameException {
@@ -136,6 +184,7 @@ final class ReplicaJmx implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         if (connector != null) {
             try {
                 connector.close();

@@ -28,7 +28,7 @@ final class RaftStack {
             throw new ConfigException(JGroupsStack.STACK.name(), "names a stack with raft.RAFT of its own: the raft "
                     + "binding puts ELECTION, RAFT and REDIRECT at ${binding.top} itself");
         }
-        if (java.util.regex.Pattern.compile("message_processing_policy\\s*=\\s*\"[^\"]*DirectOrdering\"").matcher(xml)
+        if (java.util.regex.Pattern.compile("message_processing_policy\\s*=\\s*[\"'][^\"']*DirectOrdering[\"']").matcher(xml)
                 .find()) {   // an attribute, not the shipped stacks' comment that names it
             throw new ConfigException(JGroupsStack.STACK.name(), "names the jgroups binding's message processing "
                     + "policy (DirectOrdering), which runs messages on the receiving thread: RAFT may block it");
