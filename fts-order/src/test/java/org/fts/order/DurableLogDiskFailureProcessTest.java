@@ -5,10 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 import org.fts.gc.MemberId;
 import org.fts.order.Wire.Entry;
+import org.fts.process.FileLimitedJvm;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -45,26 +47,17 @@ class DurableLogDiskFailureProcessTest {
     @Test
     void aWriteTheDiskRefusesStopsTheReplicaWithExit70AndNothingUnsyncedWasAcknowledged() throws Exception {
         Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "disk-failure-");
-        Path out = Files.createTempFile(Path.of("target").toAbsolutePath(), "disk-failure-", ".out");
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder("bash", "-c", "ulimit -f 4096 && exec \"$0\" -cp \"$1\" " + getClass().getName()
-                + " \"$2\"", java, System.getProperty("java.class.path"), dir.toString())
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        try {
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the appending JVM ends by itself");
-            String log = Files.readString(out);
-            assertEquals(70, p.exitValue(), log);
-            assertTrue(log.contains("FTS durable log in " + dir) && log.contains("stops"), log);
-            long acknowledged = log.lines().filter(l -> l.startsWith("DURABLE ")).mapToLong(l -> Long.parseLong(
-                    l.substring(8).trim())).max().orElse(0);
-            assertTrue(acknowledged > 0, "it synced entries before the disk refused: " + log);
-            try (DurableLog reopened = DurableLog.open(dir)) {
-                assertTrue(reopened.loaded().last() >= acknowledged, "the disk holds every entry the log said was "
-                        + "durable (" + acknowledged + "); it holds up to " + reopened.loaded().last());
-            }
-        } finally {
-            p.destroyForcibly();
-            p.waitFor(10, TimeUnit.SECONDS);
+        FileLimitedJvm.Result r = FileLimitedJvm.run(getClass(), 4096, Path.of("target").toAbsolutePath(),
+                Duration.ofSeconds(60), dir.toString());
+        String log = r.output();
+        assertEquals(70, r.exit(), log);
+        assertTrue(log.contains("FTS durable log in " + dir) && log.contains("stops"), log);
+        long acknowledged = log.lines().filter(l -> l.startsWith("DURABLE ")).mapToLong(l -> Long.parseLong(
+                l.substring(8).trim())).max().orElse(0);
+        assertTrue(acknowledged > 0, "it synced entries before the disk refused: " + log);
+        try (DurableLog reopened = DurableLog.open(dir)) {
+            assertTrue(reopened.loaded().last() >= acknowledged, "the disk holds every entry the log said was "
+                    + "durable (" + acknowledged + "); it holds up to " + reopened.loaded().last());
         }
     }
 }

@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
+import org.fts.process.FileLimitedJvm;
 import org.jgroups.protocols.raft.LogEntries;
 import org.jgroups.protocols.raft.LogEntry;
 import org.junit.jupiter.api.Test;
@@ -37,19 +38,10 @@ class DiskFailureProcessTest {
     @Test
     void aWriteTheDiskRefusesStopsTheReplicaWithExit70NamingTheLog() throws Exception {
         Path dir = Files.createTempDirectory(Path.of("target").toAbsolutePath(), "disk-failure-");
-        Path out = Files.createTempFile(Path.of("target").toAbsolutePath(), "disk-failure-", ".out");
-        String java = ProcessHandle.current().info().command().orElse("java");
-        Process p = new ProcessBuilder("bash", "-c", "ulimit -f 512 && exec \"$0\" -cp \"$1\" " + getClass().getName()
-                + " \"$2\"", java, System.getProperty("java.class.path"), dir.resolve("raft.log").toString())
-                .redirectErrorStream(true).redirectOutput(out.toFile()).start();
-        try {
-            assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the appending JVM ends by itself");
-            String log = Files.readString(out);
-            assertEquals(70, p.exitValue(), log);
-            assertTrue(log.contains("the raft log in " + dir.resolve("raft.log")) && log.contains("failed"), log);
-        } finally {
-            p.destroyForcibly();
-            p.waitFor(10, TimeUnit.SECONDS);
-        }
+        FileLimitedJvm.Result r = FileLimitedJvm.run(getClass(), 512, Path.of("target").toAbsolutePath(),
+                Duration.ofSeconds(60), dir.resolve("raft.log").toString());
+        assertEquals(70, r.exit(), r.output());
+        assertTrue(r.output().contains("the raft log in " + dir.resolve("raft.log")) && r.output().contains("failed"),
+                r.output());
     }
 }
