@@ -67,24 +67,22 @@ final class Backups {
     private final GroupChannel channel;
     private final CastPath castPath;
     private final ExecutionLanes lanes;
-    private final Map<ObjectKey, Servant> objects;
+    private final Snapshot.Parts state;
     private final ReplyCache cache;
-    private final Membership membership;
     /** Commands of this replica waiting for their cast: nonce to outcome. */
     private final Map<String, CompletableFuture<Map<String, String>>> waiting = new ConcurrentHashMap<>();
     private volatile Path dir;
 
     Backups(String self, MemberId member, String group, GroupChannel channel, CastPath castPath,
-            ExecutionLanes lanes, Map<ObjectKey, Servant> objects, ReplyCache cache, Membership membership) {
+            ExecutionLanes lanes, Snapshot.Parts state) {
         this.self = self;
         this.member = member;
         this.group = group;
         this.channel = channel;
         this.castPath = castPath;
         this.lanes = lanes;
-        this.objects = objects;
-        this.cache = cache;
-        this.membership = membership;
+        this.state = state;
+        this.cache = state.cache();
     }
 
     /** The directory {@code fts.backup.dir} names, or {@code backups} beside the replicas' logs. */
@@ -173,7 +171,7 @@ final class Backups {
         }
         lanes.atCut(() -> {
             try {
-                byte[] snapshot = Snapshot.take(objects, cache, membership);
+                byte[] snapshot = Snapshot.take(state);
                 Map<String, String> standing = channel.diagnostics().standing();
                 String position = standing.getOrDefault("epoch", "-") + "/" + standing.getOrDefault("delivered", "-");
                 long at = System.currentTimeMillis();
@@ -230,11 +228,10 @@ final class Backups {
                 LOG.warn("{}: refused a restore: its reply cache holds replies and the restore is not forced", self);
             } else {
                 try {
-                    Snapshot.restoreObjects(r.snapshot(), objects, cache);
+                    Snapshot.restoreObjects(r.snapshot(), state);
                     out.put("restore.outcome", "restored");
                     if (r.taker().equals(member)) {   // what the operator compares with the backup's
-                        out.put("restore.objects_digest", Snapshot.objectsDigest(Snapshot.take(objects, cache,
-                                membership)));
+                        out.put("restore.objects_digest", Snapshot.objectsDigest(Snapshot.take(state)));
                     }
                     LOG.warn("{}: restored a backup's state ({} bytes){}", self, r.snapshot().length,
                             r.force() ? ", forced" : "");

@@ -47,12 +47,16 @@ final class DeliveryRouter implements GroupListener {
     /** Takes and installs the replica's state (checkpoints, and the state a restart goes on from). */
     private final StateTransfer.Host states;
     private final Backups backups;
+    /** Runs on the delivery thread when this replica begins to serve (again). */
+    private final Runnable servingBegan;
+    private boolean serving;
 
     DeliveryRouter(String self, MemberId member, GroupChannel channel, Batcher batcher, Standing standing,
                    CastPath castPath, Execution execution, ExecutionLanes lanes, StateTransfer transfer,
                    Membership membership, java.util.concurrent.CountDownLatch activation, StateTransfer.Host states,
-                   Backups backups) {
+                   Backups backups, Runnable servingBegan) {
         this.backups = backups;
+        this.servingBegan = servingBegan;
         this.activation = activation;
         this.states = states;
         this.self = self;
@@ -162,6 +166,10 @@ final class DeliveryRouter implements GroupListener {
             backups.delivered(b);
         } else if (c instanceof Cast.Restore r) {
             backups.delivered(r);
+        } else if (c instanceof Cast.ClockOffset o) {
+            execution.delivered(o);
+        } else if (c instanceof Cast.ReplyDigest d) {
+            execution.delivered(d);
         } else if (c instanceof Cast.Announce a) {
             lanes.atCut(() -> {
                 if (membership.add(a.endpoint())) {
@@ -274,7 +282,10 @@ final class DeliveryRouter implements GroupListener {
         String why = standing.notServing();
         if (why != null) {
             castPath.failAll(new IllegalStateException("replica " + self + " " + why));
+        } else if (!serving) {
+            servingBegan.run();
         }
+        serving = why == null;
         // With a log, whether the state must be fetched is the first epoch's to say (its log may rebuild it).
         boolean want = !standing.current() && (activation == null || standing.everOpened());
         transfer.onStanding(standing.view(), standing.epochOpen(), want, gap, provider);

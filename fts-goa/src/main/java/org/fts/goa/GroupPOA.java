@@ -10,11 +10,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.fts.batching.BatchStats;
 import org.fts.batching.BatchingConfig;
-import org.fts.checkpoint.CheckpointableOperations;
 import org.fts.config.ConfigKeys;
 import org.fts.ft.Ior;
 import org.fts.gc.GroupChannel;
@@ -24,7 +22,6 @@ import org.omg.CORBA.BAD_PARAM;
 import org.omg.CORBA.CompletionStatus;
 import org.omg.CORBA.NO_IMPLEMENT;
 import org.omg.CORBA.ORB;
-import org.omg.CORBA.portable.InvokeHandler;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
 import org.omg.PortableServer.POAManager;
@@ -35,6 +32,7 @@ import org.omg.PortableServer.POAPackage.ServantNotActive;
 import org.omg.PortableServer.POAPackage.WrongAdapter;
 import org.omg.PortableServer.POAPackage.WrongPolicy;
 import org.omg.PortableServer.Servant;
+import org.omg.PortableServer.ServantActivator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,8 +56,8 @@ public final class GroupPOA extends PoaBasics {
     private final ORB orb;
     private final POA groupPoa;
     private final GoaConfig config;
-    private final Map<ObjectKey, Servant> objects = new ConcurrentHashMap<>();
-    private final Map<Servant, ObjectKey> ids = new ConcurrentHashMap<>();
+    private final ObjectTable table;
+    private final Map<ObjectKey, Servant> objects;
     private final Membership membership;
     private final GroupChannel channel;
     private final ReplicaEngine engine;
@@ -84,6 +82,14 @@ public final class GroupPOA extends PoaBasics {
         this.config = GoaConfig.from(props, LOG);
         ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
         ConfigKeys.validateAndLog(LOG, "backups", props, Backups.KEYS);
+        ConfigKeys.validateAndLog(LOG, "objects", props, ObjectTable.KEYS);
+        ConfigKeys.validateAndLog(LOG, "divergence", props, DivergenceCheck.KEYS);
+        this.table = new ObjectTable(orb, this, ObjectTable.MAX.get(props), config.backgroundThreads() == 1);
+        this.objects = table.servants();
+        if (config.backgroundThreads() > 1 && DivergenceCheck.WINDOW.get(props) > 0) {
+            LOG.info("{} is {}: the divergence check (fts.divergence.window) and RequestContext are off (they need one "
+                    + "execution lane)", GoaConfig.POOL_BACKGROUND.name(), config.backgroundThreads());
+        }
         StartupChecks.foreground(orb);
         org.fts.goa.giop.GiopGuard.checkInstalled(orb);   // the GIOP message size guard is an ORB property
         // What this replica made so far, undone in reverse order if its start fails: nothing of a replica that did
@@ -98,7 +104,8 @@ public final class GroupPOA extends PoaBasics {
             made.push(channel::close);
             this.membership = new Membership(config.replicas());
             this.engine = new ReplicaEngine(config, member, channel, BatchingConfig.policy(props),
-                    BatchingConfig.longDoorway(props), new Replay(orb), objects, membership, channel.replaysItsLog());
+                    BatchingConfig.longDoorway(props), new Replay(orb), table, membership, channel.replaysItsLog(),
+                    DivergenceCheck.WINDOW.get(props));
             made.push(engine::shutdown);   // its timers, its sender and its lanes run from here on
             Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(
                     new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
@@ -275,30 +282,15 @@ public final class GroupPOA extends PoaBasics {
 
     // ------------------------------------------------------------------ objects and references
 
+    /**
+     * Activates {@code servant} under {@code oid} in the group: before the POA manager is activated, the server's own
+     * objects (every replica activates the same); once the group serves, only from inside an ordered request (a
+     * servant's operation: every replica executes it at the same position), else {@code BAD_INV_ORDER}. Past
+     * {@code fts.objects.max}, {@code NO_RESOURCES}.
+     */
     @Override
     public void activate_object_with_id(byte[] oid, Servant servant) throws ServantAlreadyActive, ObjectAlreadyActive {
-        if (!(servant instanceof InvokeHandler)) {
-            throw new BAD_PARAM("FTS replicates IDL skeleton servants (InvokeHandler), not "
-                    + servant.getClass().getName(), 0, CompletionStatus.COMPLETED_NO);
-        }
-        if (References.marked(oid)) {
-            throw new BAD_PARAM("FTS: an object id may not end with the placement mark (a NUL and \"fts>\")");
-        }
-        ObjectKey key = new ObjectKey(oid);
-        if (!(servant instanceof CheckpointableOperations) && !(servant instanceof Stateless)) {
-            throw new BAD_PARAM("FTS: object " + Snapshot.name(key) + " (" + servant.getClass().getName()
-                    + ") implements neither FTS::Checkpointable (org.fts.checkpoint.CheckpointableOperations) nor "
-                    + "org.fts.goa.Stateless: a replica that joins later could not obtain its state "
-                    + "(docs/state-transfer.md)", 0, CompletionStatus.COMPLETED_NO);
-        }
-        if (ids.containsKey(servant)) {
-            throw new ServantAlreadyActive();
-        }
-        if (objects.putIfAbsent(key, servant) != null) {
-            throw new ObjectAlreadyActive();
-        }
-        ids.put(servant, key);
-        ((org.omg.CORBA_2_3.ORB) orb).set_delegate(servant);   // skeletons call _orb(); no POA activates it
+        table.activate(oid, servant);
     }
 
     @Override
@@ -306,13 +298,33 @@ public final class GroupPOA extends PoaBasics {
         throw new WrongPolicy();   // ids must be the application's, the same on every replica
     }
 
+    /**
+     * Destroys object {@code oid} in the group: once the group serves, only from inside an ordered request, else
+     * {@code BAD_INV_ORDER}. Every replica then answers {@code OBJECT_NOT_EXIST} to it, also to a retry.
+     */
     @Override
     public void deactivate_object(byte[] oid) throws ObjectNotActive {
-        Servant s = objects.remove(new ObjectKey(oid));
-        if (s == null) {
-            throw new ObjectNotActive();
+        table.deactivate(oid);
+    }
+
+    /**
+     * The server's {@link ServantActivator}: a replica that takes a state holding objects it lacks (objects created by
+     * requests before it joined, or before its restart) calls its {@code incarnate(oid, this)} for each, and checks
+     * that the servant's type is the object's. Only a {@code ServantActivator}; {@code etherealize} is not called.
+     */
+    @Override
+    public void set_servant_manager(org.omg.PortableServer.ServantManager manager) throws WrongPolicy {
+        if (!(manager instanceof ServantActivator a)) {
+            throw new BAD_PARAM("FTS: the group adaptor takes a ServantActivator (to incarnate objects the group "
+                    + "created), not " + (manager == null ? "null" : manager.getClass().getName()), 0,
+                    CompletionStatus.COMPLETED_NO);
         }
-        ids.remove(s);
+        table.activator(a);
+    }
+
+    @Override
+    public org.omg.PortableServer.ServantManager get_servant_manager() {
+        return table.activator();
     }
 
     @Override
@@ -330,7 +342,7 @@ public final class GroupPOA extends PoaBasics {
 
     @Override
     public byte[] servant_to_id(Servant servant) throws ServantNotActive {
-        ObjectKey k = ids.get(servant);
+        ObjectKey k = table.id(servant);
         if (k == null) {
             throw new ServantNotActive();
         }
@@ -382,6 +394,7 @@ public final class GroupPOA extends PoaBasics {
     }
 
     private void activated() {
+        table.serving();
         if (frontDoor != null) {   // as JacORB's POA once its manager is active: requests flow, TRANSIENT until serving
             frontDoor.open(placement);
             frontEnd.open();

@@ -48,6 +48,13 @@ final class ReplicaEngine implements StateTransfer.Host {
     private final Backups backups;
     private final Replay replay;
     private volatile ReadPath reads;
+    private final ExecutionRecord record = new ExecutionRecord();
+    /** How often a serving replica casts its clock offset for the group's calendar (and once as it begins to serve). */
+    private static final long CALENDAR_EVERY_SECONDS = 60;
+    private final java.util.concurrent.ScheduledExecutorService calendarTimer;
+    private final DivergenceCheck divergence;
+    /** The objects, the reply cache, the group reference and the execution record: what a snapshot holds. */
+    private final Snapshot.Parts state;
     /** Opened when the application activated its objects (deliveries wait for it when the group layer logs). */
     private final java.util.concurrent.CountDownLatch activation = new java.util.concurrent.CountDownLatch(1);
 
@@ -58,11 +65,11 @@ final class ReplicaEngine implements StateTransfer.Host {
      *               replay its log, so nothing executes before the application activated its objects
      */
     ReplicaEngine(GoaConfig config, MemberId member, GroupChannel channel, BatchPolicy policy, boolean longDoorway,
-                  Replay replay, Map<ObjectKey, Servant> objects, Membership membership, boolean logged) {
+                  Replay replay, ObjectTable objects, Membership membership, boolean logged, int divergenceWindow) {
         this.self = config.replicaId();
         this.member = member;
         this.channel = channel;
-        this.objects = objects;
+        this.objects = objects.servants();
         this.membership = membership;
         this.cache = new ReplyCache(config.cacheMaxEntries(), config.cacheTtl().toMillis(),
                 config.cacheMargin().toMillis());
@@ -73,10 +80,22 @@ final class ReplicaEngine implements StateTransfer.Host {
         this.standing = new Standing(config.groupSize());
         this.replay = replay;
         this.transfer = new StateTransfer(this, Math.max(250, config.stateTimeout().toMillis() / 4), self);
-        Execution execution = new Execution(self, replay, cache, objects, lanes, castPath);
-        this.backups = new Backups(self, member, config.group(), channel, castPath, lanes, objects, cache, membership);
+        boolean oneLane = config.backgroundThreads() == 1;
+        this.divergence = new DivergenceCheck(self, oneLane ? divergenceWindow : 0, config.groupSize(),
+                castPath::castControl);
+        this.state = new Snapshot.Parts(objects, cache, membership, record);
+        Execution execution = new Execution(self, replay, cache, this.objects, lanes, castPath, record, divergence,
+                oneLane);
+        this.backups = new Backups(self, member, config.group(), channel, castPath, lanes, state);
         this.router = new DeliveryRouter(self, member, channel, batcher, standing, castPath, execution, lanes,
-                transfer, membership, logged ? activation : null, this, backups);
+                transfer, membership, logged ? activation : null, this, backups, this::castClockOffset);
+        this.calendarTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
+                FailStop.threads("fts-calendar-" + self));
+        calendarTimer.scheduleWithFixedDelay(() -> {
+            if (standing.notServing() == null) {
+                castClockOffset();
+            }
+        }, CALENDAR_EVERY_SECONDS, CALENDAR_EVERY_SECONDS, TimeUnit.SECONDS);
     }
 
     /** Compares this replica's settings with the group's as it starts; the router hands it their messages. */
@@ -123,7 +142,7 @@ final class ReplicaEngine implements StateTransfer.Host {
     ReadPath readPath(ReadOperations declared, boolean check) {
         java.util.function.Supplier<String> digest = !check ? null : () -> {
             try {
-                return Snapshot.digest(Snapshot.take(objects, cache, membership));
+                return Snapshot.digest(Snapshot.take(state));
             } catch (Snapshot.StateException e) {
                 throw new IllegalStateException("cannot take the state to check a read: " + e.getMessage(), e);
             }
@@ -173,7 +192,7 @@ final class ReplicaEngine implements StateTransfer.Host {
         CompletableFuture<String> digest = new CompletableFuture<>();
         lanes.atCut(() -> {
             try {
-                digest.complete(Snapshot.digest(Snapshot.take(objects, cache, membership)));
+                digest.complete(Snapshot.digest(Snapshot.take(state)));
             } catch (Snapshot.StateException | RuntimeException e) {
                 digest.completeExceptionally(e);
             }
@@ -187,8 +206,18 @@ final class ReplicaEngine implements StateTransfer.Host {
         LOG.info("{}: {}", self, batcher.stats().dump());
     }
 
+    /** Casts this replica's clock offset from the group's time ({@link GroupCalendar}). */
+    private void castClockOffset() {
+        try {
+            castPath.castControl(new Cast.ClockOffset(self, System.currentTimeMillis() - cache.groupTimeEstimate()));
+        } catch (RuntimeException e) {
+            LOG.debug("{}: clock offset not cast: {}", self, e.toString());
+        }
+    }
+
     /** Stops executing; call once the channel is closed (no more deliveries). */
     void shutdown() {
+        calendarTimer.shutdownNow();
         transfer.shutdown();
         lanes.shutdown();
         castPath.failAll(new IllegalStateException("adaptor destroyed"));
@@ -236,7 +265,7 @@ final class ReplicaEngine implements StateTransfer.Host {
 
     @Override
     public byte[] snapshot() throws Snapshot.StateException {
-        return Snapshot.take(objects, cache, membership);
+        return Snapshot.take(state);
     }
 
     @Override
@@ -244,7 +273,8 @@ final class ReplicaEngine implements StateTransfer.Host {
         CompletableFuture<Snapshot.StateException> done = new CompletableFuture<>();
         lanes.atCut(() -> {   // nothing executes here while not current; this waits for what already was queued
             try {
-                Snapshot.install(snapshot, objects, cache, membership);
+                Snapshot.install(snapshot, state);
+                divergence.reset();
                 done.complete(null);
             } catch (Snapshot.StateException e) {
                 done.complete(e);

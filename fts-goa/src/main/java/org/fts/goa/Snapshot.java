@@ -21,20 +21,23 @@ import org.omg.PortableServer.Servant;
 
 /**
  * A replica's whole state at one position of the total order: the group reference's endpoints and version,
- * the reply cache, and every object's state ({@code get_state}), objects in id order. The encoding is
- * deterministic, so two replicas at the same position produce the same bytes (the state digest is their
- * SHA-256). Taken and installed only while no request executes (at a cut of the execution lanes).
+ * the reply cache, the position and the calendar ({@link ExecutionRecord}), and every object's id, type and state
+ * ({@code get_state}), objects in id order. The encoding is deterministic, so two replicas at the same position
+ * produce the same bytes (the state digest is their SHA-256). Taken and installed only while no request executes
+ * (at a cut of the execution lanes).
  *
  * <pre>
- *   snapshot := VERSION(1) version:long endpoints:int utf* cache objects:int object*
+ *   snapshot := VERSION(1) version:long endpoints:int utf* cache [execution] objects:int object*
  *   cache    := clock:long entries:int (client:utf retention:long kind:byte expires:long length:int body)*
  *               clients:int (client:utf runs:int (first:long last:long until:long)*)*      remembered ids
  *               (format 2 had tombstones:int (client:utf retention:long expires:long)* here; still read)
- *   object   := idLength:short id checkpointable:byte [stateLength:int state]
+ *   execution:= position:long calendarLast:long offsets:int (replica:utf offset:long)*     (from format 4)
+ *   object   := idLength:short id [type:utf] checkpointable:byte [stateLength:int state]  (type from format 4)
  * </pre>
  */
 final class Snapshot {
-    private static final int VERSION = 3;   // 2: the reply cache carries its tombstones; 3: its remembered ids
+    // 2: the reply cache carries its tombstones; 3: its remembered ids; 4: the execution record and each object's type
+    private static final int VERSION = 4;
 
     /** A snapshot cannot be taken or installed; the message says which object and why. */
     static final class StateException extends Exception {
@@ -46,9 +49,16 @@ final class Snapshot {
     private Snapshot() {
     }
 
-    static byte[] take(Map<ObjectKey, Servant> objects, ReplyCache cache, Membership membership)
-            throws StateException {
+    /** What a snapshot is taken from and installed into: everything a replica holds of the group's state. */
+    record Parts(ObjectTable objects, ReplyCache cache, Membership membership, ExecutionRecord record) {
+    }
+
+    static byte[] take(Parts parts) throws StateException {
+        Map<ObjectKey, Servant> objects = parts.objects().servants();
+        ReplyCache cache = parts.cache();
+        Membership membership = parts.membership();
         List<ObjectKey> keys = sorted(objects.keySet());
+        List<String> types = new ArrayList<>();
         List<byte[]> states = new ArrayList<>();
         for (ObjectKey k : keys) {
             if (objects.get(k) instanceof CheckpointableOperations c) {
@@ -60,6 +70,8 @@ final class Snapshot {
             } else {
                 states.add(null);
             }
+            String type = parts.objects().type(k);
+            types.add(type == null ? "" : type);
         }
         Membership.Snapshot m = membership.current();
         return Encoding.bytes(4096, out -> {
@@ -70,10 +82,12 @@ final class Snapshot {
                 out.writeUTF(e);
             }
             cache.writeTo(out);
+            parts.record().writeTo(out);
             out.writeInt(keys.size());
             for (int i = 0; i < keys.size(); i++) {
                 out.writeShort(keys.get(i).id().length);
                 out.write(keys.get(i).id());
+                out.writeUTF(types.get(i));
                 byte[] state = states.get(i);
                 out.writeByte(state == null ? 0 : 1);
                 if (state != null) {
@@ -85,7 +99,8 @@ final class Snapshot {
     }
 
     /** A snapshot parsed whole, before anything is replaced. */
-    private record Parsed(long version, List<String> endpoints, ReplyCache.Contents replies, List<ObjectKey> keys,
+    private record Parsed(int format, long version, List<String> endpoints, ReplyCache.Contents replies,
+                          ExecutionRecord.Contents execution, List<ObjectKey> keys, List<String> types,
                           List<byte[]> states) {
     }
 
@@ -93,7 +108,7 @@ final class Snapshot {
         try {
             DataInputStream in = new DataInputStream(new ByteArrayInputStream(snapshot));
             int v = in.readByte();
-            if (v != VERSION && v != 2) {   // 2 is still read: its tombstones become remembered ids
+            if (v < 2 || v > VERSION) {   // 2 is still read: its tombstones become remembered ids
                 throw new StateException("state format version " + v + ", expected " + VERSION);
             }
             long version = in.readLong();
@@ -102,13 +117,17 @@ final class Snapshot {
                 endpoints.add(in.readUTF());
             }
             ReplyCache.Contents replies = ReplyCache.read(in, v == 2);
+            ExecutionRecord.Contents execution = v >= 4 ? ExecutionRecord.Contents.read(in)
+                    : ExecutionRecord.Contents.EMPTY;
             int n = in.readInt();
             List<ObjectKey> keys = new ArrayList<>();
+            List<String> types = new ArrayList<>();
             List<byte[]> states = new ArrayList<>();
             for (int i = 0; i < n; i++) {
                 byte[] id = new byte[in.readUnsignedShort()];
                 in.readFully(id);
                 keys.add(new ObjectKey(id));
+                types.add(v >= 4 ? in.readUTF() : "");   // before 4: no types, no objects made while serving
                 if (in.readByte() == 1) {
                     int length = in.readInt();
                     if (length < 0 || length > in.available()) {   // a damaged length allocates nothing
@@ -125,53 +144,67 @@ final class Snapshot {
             if (in.available() != 0) {
                 throw new StateException(in.available() + " bytes after the last object's state");
             }
-            return new Parsed(version, endpoints, replies, keys, states);
+            return new Parsed(v, version, endpoints, replies, execution, keys, types, states);
         } catch (IOException | RuntimeException e) {
             throw new StateException("truncated or malformed state: " + e);
         }
     }
 
     /**
-     * Installs {@code snapshot}: first checks that it names exactly this replica's objects, then replaces the
-     * membership, the reply cache and every object's state.
+     * Installs {@code snapshot}: makes the object table the group's (incarnating what is missing here through the
+     * server's servant activator, dropping what the group destroyed; refused whole if a servant cannot be made), then
+     * replaces every object's state, the membership, the reply cache and the execution record.
      */
-    static void install(byte[] snapshot, Map<ObjectKey, Servant> objects, ReplyCache cache, Membership membership)
-            throws StateException {
+    static void install(byte[] snapshot, Parts parts) throws StateException {
         Parsed p = parse(snapshot);
-        setStates(p, objects);
-        membership.restore(new Membership.Snapshot(p.version(), p.endpoints()));
-        cache.replaceWith(p.replies());
+        setStates(p, parts);
+        parts.membership().restore(new Membership.Snapshot(p.version(), p.endpoints()));
+        parts.cache().replaceWith(p.replies());
+        parts.record().replaceWith(p.execution());
     }
 
     /**
-     * Restores a backup ({@link Backups}): replaces every object's state with {@code snapshot}'s, after checking
-     * that it names exactly this replica's objects; the group reference stays this group's. The backup's replies
-     * are adopted only by an empty cache ({@link ReplyCache#adoptIfEmpty}). Deterministic: every replica at the
-     * same position does the same.
+     * Restores a backup ({@link Backups}): makes the object table the backup's and replaces every object's state with
+     * its; the group reference, the position and the calendar stay this group's (its time never goes back). The
+     * backup's replies are adopted only by an empty cache ({@link ReplyCache#adoptIfEmpty}). Deterministic: every
+     * replica at the same position does the same.
      */
-    static void restoreObjects(byte[] snapshot, Map<ObjectKey, Servant> objects, ReplyCache cache)
-            throws StateException {
+    static void restoreObjects(byte[] snapshot, Parts parts) throws StateException {
         Parsed p = parse(snapshot);
-        setStates(p, objects);
-        cache.adoptIfEmpty(p.replies());
+        setStates(p, parts);
+        parts.cache().adoptIfEmpty(p.replies());
     }
 
-    private static void setStates(Parsed p, Map<ObjectKey, Servant> objects) throws StateException {
+    private static void setStates(Parsed p, Parts parts) throws StateException {
         List<ObjectKey> keys = p.keys();
-        checkSameObjects(keys, objects.keySet());
-        for (int i = 0; i < keys.size(); i++) {   // refused before any state is replaced
-            if (p.states().get(i) != null && !(objects.get(keys.get(i)) instanceof CheckpointableOperations)) {
-                throw new StateException("object " + name(keys.get(i))
-                        + " has state in the group but is not Checkpointable here");
-            }
+        if (p.format() < 4) {
+            checkSameObjects(keys, parts.objects().servants().keySet());   // before format 4: the same objects only
         }
+        prepared(p, parts.objects().servants());   // refused before the table changes
+        parts.objects().becomeExactly(keys, p.types());
+        Map<ObjectKey, Servant> objects = parts.objects().servants();
         for (int i = 0; i < keys.size(); i++) {
             if (p.states().get(i) != null) {
+                if (!(objects.get(keys.get(i)) instanceof CheckpointableOperations c)) {
+                    throw new StateException("object " + name(keys.get(i)) + " has state in the group, but the servant "
+                            + "the servant activator made is not Checkpointable");
+                }
                 try {
-                    ((CheckpointableOperations) objects.get(keys.get(i))).set_state(p.states().get(i));
+                    c.set_state(p.states().get(i));
                 } catch (InvalidState e) {
                     throw new StateException("object " + name(keys.get(i)) + " refused its state: " + e.reason);
                 }
+            }
+        }
+    }
+
+    /** Refuses a state an object here could not take, before anything changes. */
+    private static void prepared(Parsed p, Map<ObjectKey, Servant> objects) throws StateException {
+        for (int i = 0; i < p.keys().size(); i++) {
+            Servant s = objects.get(p.keys().get(i));
+            if (s != null && p.states().get(i) != null && !(s instanceof CheckpointableOperations)) {
+                throw new StateException("object " + name(p.keys().get(i))
+                        + " has state in the group but is not Checkpointable here");
             }
         }
     }

@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,8 +22,8 @@ class BackupFileTest {
     Path dir;
 
     private static BackupFile backup() throws Snapshot.StateException {
-        byte[] snapshot = Snapshot.take(Map.of(), new ReplyCache(16, 60_000, 0),
-                new Membership(List.of("127.0.0.1:7001")));
+        byte[] snapshot = Snapshot.take(new Snapshot.Parts(new ObjectTable(null, null, 10, true),
+                new ReplyCache(16, 60_000, 0), new Membership(List.of("127.0.0.1:7001")), new ExecutionRecord()));
         return new BackupFile("g", "r1", 1_700_000_000_000L, "3@r0/1234", Snapshot.objectsDigest(snapshot), snapshot);
     }
 

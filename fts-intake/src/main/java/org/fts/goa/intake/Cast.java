@@ -10,9 +10,11 @@ import org.fts.gc.MemberId;
 /**
  * What a replica casts into the total order, one per message of a batch, each with its own type tag: a
  * client's {@link Invocation}, a replica's endpoint {@link Announce}ment, a {@link StateMarker}, an operator's
- * {@link Backup} or {@link Restore}. Every replica delivers the same casts in the same order and acts on each alike.
+ * {@link Backup} or {@link Restore}, a replica's {@link ClockOffset} (the group's calendar) and {@link ReplyDigest}
+ * (divergence caught while serving). Every replica delivers the same casts in the same order and acts on each alike.
  */
-public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateMarker, Cast.Backup, Cast.Restore {
+public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateMarker, Cast.Backup, Cast.Restore,
+        Cast.ClockOffset, Cast.ReplyDigest {
 
     /** A client request captured by the replica that received it (stages 1-4). */
     record Invocation(Request request) implements Cast {
@@ -41,6 +43,20 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
     record Restore(String nonce, MemberId taker, boolean force, byte[] snapshot) implements Cast {
     }
 
+    /**
+     * Replica {@code replica}'s wall clock minus its estimate of the group's time, in ms: every replica feeds it to the
+     * group's calendar at this position (the median of the replicas' latest offsets).
+     */
+    record ClockOffset(String replica, long offsetMillis) implements Cast {
+    }
+
+    /**
+     * Replica {@code replica}'s replies to the requests at positions {@code window * hashes.length} onwards, one
+     * hash each: every replica compares its own with the group's at this position of the order.
+     */
+    record ReplyDigest(String replica, long window, int[] hashes) implements Cast {
+    }
+
     /*
      * Tags from 0x11: the casts of earlier versions began with a version byte 2, so an old cast is refused as
      * an unknown type instead of being misread. Replicas of different wire versions do not mix: upgrade the
@@ -51,6 +67,10 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
     byte STATE_MARKER = 0x13;
     byte BACKUP = 0x14;
     byte RESTORE = 0x15;
+    byte CLOCK_OFFSET = 0x16;
+    byte REPLY_DIGEST = 0x17;
+    /** The most hashes one digest carries (fts.divergence.window's bound). */
+    int MAX_DIGEST_HASHES = 4096;
 
     /** The wire form: the type tag, then the cast's fields. */
     static byte[] encode(Cast c) {
@@ -71,6 +91,18 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
                 out.writeByte(BACKUP);
                 out.writeUTF(b.nonce());
                 out.writeUTF(b.taker().name());
+            } else if (c instanceof ClockOffset o) {
+                out.writeByte(CLOCK_OFFSET);
+                out.writeUTF(o.replica());
+                out.writeLong(o.offsetMillis());
+            } else if (c instanceof ReplyDigest d) {
+                out.writeByte(REPLY_DIGEST);
+                out.writeUTF(d.replica());
+                out.writeLong(d.window());
+                out.writeShort(d.hashes().length);
+                for (int h : d.hashes()) {
+                    out.writeInt(h);
+                }
             } else {
                 Restore r = (Restore) c;
                 out.writeByte(RESTORE);
@@ -107,6 +139,12 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
                 case RESTORE:
                     c = restore(in, data.length);
                     break;
+                case CLOCK_OFFSET:
+                    c = new ClockOffset(in.readUTF(), in.readLong());
+                    break;
+                case REPLY_DIGEST:
+                    c = digest(in);
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown cast type " + data[0] + " ("
                             + Arrays.toString(Arrays.copyOf(data, Math.min(8, data.length))) + "...)");
@@ -118,6 +156,20 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
         } catch (IOException e) {
             throw new IllegalArgumentException("truncated cast: " + e.getMessage());
         }
+    }
+
+    private static ReplyDigest digest(DataInputStream in) throws IOException {
+        String replica = in.readUTF();
+        long window = in.readLong();
+        int n = in.readUnsignedShort();
+        if (n == 0 || n > MAX_DIGEST_HASHES) {
+            throw new IllegalArgumentException("a reply digest of " + n + " hashes");
+        }
+        int[] hashes = new int[n];
+        for (int i = 0; i < n; i++) {
+            hashes[i] = in.readInt();
+        }
+        return new ReplyDigest(replica, window, hashes);
     }
 
     private static Restore restore(DataInputStream in, int castLength) throws IOException {

@@ -62,6 +62,19 @@ public final class ReplyCache {
     }
 
     /**
+     * Execution path: the group's time (ms, {@link GroupClock}) as of the last request executed; the same at every
+     * replica at the same position of the order.
+     */
+    public synchronized long groupTime() {
+        return now;
+    }
+
+    /** Any thread: this replica's estimate of the group's time now (what it stamps a request with). */
+    public long groupTimeEstimate() {
+        return clock.estimate();
+    }
+
+    /**
      * Capture path: until when (group time) to keep the reply of an FT request stamped {@code stamp}, whose client
      * retries it until {@code expirationMillis} on its own clock, received when this replica's wall clock read
      * {@code wallMillis}: for what is left of the client's retries, plus the margin, at most the TTL. The wall clock

@@ -147,10 +147,12 @@ public final class RequestIntake {
             // and before the objects: a replica still starting has none yet, but the group has
             throw new TRANSIENT("FTS: replica " + self + " " + notServing, 0, CompletionStatus.COMPLETED_NO);
         }
-        if (!knows(oid)) {
-            throw new OBJECT_NOT_EXIST("FTS: no object " + (oid == null ? "with that key" : new ObjectKey(oid))
-                    + " in this group", 0, CompletionStatus.COMPLETED_NO);
+        if (oid == null) {
+            throw new OBJECT_NOT_EXIST("FTS: no object with that key in this group", 0, CompletionStatus.COMPLETED_NO);
         }
+        // An id unknown here is ordered all the same: a request the group executed before this one may have created
+        // it (this replica has not executed that request yet), or destroyed it; execution answers OBJECT_NOT_EXIST
+        // at every replica alike if it is not there then.
         String there = placement.place(in.connection(), in.responseExpected(), placed);
         if (there != null) {   // stage 0: a new connection goes to a less loaded replica
             return new Forward(placement.reference(oid, there));
