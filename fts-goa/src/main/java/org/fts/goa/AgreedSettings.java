@@ -17,13 +17,15 @@ import org.fts.config.ConfigReference;
  * replica counting majorities against another N, delivering before a majority holds a broadcast, keeping no log,
  * ordering another way, or evicting replies at another bound would let the replicas' histories or reply caches
  * part. Each value is the resolved one (the default when unset; {@code fts.group.size} as counted, 0 meaning the
- * number of {@code fts.replicas}). Per-replica settings (batching policy, threads, ports, placement) may differ.
+ * number of {@code fts.replicas}). The execution lanes ({@code fts.pool.background}) agree too: with one, requests get a {@link RequestContext}
+ * and may create objects; with more, neither. Per-replica settings (batching policy, request threads, ports,
+ * placement) may differ.
  */
 final class AgreedSettings {
     /** The keys compared, in this order. */
     static final List<String> KEYS = List.of("fts.group.size", "fts.delivery", "fts.durability", "fts.gc",
             "fts.gc.jgroups.ordering", "fts.cache.max_entries", "fts.cache.ttl", "fts.cache.margin",
-            "fts.servants.independent");
+            "fts.servants.independent", "fts.pool.background", "fts.objects.max", "fts.divergence.window");
 
     private final Map<String, String> values;
     private final long fingerprint;

@@ -50,18 +50,21 @@ final class DivergenceCheck {
     private final ArrayDeque<Own> own = new ArrayDeque<>();
     private final LinkedHashMap<Long, Votes> votes = new LinkedHashMap<>();
     private Own filling;
+    private final CRC32C crc = new CRC32C();   // the execution path's, one thread
 
     /** One window of this replica's own replies. */
     private static final class Own {
         final long index;
         final int[] hashes;
-        final String[] what;
+        final ObjectKey[] keys;
+        final String[] operations;
         final boolean whole;   // this replica executed it from its first position (not joined in its middle)
 
         Own(long index, int size, boolean whole) {
             this.index = index;
             this.hashes = new int[size];
-            this.what = new String[size];
+            this.keys = new ObjectKey[size];
+            this.operations = new String[size];
             this.whole = whole;
         }
     }
@@ -111,12 +114,13 @@ final class DivergenceCheck {
                 own.removeFirst();
             }
         }
-        CRC32C crc = new CRC32C();
+        crc.reset();
         crc.update(key.id());
         crc.update(reply.kind().ordinal());
         crc.update(reply.body());
         filling.hashes[slot] = (int) crc.getValue();
-        filling.what[slot] = Snapshot.name(key) + " " + operation;
+        filling.keys[slot] = key;
+        filling.operations[slot] = operation;
         if (slot == window - 1 && filling.whole) {
             cast.accept(new Cast.ReplyDigest(self, index, filling.hashes.clone()));
         }
@@ -143,13 +147,16 @@ final class DivergenceCheck {
         v.by.computeIfAbsent(new Hashes(d.hashes()), h -> new HashSet<>()).add(d.replica());
         int majority = groupSize / 2 + 1;
         Map.Entry<Hashes, Set<String>> group = null;
+        String how = null;
         for (Map.Entry<Hashes, Set<String>> e : v.by.entrySet()) {
             if (e.getValue().size() >= majority) {
                 group = e;
+                how = e.getValue().size() + " of " + groupSize + " replicas agree";
             }
         }
         if (group == null && v.replicas.size() >= groupSize && v.by.size() > 1) {
             group = v.by.entrySet().iterator().next();   // no majority agrees: the first delivered decides
+            how = "no majority of the " + groupSize + " replicas agrees; the first digest ordered decides";
         }
         if (group == null) {
             if (v.by.size() > 1 && v.replicas.size() == 2) {
@@ -159,24 +166,24 @@ final class DivergenceCheck {
             return;
         }
         v.decided = true;
-        compare(d.window(), group.getKey().h(), group.getValue().size());
+        compare(d.window(), group.getKey().h(), how);
     }
 
-    private void compare(long index, int[] group, int agreeing) {
+    private void compare(long index, int[] group, String how) {
         Own mine = null;
         for (Own o : own) {
             if (o.index == index) {
                 mine = o;
             }
         }
-        if (mine == null || !mine.whole || mine == filling && own.peekLast() == mine && !complete(mine)) {
+        if (mine == null || !mine.whole || !complete(mine)) {
             return;   // not executed here whole (joined after it, or its state came by transfer)
         }
         for (int i = 0; i < window; i++) {
             if (mine.hashes[i] != group[i]) {
                 String what = "replica " + self + " diverged from the group at position " + (index * window + i)
-                        + ": its reply to " + mine.what[i] + " differs from the group's (" + agreeing + " of "
-                        + groupSize + " replicas agree). A servant is not deterministic (it reads a clock, draws a "
+                        + ": its reply to " + mine.operations[i] + " on object "
+                        + Snapshot.name(mine.keys[i]) + " differs from the group's (" + how + "). A servant is not deterministic (it reads a clock, draws a "
                         + "random number, iterates an unordered collection, or calls out: docs/determinism.md); this "
                         + "replica stops and, restarted, takes the group's state";
                 LOG.error("{}", what);
@@ -187,6 +194,6 @@ final class DivergenceCheck {
     }
 
     private boolean complete(Own o) {
-        return o.what[window - 1] != null;
+        return o.operations[window - 1] != null;
     }
 }

@@ -23,6 +23,8 @@ public final class GoaKeys implements ConfigKeyProvider {
         keys.addAll(BatchingConfig.KEYS);
         keys.addAll(MetricsEndpoint.KEYS);
         keys.addAll(Backups.KEYS);
+        keys.addAll(ObjectTable.KEYS);
+        keys.addAll(DivergenceCheck.KEYS);
         return keys;
     }
 }

@@ -5,13 +5,14 @@ import org.fts.replica.Servants;
 
 /**
  * The sample objects as a {@link ServantProvider} (name {@code samples}): {@code hello}, {@code counter},
- * {@code account}, and {@code hello-0} … {@code hello-<N-1>} for {@code samples.hello_objects=N} (one HelloObj per
+ * {@code account}, {@code bank} (which opens accounts {@code acct-1}, ... while serving), {@code probe} with
+ * {@code samples.wall_clock_probe=true} (a servant that is not deterministic), and {@code hello-0} … {@code hello-<N-1>} for {@code samples.hello_objects=N} (one HelloObj per
  * load client, as in the paper's experiment). {@code samples.ballast_mb=M} gives {@code hello} M megabytes of
  * state, the same on every replica (the state-transfer benchmark).
  */
 public final class SampleServants implements ServantProvider {
     /** The objects every sample replica serves. */
-    public static final String[] IDS = {"hello", "counter", "account"};
+    public static final String[] IDS = {"hello", "counter", "account", "bank"};
 
     @Override
     public String name() {
@@ -26,6 +27,12 @@ public final class SampleServants implements ServantProvider {
         servants.activate("hello", new HelloObjImpl(ballast(ballastMb)));
         servants.activate("counter", new CounterImpl());
         servants.activate("account", new AccountImpl());
+        BankImpl bank = new BankImpl(servants.poa());
+        servants.activate("bank", bank);
+        servants.poa().set_servant_manager(bank.activator());   // makes the accounts a joiner lacks
+        if (Boolean.parseBoolean(config.getProperty("samples.wall_clock_probe", "false"))) {
+            servants.activate("probe", new ProbeImpl());
+        }
         for (int i = 0; i < helloObjects; i++) {
             servants.activate("hello-" + i, new HelloObjImpl());
         }
