@@ -47,6 +47,8 @@ public final class Chaos {
     static final String REQUEST_DURATION = "20s";
     /** How long stopping the clients may take: their last call may be retried for the request duration. */
     static final Duration STOP_BOUND = Duration.ofSeconds(35);
+    /** Bank clients beside the registers' with {@code --workload bank}. */
+    static final int BANK_CLIENTS = 3;
 
     private Chaos() {
     }
@@ -141,6 +143,11 @@ public final class Chaos {
             Workload load = new Workload(orbs, cluster::reference, o.replicas(), o.clients(), o.keys(), history,
                     o.seed(), own);
             load.start();
+            BankLoad bank = o.workload().equals("bank")
+                    ? new BankLoad(orbs, cluster.reference("bank"), o.replicas(), BANK_CLIENTS, o.seed()) : null;
+            if (bank != null) {
+                bank.start();
+            }
             out.println("chaos: " + o.replicas() + " replicas serve" + (o.hosts() ? " on " + cluster.hosts() : "")
                     + ", " + o.clients() + " clients started; the nemesis runs for " + o.seconds() + " s");
             Nemesis nemesis = new Nemesis(new FaultPlan(o.nemesis(), o.seed(), o.replicas(), o.durable()),
@@ -158,8 +165,12 @@ public final class Chaos {
             out.println("chaos: " + (recovered < 0 ? "NOT every replica serves " + BOUND.toSeconds() + " s after"
                     : "every replica serves " + recoverMs + " ms after") + " the last fault ended");
             long stopped = history.now();
-            int stuck = load.stop(STOP_BOUND);
+            int stuck = load.stop(STOP_BOUND) + (bank == null ? 0 : bank.stop(STOP_BOUND));
             long converged = Waits.until(() -> digestsAgree(cluster), BOUND);
+            ORB checking = ft;
+            BankLoad.Report bankReport = bank == null ? null : bank.check((i, id) -> checking.string_to_object(
+                    Clients.corbaloc(cluster.hosts().get(i), cluster.ports().get(i), cluster.group(), id)),
+                    o.replicas());
             long convergeMs = converged < 0 ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(converged - end));
             List<Integer> finals = new ArrayList<>();
             for (int i = 0; i < o.replicas(); i++) {
@@ -175,12 +186,15 @@ public final class Chaos {
             CounterCheck.Report counter = CounterCheck.of(ops, finals);
             long firstInvoke = ops.isEmpty() ? 0 : ops.get(0).invoke();   // ops are sorted by invoke time
             Verdict v = Verdict.of(o, new Verdict.Run(ops, keys, counter, recoverMs, convergeMs, nemesis.faults(),
-                    stuck, nemesis.unexpectedExits(), History.maxGapNanos(ops, firstInvoke, stopped)));
+                    stuck, nemesis.unexpectedExits(), History.maxGapNanos(ops, firstInvoke, stopped), bankReport));
             List<String> report = new ArrayList<>();
             keys.forEach(k -> report.add("  " + k));
             report.add("  counter: " + counter.ok() + " OK and " + counter.info() + " INFO increments, final values "
                     + counter.finals() + (counter.explanation() == null ? "" : ": " + counter.explanation()));
             report.add("  declared reads (per replica, since its last start): " + reads(cluster));
+            if (bankReport != null) {
+                report.add(bankReport.line());
+            }
             v.reasons().forEach(r -> report.add("FAIL: " + r));
             if (!v.passed()) {
                 report.add("history: " + historyFile);

@@ -23,12 +23,16 @@ import java.util.List;
  *                 fts.reads}, docs/reads.md), executed at one replica after a read barrier; {@code lease}: the same,
  *                 and the sequencer holds a read lease of {@link #LEASE} ({@code fts.reads.lease}); {@code ordered}:
  *                 ordered like writes
+ * @param workload {@code registers} (the default: the registers and the counter) or {@code bank}: the same, and bank
+ *                 clients that open, fund, transfer between and close accounts (objects created and destroyed while
+ *                 serving), checked for money neither created nor lost and closed accounts gone everywhere
  * @param skew     with {@code --nemesis clock}: how far the skewed replica's wall clock is set off (seconds, either
  *                 sign; 0 runs the same schedule unskewed, the comparison the nemesis is judged against)
  */
 public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery, String batching, long seed,
                            int clients, int keys, long budget, boolean encrypt, int replicas, boolean hosts,
-                           boolean durable, String gc, String ordering, String placement, String reads, int skew) {
+                           boolean durable, String gc, String ordering, String placement, String reads, int skew,
+                           String workload) {
     /** The read lease of {@code --reads lease}: shorter than every pause of the pause nemesis. */
     public static final String LEASE = "500ms";
 
@@ -36,7 +40,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             + "|lossy|netmixed|killall|corrupt|ctrl|diskfull|clock|powerloss] [--skew 30] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
             + "[--batching ALIAS] [--durability memory|log] [--seed S] [--clients 10] [--keys 5] [--budget "
             + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft] [--ordering sequencer|offload]"
-            + " [--placement first|load] [--reads declared|lease|ordered]";
+            + " [--placement first|load] [--reads declared|lease|ordered] [--workload registers|bank]";
     /** The clock nemesis's skew unless {@code --skew} says otherwise: a replica 30 s fast. */
     static final int DEFAULT_SKEW = 30;
     /** The most replicas {@code --hosts} places: 127.0.0.2 to 127.0.0.254. */
@@ -81,6 +85,9 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         if (durable && "agreed".equals(delivery)) {
             throw new IllegalArgumentException("--durability log needs uniform delivery");
         }
+        if (!workload.equals("registers") && !workload.equals("bank")) {
+            throw new IllegalArgumentException("--workload is registers or bank, not " + workload);
+        }
         if (skew != 0 && nemesis != FaultPlan.Kind.CLOCK) {
             throw new IllegalArgumentException("--skew sets a replica's wall clock off for --nemesis clock only");
         }
@@ -112,6 +119,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         String placement = "first";   // the product's default
         String reads = "declared";
         Integer skew = null;
+        String workload = "registers";
         for (int i = 0; i < args.length; i++) {
             if (args[i].equals("--hosts")) {   // the one flag without a value
                 hosts = true;
@@ -140,6 +148,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 case "--skew" -> skew = Integer.parseInt(v.startsWith("+") ? v.substring(1) : v);
                 case "--clients" -> clients = Integer.parseInt(v);
                 case "--keys" -> keys = Integer.parseInt(v);
+                case "--workload" -> workload = v;
                 case "--budget" -> budget = Long.parseLong(v);
                 case "--encrypt" -> encrypt = switch (v) {
                     case "sym" -> true;
@@ -151,7 +160,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
         }
         return new ChaosOptions(nemesis, seconds, delivery, batching, seed, clients, keys, budget, encrypt, replicas,
                 hosts, durable, gc, ordering, placement, reads,
-                skew != null ? skew : nemesis == FaultPlan.Kind.CLOCK ? DEFAULT_SKEW : 0);
+                skew != null ? skew : nemesis == FaultPlan.Kind.CLOCK ? DEFAULT_SKEW : 0, workload);
     }
 
     /** Each replica's address: 127.0.0.(2+i) with {@code --hosts}, else 127.0.0.1 for all. */
@@ -215,6 +224,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
                 + (ordering.equals("sequencer") ? "" : " --ordering " + ordering)
                 + (placement.equals("first") ? "" : " --placement " + placement)
                 + (reads.equals("declared") ? "" : " --reads " + reads)
-                + (nemesis == FaultPlan.Kind.CLOCK ? " --skew " + skew : "");
+                + (nemesis == FaultPlan.Kind.CLOCK ? " --skew " + skew : "")
+                + (workload.equals("registers") ? "" : " --workload " + workload);
     }
 }

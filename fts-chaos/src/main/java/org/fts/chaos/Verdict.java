@@ -28,7 +28,7 @@ public record Verdict(boolean passed, String line, List<String> reasons) {
 
     /** What the run measured, for {@link #of}. */
     public record Run(List<Op> ops, List<Result> keys, CounterCheck.Report counter, long recoverMs, long convergeMs,
-                      int faults, int stuckClients, int unexpectedExits, long maxGapNanos) {
+                      int faults, int stuckClients, int unexpectedExits, long maxGapNanos, BankLoad.Report bank) {
     }
 
     public static Verdict of(ChaosOptions o, Run r) {
@@ -59,6 +59,9 @@ public record Verdict(boolean passed, String line, List<String> reasons) {
         if (r.unexpectedExits() > 0) {
             reasons.add(r.unexpectedExits() + " times a replica exited by itself (see the nemesis log and its .err)");
         }
+        if (r.bank() != null) {
+            r.bank().reasons().forEach(b -> reasons.add("bank: " + b));
+        }
         long ok = r.ops().stream().filter(x -> x.outcome() == Outcome.OK).count();
         long info = r.ops().stream().filter(x -> x.outcome() == Outcome.INFO).count();
         long fail = r.ops().stream().filter(x -> x.outcome() == Outcome.FAIL).count();
@@ -73,7 +76,9 @@ public record Verdict(boolean passed, String line, List<String> reasons) {
                 + " linearizable=" + (illegal ? "false" : unknown ? "unknown" : "true") + " keys=" + r.keys().size()
                 + " lost=" + c.lost() + " dup=" + c.duplicates() + " over=" + c.over() + " reordered=" + c.reordered()
                 + " recover_ms=" + r.recoverMs() + " converge_ms=" + r.convergeMs() + " faults=" + r.faults()
-                + String.format(java.util.Locale.ROOT, " max_gap_s=%.1f", r.maxGapNanos() / 1e9);
+                + String.format(java.util.Locale.ROOT, " max_gap_s=%.1f", r.maxGapNanos() / 1e9)
+                + (r.bank() == null ? "" : " workload=bank bank_ops=" + r.bank().operations() + " money="
+                        + (r.bank().reasons().isEmpty() ? "kept" : "WRONG"));
         return new Verdict(passed, line, List.copyOf(reasons));
     }
 }

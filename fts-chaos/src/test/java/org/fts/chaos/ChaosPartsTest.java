@@ -146,7 +146,7 @@ class ChaosPartsTest {
                                    long convergeMs, int stuck, int exits) {
         List<Op> ops = List.of(new Op(0, "hello-0", Kind.WRITE, "a", 0, 1, Outcome.OK),
                 new Op(0, "hello-0", Kind.READ, null, 2, 3, Outcome.INFO));
-        return new Verdict.Run(ops, keys, counter, recoverMs, convergeMs, 4, stuck, exits, 2_345_000_000L);
+        return new Verdict.Run(ops, keys, counter, recoverMs, convergeMs, 4, stuck, exits, 2_345_000_000L, null);
     }
 
     @Test

@@ -25,11 +25,13 @@ final class Execution {
     private final ExecutionRecord record;
     private final DivergenceCheck divergence;
     private final boolean oneLane;
+    private final String group;
 
     /** @param oneLane one execution lane: positions are in the order, so requests get a {@link RequestContext} */
-    Execution(String self, Replay replay, ReplyCache cache, Map<ObjectKey, Servant> objects, ExecutionLanes lanes,
+    Execution(String self, String group, Replay replay, ReplyCache cache, Map<ObjectKey, Servant> objects, ExecutionLanes lanes,
               CastPath castPath, ExecutionRecord record, DivergenceCheck divergence, boolean oneLane) {
         this.oneLane = oneLane;
+        this.group = group;
         this.self = self;
         this.record = record;
         this.divergence = divergence;
@@ -64,14 +66,16 @@ final class Execution {
      */
     private Reply executeInContext(Request r, ObjectKey key) {
         Servant servant = objects.get(key);
+        // The servant's calls to object groups carry this request's identity, the same on every replica.
+        java.util.function.Supplier<Reply> body = () -> org.fts.ft.client.CallerIdentity.within(group,
+                r.id().clientId(), r.id().retentionId(), () -> replay.execute(r, servant));
         if (!oneLane) {   // positions of different lanes' executions are not ordered: no context
-            return replay.execute(r, servant);
+            return body.get();
         }
         long position = record.position();
         long time = record.calendar().time(cache.groupTime());
         long seed = position * 0x9E3779B97F4A7C15L ^ r.id().clientId().hashCode() * 31L ^ r.id().retentionId();
-        return RequestContext.within(new RequestContext(position, time, seed, r.operation()),
-                () -> replay.execute(r, servant));
+        return RequestContext.within(new RequestContext(position, time, seed, r.operation()), body);
     }
 
     private void execute(Request r, ObjectKey key) {

@@ -43,12 +43,14 @@ import org.slf4j.LoggerFactory;
  * {@code servant_to_reference}, {@code id_to_reference}, {@code the_POAManager().activate()}.
  *
  * <p>Contract for servants (docs/goa.md): deterministic (same state + same request ⇒ same new state and
- * same reply: no clocks, randomness, or unordered iteration); activated with the same ids on every replica
- * before the POA manager is activated; IDL skeletons (InvokeHandler), not DSI.
+ * same reply: time and random numbers from {@link RequestContext}, no unordered iteration; docs/determinism.md);
+ * the server's own objects activated with the same ids on every replica before the POA manager is activated, later
+ * ones only from inside an ordered request (a {@link ServantActivator} makes a joiner's servants for them); IDL
+ * skeletons (InvokeHandler), not DSI.
  *
  * <p>What makes no sense for a replicated adaptor fails clearly: {@code activate_object} and
  * {@code create_reference} ({@link WrongPolicy}: ids must be chosen by the application, identical on every
- * replica); child POAs, servant managers, default servants, adapter activators ({@link NO_IMPLEMENT}).
+ * replica); child POAs, default servants, adapter activators ({@link NO_IMPLEMENT}, {@link WrongPolicy}).
  */
 public final class GroupPOA extends PoaBasics {
     private static final Logger LOG = LoggerFactory.getLogger(GroupPOA.class);

@@ -84,7 +84,7 @@ final class ReplicaEngine implements StateTransfer.Host {
         this.divergence = new DivergenceCheck(self, oneLane ? divergenceWindow : 0, config.groupSize(),
                 castPath::castControl);
         this.state = new Snapshot.Parts(objects, cache, membership, record);
-        Execution execution = new Execution(self, replay, cache, this.objects, lanes, castPath, record, divergence,
+        Execution execution = new Execution(self, config.group(), replay, cache, this.objects, lanes, castPath, record, divergence,
                 oneLane);
         this.backups = new Backups(self, member, config.group(), channel, castPath, lanes, state);
         this.router = new DeliveryRouter(self, member, channel, batcher, standing, castPath, execution, lanes,

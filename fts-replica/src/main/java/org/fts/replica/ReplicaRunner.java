@@ -64,6 +64,9 @@ public final class ReplicaRunner {
         p.setProperty("jacorb.poa.thread_pool_max", "20");
         p.putAll(GiopGuard.orbProperties());
         p.setProperty("org.omg.PortableInterceptor.ORBInitializerClass." + GroupPOAInitializer.class.getName(), "");
+        // Servants' calls to object groups fail over, and carry their request's identity (nested invocations)
+        p.setProperty("org.omg.PortableInterceptor.ORBInitializerClass."
+                + org.fts.ft.client.FtClientInitializer.class.getName(), "");
         p.setProperty("jacorb.orb_initializer.fail_on_error", "on");
         p.putAll(config);
         if (ReplicaKeys.LISTENER.get(p).equals("goa") && !p.containsKey(FrontEnd.PORT.name())) {

@@ -26,15 +26,25 @@ import org.omg.PortableServer.ServantActivator;
  * activated by {@link #open} and deactivated by {@link #close} from inside the request, as a server does under a plain
  * POA. Its state is the next account number and the open accounts' ids; each account's balance is the account's own
  * state. {@link #activator} makes an account's servant for a replica that takes the group's state after accounts
- * were opened (the adaptor calls it for every account it lacks).
+ * were opened (the adaptor calls it for every account it lacks). With an audit service, each transfer calls it (a
+ * nested invocation: docs/goa.md, "Calls out to other servers").
  */
 public class BankImpl extends BankPOA implements CheckpointableOperations {
     private final POA poa;
+    /** The audit service's reference (an object group's, or a plain object's), or null for none. */
+    private final String auditReference;
+    private fts_samples.Audit audit;
     private long next = 1;
     private final TreeSet<String> open = new TreeSet<>();
 
     public BankImpl(POA poa) {
+        this(poa, null);
+    }
+
+    /** @param auditReference a stringified reference of the audit service each transfer is recorded with, or null */
+    public BankImpl(POA poa, String auditReference) {
         this.poa = poa;
+        this.auditReference = auditReference == null || auditReference.isBlank() ? null : auditReference.trim();
     }
 
     /** The servant activator to register with {@code poa.set_servant_manager}: accounts are AccountImpl. */
@@ -78,10 +88,14 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
     }
 
     @Override
-    public synchronized void close(String id) throws UnknownAccount {
-        if (!open.remove(id)) {
-            throw new UnknownAccount(id);
+    public synchronized void close(String id, String into) throws UnknownAccount {
+        AccountImpl gone = account(id);
+        AccountImpl heir = account(into);
+        if (id.equals(into)) {
+            throw new org.omg.CORBA.BAD_PARAM("an account cannot be closed into itself: " + id);
         }
+        heir.deposit(gone.balance());
+        open.remove(id);
         try {
             poa.deactivate_object(id.getBytes(StandardCharsets.UTF_8));
         } catch (org.omg.PortableServer.POAPackage.ObjectNotActive | org.omg.PortableServer.POAPackage.WrongPolicy e) {
@@ -98,6 +112,12 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
         }
         a.withdraw(amount);
         b.deposit(amount);
+        if (auditReference != null) {   // a call out, from every replica: one FT_REQUEST identity for all of them
+            if (audit == null) {
+                audit = fts_samples.AuditHelper.narrow(_orb().string_to_object(auditReference));
+            }
+            audit.record(from + " -> " + to + " " + amount);
+        }
     }
 
     @Override

@@ -5,14 +5,15 @@ import org.fts.replica.Servants;
 
 /**
  * The sample objects as a {@link ServantProvider} (name {@code samples}): {@code hello}, {@code counter},
- * {@code account}, {@code bank} (which opens accounts {@code acct-1}, ... while serving), {@code probe} with
+ * {@code account}, {@code bank} (which opens accounts {@code acct-1}, ... while serving, and records each transfer with the audit
+ * service {@code samples.bank.audit} names, if any), {@code audit}, {@code probe} with
  * {@code samples.wall_clock_probe=true} (a servant that is not deterministic), and {@code hello-0} … {@code hello-<N-1>} for {@code samples.hello_objects=N} (one HelloObj per
  * load client, as in the paper's experiment). {@code samples.ballast_mb=M} gives {@code hello} M megabytes of
  * state, the same on every replica (the state-transfer benchmark).
  */
 public final class SampleServants implements ServantProvider {
     /** The objects every sample replica serves. */
-    public static final String[] IDS = {"hello", "counter", "account", "bank"};
+    public static final String[] IDS = {"hello", "counter", "account", "bank", "audit"};
 
     @Override
     public String name() {
@@ -27,9 +28,10 @@ public final class SampleServants implements ServantProvider {
         servants.activate("hello", new HelloObjImpl(ballast(ballastMb)));
         servants.activate("counter", new CounterImpl());
         servants.activate("account", new AccountImpl());
-        BankImpl bank = new BankImpl(servants.poa());
+        BankImpl bank = new BankImpl(servants.poa(), config.getProperty("samples.bank.audit"));
         servants.activate("bank", bank);
         servants.poa().set_servant_manager(bank.activator());   // makes the accounts a joiner lacks
+        servants.activate("audit", new AuditImpl());
         if (Boolean.parseBoolean(config.getProperty("samples.wall_clock_probe", "false"))) {
             servants.activate("probe", new ProbeImpl());
         }

@@ -77,15 +77,15 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
      * object group and operation, its FT_REQUEST identity, the replica its next attempt goes to (-1: as the ORB
      * chooses), and how many redirects went before.
      */
-    private record Attempt(Object invocation, String group, String operation, int retentionId, long expirationTimeT,
-                           int member, int tries) {
+    private record Attempt(Object invocation, String group, String operation, String clientId, int retentionId,
+                           long expirationTimeT, int member, int tries) {
         /** Whether a request of {@code inv} to {@code g}/{@code op} is another attempt of this one. */
         boolean reinvokedBy(Object inv, String g, String op) {
             return invocation != null && invocation == inv && group.equals(g) && operation.equals(op);
         }
 
         Attempt redirected(int next) {
-            return new Attempt(invocation, group, operation, retentionId, expirationTimeT, next, tries + 1);
+            return new Attempt(invocation, group, operation, clientId, retentionId, expirationTimeT, next, tries + 1);
         }
     }
 
@@ -125,14 +125,26 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
         // The ORB does not say whether a request is a reinvocation: one of the same JacORB invocation is.
         Object invocation = JacorbInvocation.current();
         Attempt previous = find(invocation, key(tag), ri.operation());
-        Attempt a = previous != null ? previous
-                : new Attempt(invocation, key(tag), ri.operation(), retention.incrementAndGet(),
-                        FtRequestContext.timeT(System.currentTimeMillis() + config.requestDuration().toMillis()), -1, 0);
+        Attempt a = previous != null ? previous : first(invocation, tag, ri.operation());
         ri.add_request_service_context(new ServiceContext(FtConstants.FT_REQUEST,
-                new FtRequestContext(config.clientId(), a.retentionId(), a.expirationTimeT()).encode()), true);
+                new FtRequestContext(a.clientId(), a.retentionId(), a.expirationTimeT()).encode()), true);
         ri.add_request_service_context(new ServiceContext(FtConstants.FT_GROUP_VERSION,
                 new FtGroupVersionContext(group.version()).encode()), true);
         remember(a);
+    }
+
+    /**
+     * A new logical request's identity: this ORB's client id and its next retention id, or, from a servant executing
+     * an ordered request, the caller's identity ({@link CallerIdentity}), the same on every replica.
+     */
+    private Attempt first(Object invocation, FtGroupComponent tag, String operation) {
+        long expiration = FtRequestContext.timeT(System.currentTimeMillis() + config.requestDuration().toMillis());
+        CallerIdentity caller = CallerIdentity.current();
+        if (caller != null) {
+            return new Attempt(invocation, key(tag), operation, caller.clientId(), caller.nextCall(), expiration, -1, 0);
+        }
+        return new Attempt(invocation, key(tag), operation, config.clientId(), retention.incrementAndGet(), expiration,
+                -1, 0);
     }
 
     @Override
@@ -177,12 +189,13 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
         Object invocation = JacorbInvocation.current();
         Attempt a = find(invocation, key(tag), ri.operation());
         if (a == null || a.retentionId() != sent.retentionId()) {
-            a = new Attempt(invocation, key(tag), ri.operation(), sent.retentionId(), sent.expirationTime(), -1, 0);
+            a = new Attempt(invocation, key(tag), ri.operation(), sent.clientId(), sent.retentionId(),
+                    sent.expirationTime(), -1, 0);
         }
         long leftMs = FtRequestContext.epochMillis(a.expirationTimeT()) - System.currentTimeMillis();
         if (leftMs <= 0) {
             LOG.warn("{} {}#{}: gave up after {} redirects, the request expired (fts.client.request_duration={}); "
-                    + "raising {}", ri.operation(), config.clientId(), a.retentionId(), a.tries(),
+                    + "raising {}", ri.operation(), a.clientId(), a.retentionId(), a.tries(),
                     config.requestDuration(), exception);
             return;
         }
@@ -194,7 +207,7 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
             backoff(Math.min(Math.min(100L * (redirected.tries() / group.size()), MAX_BACKOFF_MS), leftMs));
         }
         remember(redirected);
-        LOG.info("{} {}#{}: {} from {}, redirecting to {}", ri.operation(), config.clientId(), a.retentionId(),
+        LOG.info("{} {}#{}: {} from {}, redirecting to {}", ri.operation(), a.clientId(), a.retentionId(),
                 shortName(exception), failed < 0 ? "?" : group.member(failed).endpoint(),
                 group.member(next).endpoint());
         throw new ForwardRequest(group.member(next).ref());

@@ -1,0 +1,65 @@
+package org.fts.samples;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import fts_samples.AuditPOA;
+import org.fts.checkpoint.CheckpointableOperations;
+import org.fts.checkpoint.InvalidState;
+
+/**
+ * An audit trail: the entries recorded, in order. As a replicated object of its own group it shows that a bank's
+ * calls from every replica execute once (they carry the same FT_REQUEST identity); its state is the entries.
+ */
+public class AuditImpl extends AuditPOA implements CheckpointableOperations {
+    private final List<String> entries = new ArrayList<>();
+
+    @Override
+    public synchronized long record(String entry) {
+        entries.add(entry);
+        return entries.size();
+    }
+
+    @Override
+    public synchronized long count() {
+        return entries.size();
+    }
+
+    /** The entries (for tests that read a servant directly). */
+    public synchronized List<String> entries() {
+        return List.copyOf(entries);
+    }
+
+    @Override
+    public synchronized byte[] get_state() {
+        ByteArrayOutputStream b = new ByteArrayOutputStream();
+        try (DataOutputStream out = new DataOutputStream(b)) {
+            out.writeInt(entries.size());
+            for (String e : entries) {
+                out.writeUTF(e);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return b.toByteArray();
+    }
+
+    @Override
+    public synchronized void set_state(byte[] s) throws InvalidState {
+        try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(s))) {
+            List<String> read = new ArrayList<>();
+            for (int n = in.readInt(); n > 0; n--) {
+                read.add(in.readUTF());
+            }
+            entries.clear();
+            entries.addAll(read);
+        } catch (IOException e) {
+            throw new InvalidState("an audit trail's state: " + e);
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package org.fts.samples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.UUID;
+
+import fts_samples.Audit;
+import fts_samples.AuditHelper;
+import fts_samples.Bank;
+import fts_samples.BankHelper;
+import org.fts.process.Waits;
+import org.fts.testkit.ReplicaCluster;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.omg.CORBA.ORB;
+
+/**
+ * Nested invocations with real parts: a replicated bank (three JVMs) records every transfer with an audit service
+ * that is replicated too (three more JVMs, another group). Each bank replica makes the call, all with the same
+ * FT_REQUEST identity (the bank's group, the transfer's request id, the call's index), so the audit group executes
+ * each once, also when a bank replica and an audit replica are killed with {@code kill -9} during the run. Every
+ * process is reaped by {@link ReplicaCluster#close()}, also when a test fails.
+ */
+class NestedCallsProcessTest {
+    private static final Path LOGS = Path.of("target", "child-logs");
+    private ReplicaCluster audit;
+    private ReplicaCluster banks;
+    private ORB ft;
+
+    @AfterEach
+    void stop() {
+        if (ft != null) {
+            ft.shutdown(false);
+        }
+        for (ReplicaCluster c : new ReplicaCluster[] {banks, audit}) {
+            if (c != null) {
+                c.close();
+            }
+        }
+    }
+
+    @Test
+    void aReplicatedCalleeExecutesEachCallOnceWhicheverReplicasCallsReachIt() throws Exception {
+        String id = UUID.randomUUID().toString().substring(0, 6);
+        audit = new ReplicaCluster("au-" + id, 3, false, List.of(), LOGS);
+        banks = new ReplicaCluster("bk-" + id, 3, false, List.of("-Dsamples.bank.audit=" + audit.reference("audit")),
+                LOGS);
+        ft = ORB.init(new String[0], Clients.ftDefaults());
+        Bank bank = BankHelper.narrow(ft.string_to_object(banks.reference("bank")));
+        Audit trail = AuditHelper.narrow(ft.string_to_object(audit.reference("audit")));
+        fts_samples.Account from = bank.open();
+        fts_samples.Account to = bank.open();
+        from.deposit(1000);
+        int transfers = 60;
+        for (int i = 1; i <= transfers; i++) {
+            if (i == 20) {
+                banks.kill(1);   // a caller replica dies: the others' calls carry the same identities
+            }
+            if (i == 40) {
+                audit.kill(2);   // a callee replica dies: calls fail over inside the audit group
+            }
+            bank.transfer("acct-1", "acct-2", 1);
+        }
+        assertEquals(transfers, trail.count(), "each transfer recorded once, though every bank replica called");
+        assertEquals(1000 - transfers, from.balance());
+        assertEquals(transfers, to.balance());
+        List<String> digests = new ArrayList<>();
+        Waits.await(() -> {
+            digests.clear();
+            for (int r : new int[] {0, 1}) {
+                try {
+                    digests.add(audit.digest(r));
+                } catch (Exception e) {
+                    return false;
+                }
+            }
+            return new HashSet<>(digests).size() == 1;
+        }, Duration.ofSeconds(30), () -> "the audit replicas' digests: " + digests);
+    }
+}
