@@ -25,7 +25,7 @@ final class AgreedSettings {
     /** The keys compared, in this order. */
     static final List<String> KEYS = List.of("fts.group.size", "fts.delivery", "fts.durability", "fts.gc",
             "fts.gc.jgroups.ordering", "fts.cache.max_entries", "fts.cache.ttl", "fts.cache.margin",
-            "fts.servants.independent", "fts.pool.background", "fts.objects.max", "fts.divergence.window");
+            "fts.servants.independent", "fts.pool.background", "fts.objects.max", "fts.divergence.window", "fts.outcalls");
 
     private final Map<String, String> values;
     private final long fingerprint;

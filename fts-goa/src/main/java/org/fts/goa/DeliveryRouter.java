@@ -50,6 +50,8 @@ final class DeliveryRouter implements GroupListener {
     /** Runs on the delivery thread when this replica begins to serve (again). */
     private final Runnable servingBegan;
     private boolean serving;
+    /** Null unless fts.outcalls=ordered. */
+    private volatile Outcalls outcalls;
 
     DeliveryRouter(String self, MemberId member, GroupChannel channel, Batcher batcher, Standing standing,
                    CastPath castPath, Execution execution, ExecutionLanes lanes, StateTransfer transfer,
@@ -170,6 +172,11 @@ final class DeliveryRouter implements GroupListener {
             execution.delivered(o);
         } else if (c instanceof Cast.ReplyDigest d) {
             execution.delivered(d);
+        } else if (c instanceof Cast.Outcome o) {
+            Outcalls to = outcalls;
+            if (to != null) {
+                to.delivered(o);   // here, not behind the lane: the lane waits for it
+            }
         } else if (c instanceof Cast.Announce a) {
             lanes.atCut(() -> {
                 if (membership.add(a.endpoint())) {
@@ -212,6 +219,10 @@ final class DeliveryRouter implements GroupListener {
         } else if (transfer.onDirect(sender, m)) {
             installed();
         }
+    }
+
+    void outcalls(Outcalls o) {
+        outcalls = o;
     }
 
     void settings(SettingsCheck check) {

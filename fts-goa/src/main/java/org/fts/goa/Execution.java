@@ -49,8 +49,8 @@ final class Execution {
 
     /** A replica's reply digest, delivered (delivery thread): compared with this replica's own at this position. */
     void delivered(org.fts.goa.intake.Cast.ReplyDigest d) {
-        if (oneLane) {   // the check runs with one lane only: the lane is this thread
-            divergence.delivered(d);
+        if (oneLane) {   // the check runs with one lane only, after everything delivered before it executed
+            lanes.atCut(() -> divergence.delivered(d));
         }
     }
 
@@ -75,7 +75,7 @@ final class Execution {
         long position = record.position();
         long time = record.calendar().time(cache.groupTime());
         long seed = position * 0x9E3779B97F4A7C15L ^ r.id().clientId().hashCode() * 31L ^ r.id().retentionId();
-        return RequestContext.within(new RequestContext(position, time, seed, r.operation()), body);
+        return RequestContext.within(new RequestContext(position, time, seed, r.operation(), r.origin()), body);
     }
 
     private void execute(Request r, ObjectKey key) {

@@ -34,11 +34,14 @@ final class ExecutionLanes {
     private final GroupChannel channel;
     private final String name;
 
-    /** {@code count} lanes; with one, {@code channel}'s delivery thread is the lane. */
-    ExecutionLanes(String name, int count, GroupChannel channel) {
+    /**
+     * {@code count} lanes; with one, {@code channel}'s delivery thread is the lane, unless {@code ownThread} (servants
+     * that wait for something delivered, as an ordered outcall's outcome: {@link Outcalls}).
+     */
+    ExecutionLanes(String name, int count, GroupChannel channel, boolean ownThread) {
         this.name = name;
-        this.channel = count == 1 ? channel : null;
-        this.lanes = new ExecutorService[count == 1 ? 0 : count];
+        this.channel = count == 1 && !ownThread ? channel : null;
+        this.lanes = new ExecutorService[this.channel != null ? 0 : count];
         for (int i = 0; i < lanes.length; i++) {
             lanes[i] = Executors.newSingleThreadExecutor(FailStop.threads("fts-exec-" + name + "-" + i));
         }

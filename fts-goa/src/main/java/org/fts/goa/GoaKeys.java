@@ -25,6 +25,7 @@ public final class GoaKeys implements ConfigKeyProvider {
         keys.addAll(Backups.KEYS);
         keys.addAll(ObjectTable.KEYS);
         keys.addAll(DivergenceCheck.KEYS);
+        keys.addAll(Outcalls.KEYS);
         return keys;
     }
 }

@@ -75,6 +75,8 @@ public final class GroupPOA extends PoaBasics {
     private final Thread leaveOnShutdown;
     private final FrontDispatch frontDoor;   // null: the group's requests come through JacORB's listener
     private final org.fts.goa.frontend.FrontEnd frontEnd;
+    /** Null unless fts.outcalls=ordered. */
+    private final Outcalls outcalls;
 
     private GroupPOA(ORB orb, Properties props) throws Exception {
         super(POAHelper.narrow(orb.resolve_initial_references("RootPOA")));
@@ -86,6 +88,12 @@ public final class GroupPOA extends PoaBasics {
         ConfigKeys.validateAndLog(LOG, "backups", props, Backups.KEYS);
         ConfigKeys.validateAndLog(LOG, "objects", props, ObjectTable.KEYS);
         ConfigKeys.validateAndLog(LOG, "divergence", props, DivergenceCheck.KEYS);
+        ConfigKeys.validateAndLog(LOG, "outcalls", props, Outcalls.KEYS);
+        boolean orderedOutcalls = Outcalls.MODE.get(props).equals("ordered");
+        if (orderedOutcalls && config.backgroundThreads() != 1) {
+            throw new org.fts.config.ConfigException(Outcalls.MODE.name(), "is ordered, which needs one execution lane, "
+                    + "but fts.pool.background is " + config.backgroundThreads());
+        }
         this.table = new ObjectTable(orb, this, ObjectTable.MAX.get(props), config.backgroundThreads() == 1);
         this.objects = table.servants();
         if (config.backgroundThreads() > 1 && DivergenceCheck.WINDOW.get(props) > 0) {
@@ -107,11 +115,15 @@ public final class GroupPOA extends PoaBasics {
             this.membership = new Membership(config.replicas());
             this.engine = new ReplicaEngine(config, member, channel, BatchingConfig.policy(props),
                     BatchingConfig.longDoorway(props), new Replay(orb), table, membership, channel.replaysItsLog(),
-                    DivergenceCheck.WINDOW.get(props));
+                    DivergenceCheck.WINDOW.get(props), orderedOutcalls);
             made.push(engine::shutdown);   // its timers, its sender and its lanes run from here on
             Ior.Iiop local = Ior.Iiop.decode(Ior.parse(orb.object_to_string(groupPoa.create_reference_with_id(
                     new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).data());
             StartupChecks.tlsOnlyOrPlain(local);
+            this.outcalls = orderedOutcalls ? outcalls(local.host()) : null;
+            if (outcalls != null) {
+                made.push(outcalls::close);
+            }
             this.references = new References(orb, groupPoa, this, membership, config.group(), objects);
             int iiopPort = org.fts.goa.frontend.FrontEnd.PORT.get(props);
             java.util.function.Function<byte[], String[]> interfaces = oid -> objects.get(new ObjectKey(oid))
@@ -178,6 +190,23 @@ public final class GroupPOA extends PoaBasics {
             }
             throw e;
         }
+    }
+
+    /** {@code fts.outcalls=ordered}: the relay, bound to this ORB's outcall interceptor. */
+    private Outcalls outcalls(String host) throws Exception {
+        OutcallInterceptor interceptor;
+        try {
+            interceptor = (OutcallInterceptor) orb.resolve_initial_references(OutcallInterceptor.INITIAL_REFERENCE);
+        } catch (org.omg.CORBA.ORBPackage.InvalidName e) {
+            throw new org.fts.config.ConfigException(Outcalls.MODE.name(), "is ordered, which needs the ORB initializer "
+                    + GroupPOAInitializer.class.getName() + " (org.omg.PortableInterceptor.ORBInitializerClass."
+                    + GroupPOAInitializer.class.getName() + "=); the shipped runner sets it");
+        }
+        Outcalls o = new Outcalls(config.replicaId(), host, engine.castPath()::castControl,
+                () -> channel.view().members().stream().map(MemberId::replica).toList());
+        engine.outcalls(o);
+        interceptor.bind(o);
+        return o;
     }
 
     /** Stage 0: reads {@code fts.placement} and starts measuring this replica's load (docs/placement.md). */
@@ -471,5 +500,8 @@ public final class GroupPOA extends PoaBasics {
         placement.close();
         channel.close();
         engine.shutdown();
+        if (outcalls != null) {
+            outcalls.close();
+        }
     }
 }

@@ -29,7 +29,15 @@ public final class GroupPOAInitializer extends LocalObject implements ORBInitial
 
     @Override
     public void pre_init(ORBInitInfo info) {
-        // the adaptor needs the RootPOA, which exists only once the ORB's own set-up is done
+        // the adaptor needs the RootPOA, which exists only once the ORB's own set-up is done; its outcalls'
+        // interceptor is registered here, idle until an adaptor with fts.outcalls=ordered binds it
+        OutcallInterceptor outcalls = new OutcallInterceptor();
+        try {
+            info.add_client_request_interceptor(outcalls);
+            info.register_initial_reference(OutcallInterceptor.INITIAL_REFERENCE, outcalls);
+        } catch (org.omg.PortableInterceptor.ORBInitInfoPackage.DuplicateName | InvalidName e) {
+            throw new org.omg.CORBA.INITIALIZE("FTS: the outcalls interceptor is registered twice: " + e);
+        }
     }
 
     @Override

@@ -92,6 +92,26 @@ final class Jacorb {
         return new Arguments(body, pad, cdr.getGIOPMinor(), littleEndian(cdr), tcs, tcsw, sr.responseExpected());
     }
 
+    /**
+     * What is left of a reply body in {@code in} (from its position to the message's end), raw: an outcall's
+     * outcome ({@link Outcalls}). Only an 8-aligned, big-endian body can be copied into another reply as it is.
+     */
+    static byte[] rest(InputStream in) {
+        if (!(in instanceof CDRInputStream cdr) || !(in instanceof MessageInputStream msg)) {
+            throw new MARSHAL("FTS cannot relay a reply from " + in.getClass().getName(), 0,
+                    CompletionStatus.COMPLETED_YES);
+        }
+        int start = cdr.get_pos();
+        int end = Math.max(start, 12 + msg.msg_size);
+        if (start % 8 != 0 || littleEndian(cdr)) {
+            throw new MARSHAL("FTS relays GIOP 1.2 big-endian replies only (body at " + start + ", "
+                    + (littleEndian(cdr) ? "little" : "big") + "-endian)", 0, CompletionStatus.COMPLETED_YES);
+        }
+        byte[] body = new byte[end - start];
+        cdr.read_octet_array(body, 0, body.length);
+        return body;
+    }
+
     private static boolean littleEndian(CDRInputStream in) {
         try {
             return (boolean) LITTLE_ENDIAN.invokeExact(in);

@@ -65,7 +65,8 @@ final class ReplicaEngine implements StateTransfer.Host {
      *               replay its log, so nothing executes before the application activated its objects
      */
     ReplicaEngine(GoaConfig config, MemberId member, GroupChannel channel, BatchPolicy policy, boolean longDoorway,
-                  Replay replay, ObjectTable objects, Membership membership, boolean logged, int divergenceWindow) {
+                  Replay replay, ObjectTable objects, Membership membership, boolean logged, int divergenceWindow,
+                  boolean ownLane) {
         this.self = config.replicaId();
         this.member = member;
         this.channel = channel;
@@ -76,7 +77,7 @@ final class ReplicaEngine implements StateTransfer.Host {
         this.batcher = new Batcher(policy, Clock.SYSTEM, channel::abcast,
                 FailStop.threads("fts-batch-timer-" + self));
         this.castPath = new CastPath(batcher, longDoorway);
-        this.lanes = new ExecutionLanes(self, config.backgroundThreads(), channel);
+        this.lanes = new ExecutionLanes(self, config.backgroundThreads(), channel, ownLane);
         this.standing = new Standing(config.groupSize());
         this.replay = replay;
         this.transfer = new StateTransfer(this, Math.max(250, config.stateTimeout().toMillis() / 4), self);
@@ -204,6 +205,11 @@ final class ReplicaEngine implements StateTransfer.Host {
     void flush() {
         batcher.close();
         LOG.info("{}: {}", self, batcher.stats().dump());
+    }
+
+    /** Ordered outcalls' outcomes go to {@code o} from now on ({@code fts.outcalls=ordered}). */
+    void outcalls(Outcalls o) {
+        router.outcalls(o);
     }
 
     /** Casts this replica's clock offset from the group's time ({@link GroupCalendar}). */

@@ -31,13 +31,25 @@ public final class RequestContext {
     private final long time;
     private final long seed;
     private final String operation;
+    private final String origin;
     private Random random;
 
-    RequestContext(long position, long time, long seed, String operation) {
+    RequestContext(long position, long time, long seed, String operation, String origin) {
         this.position = position;
         this.time = time;
         this.seed = seed;
         this.operation = operation;
+        this.origin = origin;
+    }
+
+    /** This thread's context, or null. */
+    static RequestContext orNull() {
+        return CURRENT.get();
+    }
+
+    /** The replica that received the request (it makes the request's ordered outcalls while it lives). */
+    String origin() {
+        return origin;
     }
 
     /**

@@ -51,7 +51,7 @@ class ExecutionLanesTest {
             order.add(text);
             done.countDown();
         })));
-        lanes = new ExecutionLanes("t1", 1, channel);
+        lanes = new ExecutionLanes("t1", 1, channel, false);
         for (int i = 0; i < 250; i++) {
             int n = i;
             lanes.execute(key("o" + (i % 7)), () -> {
@@ -83,7 +83,7 @@ class ExecutionLanesTest {
 
     @Test
     void manyLanesKeepEachObjectsOrderAndCutWithEveryLaneIdle() throws InterruptedException {
-        lanes = new ExecutionLanes("t4", 4, null);
+        lanes = new ExecutionLanes("t4", 4, null, false);
         AtomicInteger running = new AtomicInteger();
         AtomicInteger executed = new AtomicInteger();
         Map<String, List<Integer>> perObject = new HashMap<>();

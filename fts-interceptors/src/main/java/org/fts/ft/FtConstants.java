@@ -22,6 +22,8 @@ public final class FtConstants {
      * to clients that sent FT_GROUP_VERSION; their interceptor fails over to the least loaded replica.
      */
     public static final int FTS_GROUP_LOAD = 0x46545302;
+    /** FTS service context: which of a servant's ordered outcalls a request to a replica's relay is (UTF-8). */
+    public static final int FTS_OUTCALL = 0x46545303;
 
     private FtConstants() {
     }

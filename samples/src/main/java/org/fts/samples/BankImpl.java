@@ -35,6 +35,8 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
     private final String auditReference;
     private fts_samples.Audit audit;
     private long next = 1;
+    /** What the audit service answered last: the same at every replica only if each call's outcome is. */
+    private long audited;
     private final TreeSet<String> open = new TreeSet<>();
 
     public BankImpl(POA poa) {
@@ -116,7 +118,7 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
             if (audit == null) {
                 audit = fts_samples.AuditHelper.narrow(_orb().string_to_object(auditReference));
             }
-            audit.record(from + " -> " + to + " " + amount);
+            audited = audit.record(from + " -> " + to + " " + amount);
         }
     }
 
@@ -159,6 +161,7 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(b)) {
             out.writeLong(next);
+            out.writeLong(audited);
             out.writeInt(open.size());
             for (String id : open) {
                 out.writeUTF(id);
@@ -173,11 +176,13 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
     public synchronized void set_state(byte[] s) throws InvalidState {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(s))) {
             long n = in.readLong();
+            long a = in.readLong();
             TreeSet<String> ids = new TreeSet<>();
             for (int i = in.readInt(); i > 0; i--) {
                 ids.add(in.readUTF());
             }
             next = n;
+            audited = a;
             open.clear();
             open.addAll(ids);
         } catch (IOException e) {

@@ -30,7 +30,11 @@ public final class SampleServants implements ServantProvider {
         servants.activate("account", new AccountImpl());
         BankImpl bank = new BankImpl(servants.poa(), config.getProperty("samples.bank.audit"));
         servants.activate("bank", bank);
-        servants.poa().set_servant_manager(bank.activator());   // makes the accounts a joiner lacks
+        try {
+            servants.poa().set_servant_manager(bank.activator());   // makes the accounts a joiner lacks
+        } catch (org.omg.PortableServer.POAPackage.WrongPolicy plainPoa) {
+            // a plain POA (--plain): no replica ever joins
+        }
         servants.activate("audit", new AuditImpl());
         if (Boolean.parseBoolean(config.getProperty("samples.wall_clock_probe", "false"))) {
             servants.activate("probe", new ProbeImpl());

@@ -14,7 +14,7 @@ import org.fts.gc.MemberId;
  * (divergence caught while serving). Every replica delivers the same casts in the same order and acts on each alike.
  */
 public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateMarker, Cast.Backup, Cast.Restore,
-        Cast.ClockOffset, Cast.ReplyDigest {
+        Cast.ClockOffset, Cast.ReplyDigest, Cast.Outcome {
 
     /** A client request captured by the replica that received it (stages 1-4). */
     record Invocation(Request request) implements Cast {
@@ -57,6 +57,13 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
     record ReplyDigest(String replica, long window, int[] hashes) implements Cast {
     }
 
+    /**
+     * The outcome of call {@code call} a servant made to an object that is not a group ({@code fts.outcalls=ordered}):
+     * the replica that made it casts the reply's kind and body, and every replica's servant goes on with them.
+     */
+    record Outcome(String call, Reply.Kind kind, byte[] body) implements Cast {
+    }
+
     /*
      * Tags from 0x11: the casts of earlier versions began with a version byte 2, so an old cast is refused as
      * an unknown type instead of being misread. Replicas of different wire versions do not mix: upgrade the
@@ -69,6 +76,7 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
     byte RESTORE = 0x15;
     byte CLOCK_OFFSET = 0x16;
     byte REPLY_DIGEST = 0x17;
+    byte OUTCOME = 0x18;
     /** The most hashes one digest carries (fts.divergence.window's bound). */
     int MAX_DIGEST_HASHES = 4096;
 
@@ -103,6 +111,12 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
                 for (int h : d.hashes()) {
                     out.writeInt(h);
                 }
+            } else if (c instanceof Outcome o) {
+                out.writeByte(OUTCOME);
+                out.writeUTF(o.call());
+                out.writeByte(o.kind().ordinal());
+                out.writeInt(o.body().length);
+                out.write(o.body());
             } else {
                 Restore r = (Restore) c;
                 out.writeByte(RESTORE);
@@ -145,6 +159,9 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
                 case REPLY_DIGEST:
                     c = digest(in);
                     break;
+                case OUTCOME:
+                    c = outcome(in, data.length);
+                    break;
                 default:
                     throw new IllegalArgumentException("unknown cast type " + data[0] + " ("
                             + Arrays.toString(Arrays.copyOf(data, Math.min(8, data.length))) + "...)");
@@ -170,6 +187,21 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
             hashes[i] = in.readInt();
         }
         return new ReplyDigest(replica, window, hashes);
+    }
+
+    private static Outcome outcome(DataInputStream in, int castLength) throws IOException {
+        String call = in.readUTF();
+        int kind = in.readUnsignedByte();
+        if (kind >= Reply.Kind.values().length) {
+            throw new IllegalArgumentException("an outcome of kind " + kind);
+        }
+        int n = in.readInt();
+        if (n < 0 || n > castLength) {
+            throw new IllegalArgumentException("an outcome announcing " + n + " bytes in " + castLength);
+        }
+        byte[] body = new byte[n];
+        in.readFully(body);
+        return new Outcome(call, Reply.Kind.values()[kind], body);
     }
 
     private static Restore restore(DataInputStream in, int castLength) throws IOException {

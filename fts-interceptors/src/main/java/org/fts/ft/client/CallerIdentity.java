@@ -43,16 +43,17 @@ public final class CallerIdentity {
     }
 
     /** This thread's caller identity, or null outside an ordered request. */
-    static CallerIdentity current() {
+    public static CallerIdentity current() {
         return CURRENT.get();
     }
 
-    String clientId() {
+    /** The FT_REQUEST client id of the request's calls. */
+    public String clientId() {
         return clientId;
     }
 
-    /** The next call's index within the request, from 1. */
-    int nextCall() {
+    /** The next call's index within the request, from 1 (calls to object groups and to plain objects alike). */
+    public int nextCall() {
         return ++calls;
     }
 }

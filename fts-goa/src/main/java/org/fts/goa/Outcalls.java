@@ -1,0 +1,302 @@
+package org.fts.goa;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+import org.fts.config.ConfigKey;
+import org.fts.goa.intake.Cast;
+import org.fts.goa.intake.Reply;
+import org.omg.CORBA.CompletionStatus;
+import org.omg.CORBA.INTERNAL;
+import org.omg.CORBA.MARSHAL;
+import org.omg.CORBA.ORB;
+import org.omg.CORBA.SystemException;
+import org.omg.CORBA.portable.ApplicationException;
+import org.omg.CORBA.portable.InputStream;
+import org.omg.CORBA.portable.InvokeHandler;
+import org.omg.CORBA.portable.ObjectImpl;
+import org.omg.CORBA.portable.OutputStream;
+import org.omg.CORBA.portable.RemarshalException;
+import org.omg.CORBA.portable.ResponseHandler;
+import org.omg.PortableServer.POA;
+import org.omg.PortableServer.POAHelper;
+import org.omg.PortableServer.Servant;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Calls a replicated servant makes to objects that are not groups, with {@code fts.outcalls=ordered}: one replica
+ * makes each call, and its outcome travels through the total order, so every replica's servant goes on with the same
+ * bytes (docs/goa.md, "Calls out to other servers").
+ *
+ * <p>How: {@link OutcallInterceptor} forwards the servant's call (on its execution thread, which is then not the
+ * delivery thread: {@link ExecutionLanes}) to this replica's relay, an object of a private ORB of its own. The relay
+ * takes the call's raw arguments; at the designated replica (the one that received the incoming request, or, once it
+ * left the view, the view's first member) it makes the call to the real target and casts the outcome
+ * ({@link Cast.Outcome}); at every replica it answers the servant's call with the outcome delivered first.
+ *
+ * <p>Guarantees: every replica's servant sees the same outcome of each call (the first one ordered). A call is made
+ * at least once while a replica that would make it lives; more than once only when the designated replica fails or
+ * leaves after calling and before its outcome is ordered (another then makes it again, with the same identity), or
+ * replays its log after a restart before the outcome it cast is replayed. Waiting for an outcome has no timeout of its
+ * own: the call's own (the relay ORB's {@code jacorb.connection.client.pending_reply_timeout}) ends it, as under a
+ * plain POA, and its failure is the outcome. Only GIOP 1.2, big-endian targets are relayed (raw bodies are copied
+ * 8-aligned); any other gets {@code MARSHAL}, the same at every replica.
+ */
+final class Outcalls {
+    private static final Logger LOG = LoggerFactory.getLogger(Outcalls.class);
+
+    static final ConfigKey<String> MODE = ConfigKey.choice("fts.outcalls", "every", List.of("every", "ordered"),
+            "calls a servant makes to objects that are not object groups: every = each replica makes its own; ordered "
+                    + "= one replica makes it and its outcome is ordered to all (servants then execute on a thread of "
+                    + "their own, off the delivery thread); calls to object groups carry the request's identity either way");
+    static final List<ConfigKey<?>> KEYS = List.of(MODE);
+    /** Outcomes delivered before their call was made here (a lagging replica), kept at most this many. */
+    private static final int KEPT = 10_000;
+    private static final long RECHECK_MS = 200;
+
+    private final String self;
+    private final Consumer<Cast> cast;
+    private final Supplier<List<String>> view;
+    private final ORB relayOrb;
+    private final POA relayPoa;
+    private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    /** The relay's host:port: a call forwarded there is not forwarded again. */
+    private final String relayEndpoint;
+    private final LinkedHashMap<String, Cast.Outcome> early = new LinkedHashMap<>();
+    /**
+     * The relay's objects: one per target (its id names the target), so that a stub JacORB rebinds to the relay after
+     * a forward still names its target; each call says which it is in its {@code FTS_OUTCALL} service context.
+     */
+    private final Map<String, String> targets = new ConcurrentHashMap<>();
+
+    /** A call forwarded to the relay, and who should make it. */
+    private record Pending(String key, String origin, CompletableFuture<Cast.Outcome> outcome,
+                           java.util.concurrent.atomic.AtomicBoolean called) {
+    }
+
+    /**
+     * @param cast casts into the total order
+     * @param view the replica ids of the current view, in its order
+     */
+    Outcalls(String self, String host, Consumer<Cast> cast, Supplier<List<String>> view) throws Exception {
+        this.self = self;
+        this.cast = cast;
+        this.view = view;
+        Properties p = new Properties();
+        p.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
+        p.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
+        p.setProperty("jacorb.log.default.verbosity", "0");
+        p.setProperty("OAIAddr", host);
+        p.setProperty("OAPort", "0");
+        p.setProperty("jacorb.implname", "fts-relay");
+        this.relayOrb = ORB.init(new String[0], p);
+        POA root = POAHelper.narrow(relayOrb.resolve_initial_references("RootPOA"));
+        this.relayPoa = root.create_POA("relay", root.the_POAManager(), new org.omg.CORBA.Policy[] {
+            root.create_id_assignment_policy(org.omg.PortableServer.IdAssignmentPolicyValue.USER_ID),
+            root.create_servant_retention_policy(org.omg.PortableServer.ServantRetentionPolicyValue.NON_RETAIN),
+            root.create_request_processing_policy(
+                    org.omg.PortableServer.RequestProcessingPolicyValue.USE_DEFAULT_SERVANT)});
+        Relay relay = new Relay();
+        ((org.omg.CORBA_2_3.ORB) relayOrb).set_delegate(relay);
+        relayPoa.set_servant(relay);
+        root.the_POAManager().activate();
+        this.relayEndpoint = org.fts.ft.Ior.parse(relayOrb.object_to_string(relayPoa.create_reference_with_id(
+                new byte[] {0}, "IDL:omg.org/CORBA/Object:1.0"))).profiles().get(0).endpoint();
+        Thread t = new Thread(relayOrb::run, "fts-relay-" + self);
+        t.setDaemon(true);
+        t.start();
+    }
+
+    /**
+     * The servant's thread, in a call to a plain object: registers call {@code key} to {@code target} (stringified),
+     * for the incoming request received at {@code origin}, and returns the relay's reference for that target.
+     */
+    org.omg.CORBA.Object relayFor(String key, String target, String origin) {
+        String targetId = java.util.UUID.nameUUIDFromBytes(target.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .toString();
+        if (targets.size() > KEPT) {
+            targets.clear();   // targets a servant calls: a bound, not a cache that matters
+        }
+        targets.put(targetId, target);
+        register(key, origin);
+        try {
+            return relayPoa.create_reference_with_id(targetId.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                    "IDL:omg.org/CORBA/Object:1.0");
+        } catch (RuntimeException | org.omg.PortableServer.POAPackage.WrongPolicy e) {
+            pending.remove(key);
+            throw new INTERNAL("FTS: no relay reference for outcall " + key + ": " + e);
+        }
+    }
+
+    /**
+     * The servant's thread: registers call {@code key} of the incoming request received at {@code origin} (also for a
+     * call its stub already sends to the relay, rebound there by an earlier forward: the relay object names the target).
+     */
+    void register(String key, String origin) {
+        Pending p = new Pending(key, origin, new CompletableFuture<>(),
+                new java.util.concurrent.atomic.AtomicBoolean());
+        pending.put(key, p);
+        synchronized (early) {
+            Cast.Outcome done = early.remove(key);
+            if (done != null) {
+                p.outcome().complete(done);
+            }
+        }
+    }
+
+    /** Whether {@code endpoint} (host:port) is this replica's relay. */
+    boolean isRelay(String endpoint) {
+        return relayEndpoint.equals(endpoint);
+    }
+
+    /** The delivery thread: an outcome ordered; the first one of a call counts. */
+    void delivered(Cast.Outcome o) {
+        Pending p = pending.get(o.call());
+        if (p != null) {
+            p.outcome().complete(o);   // a later one of the same call changes nothing
+            return;
+        }
+        synchronized (early) {
+            early.putIfAbsent(o.call(), o);
+            while (early.size() > KEPT) {
+                early.remove(early.keySet().iterator().next());
+            }
+        }
+    }
+
+    void close() {
+        relayOrb.shutdown(false);
+    }
+
+    /** Whether this replica makes call {@code p} now: it received the request, or that replica left the view. */
+    private boolean designated(Pending p) {
+        List<String> members = view.get();
+        return members.contains(p.origin()) ? self.equals(p.origin()) : !members.isEmpty() && self.equals(members.get(0));
+    }
+
+    /** The relay's one servant: every forwarded call, by its key (the object id). */
+    private final class Relay extends Servant implements InvokeHandler {
+        @Override
+        public String[] _all_interfaces(POA poa, byte[] objectId) {
+            return new String[] {"IDL:omg.org/CORBA/Object:1.0"};
+        }
+
+        @Override
+        public OutputStream _invoke(String operation, InputStream in, ResponseHandler rh) {
+            String key = null;
+            for (org.omg.IOP.ServiceContext sc : Jacorb.serviceContexts(rh)) {
+                if (sc.context_id == org.fts.ft.FtConstants.FTS_OUTCALL) {
+                    key = new String(sc.context_data, java.nio.charset.StandardCharsets.UTF_8);
+                }
+            }
+            Pending p = key == null ? null : pending.get(key);
+            String targetId;
+            try {
+                targetId = new String(((org.omg.PortableServer.Current) relayOrb.resolve_initial_references(
+                        "POACurrent")).get_object_id(), java.nio.charset.StandardCharsets.UTF_8);
+            } catch (org.omg.CORBA.UserException e) {
+                throw new INTERNAL("FTS: the relay does not know which target this call is for: " + e);
+            }
+            if (p == null) {
+                LOG.warn("{}: no outcall {} waits here", self, key);
+                throw new INTERNAL("FTS: no outcall " + key + " waits here");
+            }
+            try {
+                Jacorb.Arguments args = Jacorb.arguments(operation, in, rh);
+                Cast.Outcome o = await(p, targetId, operation, args);
+                return answer(o, rh);
+            } catch (RuntimeException e) {
+                LOG.debug("{}: outcall {} {}: {}", self, key, operation, e.toString(), e);
+                throw e;
+            } finally {
+                pending.remove(key);
+            }
+        }
+
+        private Cast.Outcome await(Pending p, String targetId, String operation, Jacorb.Arguments args) {
+            while (true) {
+                if (!p.outcome().isDone() && designated(p) && p.called().compareAndSet(false, true)) {
+                    Cast.Outcome made = call(p, targetId, operation, args);
+                    cast.accept(made);
+                }
+                try {
+                    return p.outcome().get(RECHECK_MS, TimeUnit.MILLISECONDS);
+                } catch (TimeoutException again) {
+                    // still not ordered: is this replica the one to call now?
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new org.omg.CORBA.TRANSIENT("FTS: interrupted while an outcall waited", 0,
+                            CompletionStatus.COMPLETED_MAYBE);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    throw new INTERNAL("FTS: " + e.getCause());
+                }
+            }
+        }
+
+        /** The designated replica: the real call, with the servant's raw arguments. */
+        private Cast.Outcome call(Pending p, String targetId, String operation, Jacorb.Arguments args) {
+            String ior = targets.get(targetId);
+            if (ior == null) {
+                return system(p, new INTERNAL("FTS: outcall " + p.key() + "'s target is no longer known here", 0,
+                        CompletionStatus.COMPLETED_NO));
+            }
+            ObjectImpl target = (ObjectImpl) relayOrb.string_to_object(ior);
+            LOG.debug("{}: outcall {} {} made here", self, p.key(), operation);
+            while (true) {
+                try {
+                    OutputStream out = target._request(operation, args.responseExpected());
+                    int start = Jacorb.replyBodyStart(out);
+                    if (start % 8 != args.pad()) {
+                        return system(p, new MARSHAL("FTS: an outcall's request body starts at offset " + start
+                                + ": only GIOP 1.2 targets are relayed", 0, CompletionStatus.COMPLETED_NO));
+                    }
+                    out.write_octet_array(args.body(), args.pad(), args.body().length - args.pad());
+                    InputStream reply = target._invoke(out);
+                    return new Cast.Outcome(p.key(), Reply.Kind.NORMAL,
+                            args.responseExpected() ? Jacorb.rest(reply) : new byte[0]);
+                } catch (ApplicationException e) {
+                    return new Cast.Outcome(p.key(), Reply.Kind.USER_EXCEPTION, Jacorb.rest(e.getInputStream()));
+                } catch (RemarshalException again) {
+                    // a forward: the same call to where the target now is
+                } catch (SystemException e) {
+                    return system(p, e);
+                }
+            }
+        }
+
+        private Cast.Outcome system(Pending p, SystemException e) {
+            OutputStream out = relayOrb.create_output_stream();
+            Jacorb.writeSystemException(out, e);
+            return new Cast.Outcome(p.key(), Reply.Kind.SYSTEM_EXCEPTION, Jacorb.bytes(out));
+        }
+
+        /** Every replica: the servant's call gets the outcome ordered first. */
+        private OutputStream answer(Cast.Outcome o, ResponseHandler rh) {
+            OutputStream out;
+            switch (o.kind()) {
+                case NORMAL -> out = rh.createReply();
+                case USER_EXCEPTION -> out = rh.createExceptionReply();
+                case SYSTEM_EXCEPTION -> throw Jacorb.readSystemException(relayOrb, o.body());
+                default -> {
+                    return null;
+                }
+            }
+            int start = Jacorb.replyBodyStart(out);
+            if (start % 8 != 0) {
+                throw new MARSHAL("FTS: an outcall's reply body starts at offset " + start + ", not 8-aligned", 0,
+                        CompletionStatus.COMPLETED_YES);
+            }
+            out.write_octet_array(o.body(), 0, o.body().length);
+            return out;
+        }
+    }
+}
