@@ -172,6 +172,8 @@ final class DeliveryRouter implements GroupListener {
             execution.delivered(o);
         } else if (c instanceof Cast.ReplyDigest d) {
             execution.delivered(d);
+        } else if (c instanceof Cast.PositionBase b) {
+            execution.delivered(b);
         } else if (c instanceof Cast.Outcome o) {
             Outcalls to = outcalls;
             if (to != null) {

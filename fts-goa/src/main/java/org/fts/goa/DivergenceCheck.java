@@ -44,11 +44,15 @@ final class DivergenceCheck {
     private static final int KEPT = 16;
 
     private final String self;
+    private final String replica;
     private final int window;
     private final int groupSize;
     private final Consumer<Cast> cast;
     private final ArrayDeque<Own> own = new ArrayDeque<>();
-    private final LinkedHashMap<Long, Votes> votes = new LinkedHashMap<>();
+    private final java.util.TreeMap<Long, Votes> votes = new java.util.TreeMap<>();
+    /** The members of the current view (their names): only their digests count. */
+    private final java.util.function.Supplier<Set<String>> members;
+    private long newest = -1;
     private Own filling;
     private final CRC32C crc = new CRC32C();   // the execution path's, one thread
 
@@ -88,9 +92,16 @@ final class DivergenceCheck {
         }
     }
 
-    /** @param window positions per digest, 0 for off */
-    DivergenceCheck(String self, int window, int groupSize, Consumer<Cast> cast) {
+    /**
+     * @param self    this member's name (replica id and incarnation), which its digests carry
+     * @param window  positions per digest, 0 for off
+     * @param members the current view's member names
+     */
+    DivergenceCheck(String self, int window, int groupSize, Consumer<Cast> cast,
+                    java.util.function.Supplier<Set<String>> members) {
         this.self = self;
+        this.replica = new org.fts.gc.MemberId(self).replica();
+        this.members = members;
         this.window = window;
         this.groupSize = groupSize;
         this.cast = cast;
@@ -102,8 +113,8 @@ final class DivergenceCheck {
 
     /** Execution path: the reply to the request at {@code position} (to {@code key}, {@code operation}). */
     void executed(long position, ObjectKey key, String operation, Reply reply) {
-        if (window == 0) {
-            return;
+        if (window == 0 || position < 0) {
+            return;   // off, or the position is not known yet (ExecutionRecord)
         }
         long index = position / window;
         int slot = (int) (position % window);
@@ -137,14 +148,20 @@ final class DivergenceCheck {
         if (window == 0 || d.hashes().length != window) {
             return;   // another window size: fts.divergence.window is an agreed setting
         }
-        Votes v = votes.computeIfAbsent(d.window(), w -> new Votes());
-        while (votes.size() > KEPT) {
-            votes.remove(votes.keySet().iterator().next());
-        }
-        if (v.decided || !v.replicas.add(d.replica())) {
+        if (d.window() < newest - KEPT || !members.get().contains(d.member())) {
+            // A window long decided, or a digest from a member not in the view: cast before a crash and replayed from
+            // a log (a restarted replica's, which compares nothing it replays), or from a member that left.
             return;
         }
-        v.by.computeIfAbsent(new Hashes(d.hashes()), h -> new HashSet<>()).add(d.replica());
+        newest = Math.max(newest, d.window());
+        Votes v = votes.computeIfAbsent(d.window(), w -> new Votes());
+        while (votes.size() > KEPT) {
+            votes.remove(votes.firstKey());
+        }
+        if (v.decided || !v.replicas.add(d.member())) {
+            return;
+        }
+        v.by.computeIfAbsent(new Hashes(d.hashes()), h -> new HashSet<>()).add(d.member());
         int majority = groupSize / 2 + 1;
         Map.Entry<Hashes, Set<String>> group = null;
         String how = null;
@@ -161,7 +178,7 @@ final class DivergenceCheck {
         if (group == null) {
             if (v.by.size() > 1 && v.replicas.size() == 2) {
                 LOG.warn("{}: replicas' replies differ in window {} (positions {}-{}); deciding when a majority agrees",
-                        self, d.window(), d.window() * window, (d.window() + 1) * window - 1);
+                        replica, d.window(), d.window() * window, (d.window() + 1) * window - 1);
             }
             return;
         }
@@ -181,7 +198,7 @@ final class DivergenceCheck {
         }
         for (int i = 0; i < window; i++) {
             if (mine.hashes[i] != group[i]) {
-                String what = "replica " + self + " diverged from the group at position " + (index * window + i)
+                String what = "replica " + replica + " diverged from the group at position " + (index * window + i)
                         + ": its reply to " + mine.operations[i] + " on object "
                         + Snapshot.name(mine.keys[i]) + " differs from the group's (" + how + "). A servant is not deterministic (it reads a clock, draws a "
                         + "random number, iterates an unordered collection, or calls out: docs/determinism.md); this "

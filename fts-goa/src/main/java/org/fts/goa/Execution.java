@@ -26,12 +26,15 @@ final class Execution {
     private final DivergenceCheck divergence;
     private final boolean oneLane;
     private final String group;
+    /** The adaptor's object table: what a request context belongs to. */
+    private final Object table;
 
     /** @param oneLane one execution lane: positions are in the order, so requests get a {@link RequestContext} */
-    Execution(String self, String group, Replay replay, ReplyCache cache, Map<ObjectKey, Servant> objects, ExecutionLanes lanes,
+    Execution(String self, String group, Object table, Replay replay, ReplyCache cache, Map<ObjectKey, Servant> objects, ExecutionLanes lanes,
               CastPath castPath, ExecutionRecord record, DivergenceCheck divergence, boolean oneLane) {
         this.oneLane = oneLane;
         this.group = group;
+        this.table = table;
         this.self = self;
         this.record = record;
         this.divergence = divergence;
@@ -45,6 +48,11 @@ final class Execution {
     /** A replica's clock offset, delivered (delivery thread): the calendar takes it at this position. */
     void delivered(org.fts.goa.intake.Cast.ClockOffset o) {
         lanes.atCut(() -> record.calendar().offset(o.replica(), o.offsetMillis()));
+    }
+
+    /** A position base, delivered (delivery thread): an unknown position becomes 0 here, at every replica. */
+    void delivered(org.fts.goa.intake.Cast.PositionBase b) {
+        lanes.atCut(record::align);
     }
 
     /** A replica's reply digest, delivered (delivery thread): compared with this replica's own at this position. */
@@ -75,7 +83,7 @@ final class Execution {
         long position = record.position();
         long time = record.calendar().time(cache.groupTime());
         long seed = position * 0x9E3779B97F4A7C15L ^ r.id().clientId().hashCode() * 31L ^ r.id().retentionId();
-        return RequestContext.within(new RequestContext(position, time, seed, r.operation(), r.origin()), body);
+        return RequestContext.within(new RequestContext(position, time, seed, r.operation(), r.origin(), table), body);
     }
 
     private void execute(Request r, ObjectKey key) {

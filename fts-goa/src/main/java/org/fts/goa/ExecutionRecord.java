@@ -7,15 +7,30 @@ import java.io.IOException;
 /**
  * What execution keeps as replicated state besides the objects and the reply cache: the position (requests executed
  * since the group's first, the same at every replica at the same point of the order) and the group's calendar
- * ({@link GroupCalendar}). A snapshot carries both; written on the execution path or at a cut only.
+ * ({@link GroupCalendar}). A snapshot carries both; written on the execution path or at a cut only. A state of a
+ * format before positions (3 and older) leaves the position unknown (-1): the divergence check then compares nothing
+ * and {@link RequestContext#position} is -1, until a serving replica casts {@code Cast.PositionBase} and every replica
+ * counts from 0 at that point of the order.
  */
 final class ExecutionRecord {
     private long position;
     private final GroupCalendar calendar = new GroupCalendar();
 
-    /** Execution path: the next request's position; counts it. */
+    /** Execution path: the next request's position, counting it; -1 while the position is unknown. */
     synchronized long next() {
-        return position++;
+        return position < 0 ? -1 : position++;
+    }
+
+    /** Whether the position is unknown: the state came from a format before positions (until {@link #align}). */
+    synchronized boolean unknown() {
+        return position < 0;
+    }
+
+    /** At a position of the order ({@code Cast.PositionBase}): an unknown position becomes 0, alike everywhere. */
+    synchronized void align() {
+        if (position < 0) {
+            position = 0;
+        }
     }
 
     synchronized long position() {
@@ -33,11 +48,12 @@ final class ExecutionRecord {
 
     /** Read from a snapshot, not yet installed. */
     record Contents(long position, GroupCalendar.Contents calendar) {
-        static final Contents EMPTY = new Contents(0, GroupCalendar.Contents.EMPTY);
+        /** A state of a format before positions: the position is unknown until the group aligns it. */
+        static final Contents UNKNOWN = new Contents(-1, GroupCalendar.Contents.EMPTY);
 
         static Contents read(DataInputStream in) throws IOException {
             long position = in.readLong();
-            if (position < 0) {
+            if (position < -1) {
                 throw new IOException("position " + position);
             }
             return new Contents(position, GroupCalendar.Contents.read(in));

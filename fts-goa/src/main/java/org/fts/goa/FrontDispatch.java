@@ -78,8 +78,9 @@ final class FrontDispatch implements GroupRequests {
 
     @Override
     public boolean knows(byte[] objectKey) {
-        byte[] oid = objectId(objectKey);
-        return oid != null && objects.containsKey(new ObjectKey(References.unmarked(oid)));
+        // Any id of the group's POA: an object a request created may exist in the group before this replica executed
+        // that request (a LocateRequest's answer is a hint; the request itself is ordered and answered alike).
+        return objectId(objectKey) != null;
     }
 
     private byte[] objectId(byte[] objectKey) {
@@ -88,6 +89,9 @@ final class FrontDispatch implements GroupRequests {
         if (oid == null) {
             oid = Jacorb.objectId(objectKey, poaName);
             if (oid != null && objects.containsKey(new ObjectKey(References.unmarked(oid)))) {
+                if (keys.size() > 2 * objects.size() + 1024) {
+                    keys.clear();   // keys of objects destroyed since: parsed again on demand
+                }
                 keys.put(k, oid);
             }
         }

@@ -126,8 +126,10 @@ public final class GroupPOA extends PoaBasics {
             }
             this.references = new References(orb, groupPoa, this, membership, config.group(), objects);
             int iiopPort = org.fts.goa.frontend.FrontEnd.PORT.get(props);
-            java.util.function.Function<byte[], String[]> interfaces = oid -> objects.get(new ObjectKey(oid))
-                    ._all_interfaces(this, oid);
+            java.util.function.Function<byte[], String[]> interfaces = oid -> {
+                Servant s = objects.get(new ObjectKey(oid));   // null: destroyed meanwhile
+                return s == null ? new String[0] : s._all_interfaces(this, oid);
+            };
             ReadPath reads = engine.readPath(new ReadOperations(props, interfaces), ReadOperations.CHECK.get(props));
             this.frontDoor = iiopPort == 0 ? null
                     : new FrontDispatch(orb, config, objects, engine, membership, references::iogr,
@@ -155,7 +157,7 @@ public final class GroupPOA extends PoaBasics {
             String namingContext = GoaConfig.NAMING_CONTEXT.get(props);
             this.naming = namingUrl.isEmpty() ? null : new NamingBinder(orb, namingUrl,
                     namingContext.isEmpty() ? config.group() : namingContext,
-                    () -> objects.keySet().stream().map(ObjectKey::id).toList(),
+                    () -> table.serversOwn().stream().map(ObjectKey::id).toList(),   // not those requests create
                     oid -> orb.string_to_object(references.iogr(oid)), () -> engine.standing().notServing() == null,
                     () -> membership.current().version(), config.replicaId());
             if (naming != null) {

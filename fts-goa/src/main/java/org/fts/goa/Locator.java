@@ -38,6 +38,9 @@ final class Locator extends LocalObject implements ServantLocator {
         if (!objects.containsKey(new ObjectKey(References.unmarked(oid)))) {
             return servant(oid);
         }
+        if (servants.size() > 2 * objects.size() + 1024) {
+            servants.clear();   // ids of objects destroyed since: made again on demand
+        }
         return servants.computeIfAbsent(new ObjectKey(oid), k -> servant(oid.clone()));   // marked or not
     }
 

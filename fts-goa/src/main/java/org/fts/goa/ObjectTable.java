@@ -50,6 +50,7 @@ final class ObjectTable {
     private volatile ServantActivator activator;
     /** Set when the POA manager is activated: from then on, only ordered requests change the table. */
     private volatile boolean serving;
+    private volatile java.util.Set<ObjectKey> serversOwn;
 
     /**
      * @param adapter the group adaptor (what servants' {@code _all_interfaces} and {@code incarnate} are given)
@@ -87,7 +88,16 @@ final class ObjectTable {
 
     /** The POA manager was activated: from now on the table is the group's, changed by ordered requests only. */
     void serving() {
+        if (!serving) {
+            serversOwn = java.util.Set.copyOf(servants.keySet());
+        }
         serving = true;
+    }
+
+    /** The objects the server activated before its POA manager (those bound in a naming service), not requests'. */
+    java.util.Set<ObjectKey> serversOwn() {
+        java.util.Set<ObjectKey> own = serversOwn;
+        return own == null ? java.util.Set.copyOf(servants.keySet()) : own;
     }
 
     /** {@code activate_object_with_id}: refused outside an ordered request once serving, and past the bound. */
@@ -112,7 +122,7 @@ final class ObjectTable {
         }
         if (servants.size() >= max && !servants.containsKey(key)) {
             throw new NO_RESOURCES("FTS: the group holds " + servants.size() + " objects, fts.objects.max; object "
-                    + Snapshot.name(key) + " is not created", 0, CompletionStatus.COMPLETED_NO);
+                    + Snapshot.name(key) + " is not created", 0, CompletionStatus.COMPLETED_MAYBE);
         }
         orb.set_delegate(servant);   // skeletons call _orb(); no POA activates it
         String type = servant._all_interfaces(adapter, oid)[0];
@@ -149,8 +159,8 @@ final class ObjectTable {
                     + "execute before or after the request that changes it, differently on each replica",
                     0, CompletionStatus.COMPLETED_NO);
         }
-        if (RequestContext.active()) {
-            return;
+        if (RequestContext.executingFor(this)) {
+            return;   // a request of this group (not of another adaptor's in this JVM)
         }
         throw new BAD_INV_ORDER("FTS: " + call + " of object " + Snapshot.name(key) + " outside an ordered request, "
                 + "once the group serves: only a request the group ordered may change the group's objects (every "
@@ -163,7 +173,8 @@ final class ObjectTable {
      * snapshot's order). Every missing servant is incarnated first, and anything it cannot do is refused before the
      * table changes.
      */
-    void becomeExactly(List<ObjectKey> wanted, List<String> wantedTypes) throws Snapshot.StateException {
+    void becomeExactly(List<ObjectKey> wanted, List<String> wantedTypes, java.util.Set<ObjectKey> stateful)
+            throws Snapshot.StateException {
         if (wanted.size() > max) {
             throw new Snapshot.StateException("the group holds " + wanted.size() + " objects, more than this replica's "
                     + "fts.objects.max (" + max + ")");
@@ -181,7 +192,12 @@ final class ObjectTable {
                 }
                 continue;
             }
-            made.put(k, incarnate(k, type));
+            Servant s = incarnate(k, type);
+            if (stateful.contains(k) && !(s instanceof CheckpointableOperations)) {
+                throw new Snapshot.StateException("object " + Snapshot.name(k) + " has state in the group, but the "
+                        + "servant activator gave it a " + s.getClass().getName() + ", which is not Checkpointable");
+            }
+            made.put(k, s);
             madeTypes.put(k, type);
         }
         java.util.Set<ObjectKey> keep = new java.util.HashSet<>(wanted);

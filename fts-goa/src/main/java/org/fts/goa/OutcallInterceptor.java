@@ -43,8 +43,8 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
         Outcalls o = outcalls;
         RequestContext context = o == null ? null : RequestContext.orNull();
         CallerIdentity caller = CallerIdentity.current();
-        if (context == null || caller == null) {
-            return;
+        if (context == null || caller == null || ri.operation().startsWith("_")) {
+            return;   // not from an ordered request, or an ORB built-in (no effect: each replica makes its own)
         }
         Ior.Profile profile = new Ior.Profile(ri.effective_profile().tag, ri.effective_profile().profile_data);
         String endpoint;
@@ -59,7 +59,8 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
         String forwarded = this.forwarded.get();
         this.forwarded.remove();
         if (o.isRelay(endpoint)) {   // the forward's reinvocation, or a stub JacORB rebound to the relay earlier
-            String call = forwarded != null ? forwarded : caller.clientId() + "#" + caller.nextCall();
+            String kind = "relayed/" + ri.operation();
+            String call = forwarded != null ? forwarded : caller.clientId(kind) + "#" + caller.nextCall(kind);
             if (forwarded == null) {
                 o.register(call, context.origin());
             }
@@ -69,7 +70,8 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
         }
         org.omg.CORBA.Object target = ri.effective_target();
         String ior = ((org.omg.CORBA.portable.ObjectImpl) target)._orb().object_to_string(target);
-        String call = caller.clientId() + "#" + caller.nextCall();
+        String kind = "relayed/" + ri.operation();
+        String call = caller.clientId(kind) + "#" + caller.nextCall(kind);
         org.omg.CORBA.Object relay = o.relayFor(call, ior, context.origin());
         this.forwarded.set(call);   // the reinvocation on the relay, next on this thread, carries it
         throw new ForwardRequest(relay);

@@ -1,6 +1,5 @@
 package org.fts.goa;
 
-import org.fts.goa.intake.ObjectKey;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -33,7 +32,9 @@ final class ReadOperations {
 
     private final Set<String> named;
     private final Function<byte[], String[]> interfaces;
-    private final Map<ObjectKey, Map<String, Boolean>> known = new ConcurrentHashMap<>();
+    /** By servant (not by id: an id destroyed and created again may be another type), gone with the servant. */
+    private final Map<Servant, Map<String, Boolean>> known = java.util.Collections.synchronizedMap(
+            new java.util.WeakHashMap<>());
 
     /** @param interfaces an object's repository ids, by object id */
     ReadOperations(Properties props, Function<byte[], String[]> interfaces) {
@@ -61,7 +62,7 @@ final class ReadOperations {
                 || operation.startsWith("_") && !operation.startsWith("_get_")) {
             return false;   // nothing declared (the default): no lookup on the request path
         }
-        Map<String, Boolean> ops = known.computeIfAbsent(new ObjectKey(oid), k -> new ConcurrentHashMap<>());
+        Map<String, Boolean> ops = known.computeIfAbsent(servant, k -> new ConcurrentHashMap<>());
         Boolean read = ops.get(operation);
         if (read == null) {
             read = declared(oid, operation, servant);

@@ -82,14 +82,17 @@ final class ReplicaEngine implements StateTransfer.Host {
         this.replay = replay;
         this.transfer = new StateTransfer(this, Math.max(250, config.stateTimeout().toMillis() / 4), self);
         boolean oneLane = config.backgroundThreads() == 1;
-        this.divergence = new DivergenceCheck(self, oneLane ? divergenceWindow : 0, config.groupSize(),
-                castPath::castControl);
+        this.divergence = new DivergenceCheck(member.name(), oneLane ? divergenceWindow : 0, config.groupSize(),
+                castPath::castControl, () -> channel.view().members().stream().map(MemberId::name)
+                        .collect(java.util.stream.Collectors.toSet()));
         this.state = new Snapshot.Parts(objects, cache, membership, record);
-        Execution execution = new Execution(self, config.group(), replay, cache, this.objects, lanes, castPath, record, divergence,
+        Execution execution = new Execution(self, config.group(), objects, replay, cache, this.objects, lanes, castPath, record, divergence,
                 oneLane);
         this.backups = new Backups(self, member, config.group(), channel, castPath, lanes, state);
         this.router = new DeliveryRouter(self, member, channel, batcher, standing, castPath, execution, lanes,
-                transfer, membership, logged ? activation : null, this, backups, this::castClockOffset);
+                transfer, membership, logged ? activation : null, this, backups,
+                // behind what is already queued for delivery (a log's replay): the estimate is then current
+                this::castClockOffsetLater);
         this.calendarTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
                 FailStop.threads("fts-calendar-" + self));
         calendarTimer.scheduleWithFixedDelay(() -> {
@@ -212,9 +215,21 @@ final class ReplicaEngine implements StateTransfer.Host {
         router.outcalls(o);
     }
 
+    /** {@link #castClockOffset} once what is queued for delivery now (a log's replay) was delivered. */
+    private void castClockOffsetLater() {
+        try {
+            channel.onDeliveryThread(this::castClockOffset);
+        } catch (RuntimeException e) {
+            LOG.debug("{}: clock offset not cast: {}", self, e.toString());
+        }
+    }
+
     /** Casts this replica's clock offset from the group's time ({@link GroupCalendar}). */
     private void castClockOffset() {
         try {
+            if (record.unknown()) {   // a state from before positions: the group aligns them here
+                castPath.castControl(new Cast.PositionBase(self));
+            }
             castPath.castControl(new Cast.ClockOffset(self, System.currentTimeMillis() - cache.groupTimeEstimate()));
         } catch (RuntimeException e) {
             LOG.debug("{}: clock offset not cast: {}", self, e.toString());

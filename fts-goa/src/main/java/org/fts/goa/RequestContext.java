@@ -32,14 +32,23 @@ public final class RequestContext {
     private final long seed;
     private final String operation;
     private final String origin;
+    private final Object group;
     private Random random;
 
-    RequestContext(long position, long time, long seed, String operation, String origin) {
+    /** @param group what identifies the adaptor executing the request (its object table) */
+    RequestContext(long position, long time, long seed, String operation, String origin, Object group) {
+        this.group = group;
         this.position = position;
         this.time = time;
         this.seed = seed;
         this.operation = operation;
         this.origin = origin;
+    }
+
+    /** Whether this thread executes an ordered request of the adaptor {@code group} identifies. */
+    static boolean executingFor(Object group) {
+        RequestContext c = CURRENT.get();
+        return c != null && c.group == group;
     }
 
     /** This thread's context, or null. */
@@ -73,7 +82,10 @@ public final class RequestContext {
         return CURRENT.get() != null;
     }
 
-    /** The request's position: how many requests the group executed before it, counted from its first. */
+    /**
+     * The request's position: how many requests the group executed before it, counted from its first; -1 for a
+     * short while after a restart from a state of an FTS version before positions, until the group aligns them.
+     */
     public long position() {
         return position;
     }

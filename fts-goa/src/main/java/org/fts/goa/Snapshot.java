@@ -118,7 +118,7 @@ final class Snapshot {
             }
             ReplyCache.Contents replies = ReplyCache.read(in, v == 2);
             ExecutionRecord.Contents execution = v >= 4 ? ExecutionRecord.Contents.read(in)
-                    : ExecutionRecord.Contents.EMPTY;
+                    : ExecutionRecord.Contents.UNKNOWN;
             int n = in.readInt();
             List<ObjectKey> keys = new ArrayList<>();
             List<String> types = new ArrayList<>();
@@ -181,7 +181,13 @@ final class Snapshot {
             checkSameObjects(keys, parts.objects().servants().keySet());   // before format 4: the same objects only
         }
         prepared(p, parts.objects().servants());   // refused before the table changes
-        parts.objects().becomeExactly(keys, p.types());
+        java.util.Set<ObjectKey> stateful = new java.util.HashSet<>();
+        for (int i = 0; i < keys.size(); i++) {
+            if (p.states().get(i) != null) {
+                stateful.add(keys.get(i));
+            }
+        }
+        parts.objects().becomeExactly(keys, p.types(), stateful);
         Map<ObjectKey, Servant> objects = parts.objects().servants();
         for (int i = 0; i < keys.size(); i++) {
             if (p.states().get(i) != null) {

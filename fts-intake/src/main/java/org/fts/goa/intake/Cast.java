@@ -14,7 +14,7 @@ import org.fts.gc.MemberId;
  * (divergence caught while serving). Every replica delivers the same casts in the same order and acts on each alike.
  */
 public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateMarker, Cast.Backup, Cast.Restore,
-        Cast.ClockOffset, Cast.ReplyDigest, Cast.Outcome {
+        Cast.ClockOffset, Cast.ReplyDigest, Cast.Outcome, Cast.PositionBase {
 
     /** A client request captured by the replica that received it (stages 1-4). */
     record Invocation(Request request) implements Cast {
@@ -51,10 +51,11 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
     }
 
     /**
-     * Replica {@code replica}'s replies to the requests at positions {@code window * hashes.length} onwards, one
-     * hash each: every replica compares its own with the group's at this position of the order.
+     * Member {@code member}'s replies (its name: replica id and incarnation) to the requests at positions
+     * {@code window * hashes.length} onwards, one hash each: every replica compares its own with the group's at this
+     * position of the order.
      */
-    record ReplyDigest(String replica, long window, int[] hashes) implements Cast {
+    record ReplyDigest(String member, long window, int[] hashes) implements Cast {
     }
 
     /**
@@ -62,6 +63,13 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
      * the replica that made it casts the reply's kind and body, and every replica's servant goes on with them.
      */
     record Outcome(String call, Reply.Kind kind, byte[] body) implements Cast {
+    }
+
+    /**
+     * Replica {@code replica} serves with no known position (its state came from a format before positions): every
+     * replica whose position is unknown counts from 0 at this position of the order, so all count alike from here.
+     */
+    record PositionBase(String replica) implements Cast {
     }
 
     /*
@@ -77,6 +85,7 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
     byte CLOCK_OFFSET = 0x16;
     byte REPLY_DIGEST = 0x17;
     byte OUTCOME = 0x18;
+    byte POSITION_BASE = 0x19;
     /** The most hashes one digest carries (fts.divergence.window's bound). */
     int MAX_DIGEST_HASHES = 4096;
 
@@ -105,12 +114,15 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
                 out.writeLong(o.offsetMillis());
             } else if (c instanceof ReplyDigest d) {
                 out.writeByte(REPLY_DIGEST);
-                out.writeUTF(d.replica());
+                out.writeUTF(d.member());
                 out.writeLong(d.window());
                 out.writeShort(d.hashes().length);
                 for (int h : d.hashes()) {
                     out.writeInt(h);
                 }
+            } else if (c instanceof PositionBase b) {
+                out.writeByte(POSITION_BASE);
+                out.writeUTF(b.replica());
             } else if (c instanceof Outcome o) {
                 out.writeByte(OUTCOME);
                 out.writeUTF(o.call());
@@ -161,6 +173,9 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
                     break;
                 case OUTCOME:
                     c = outcome(in, data.length);
+                    break;
+                case POSITION_BASE:
+                    c = new PositionBase(in.readUTF());
                     break;
                 default:
                     throw new IllegalArgumentException("unknown cast type " + data[0] + " ("

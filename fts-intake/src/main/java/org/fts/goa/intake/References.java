@@ -65,7 +65,12 @@ public final class References {
             Servant s = objects.get(key);
             String intf = s == null ? "IDL:omg.org/CORBA/Object:1.0" : s._all_interfaces(facade, oid)[0];
             c = Map.entry(version, build(placed ? mark(oid) : oid, oid, intf));
-            in.put(key, c);
+            if (s != null) {   // never an id a client made up; and bounded as objects come and go
+                if (in.size() > 2 * objects.size() + 1024) {
+                    in.clear();
+                }
+                in.put(key, c);
+            }
         }
         return c.getValue();
     }

@@ -8,7 +8,9 @@ import java.util.function.Supplier;
  * incoming request's id, the same on every replica. Each call to an object group the servant makes then carries that
  * client id and its index within the request (1, 2, ...) as FT_REQUEST, so every replica's copy of the call has the
  * same identity, and a replicated callee executes it once, whichever replicas' copies reach it (its reply cache
- * answers the others). Outside such a request, calls carry the client ORB's own identity.
+ * answers the others). Outside such a request, and for the ORB's built-in operations ({@code _is_a}, ...), calls carry
+ * the client ORB's own identity. A servant's call to its own group is refused ({@code BAD_INV_ORDER}): it would wait
+ * for a request that only its own execution thread could execute.
  *
  * <p>Guarantee: for the same incoming request and a deterministic servant, the n-th call to an object group has the
  * same FT_REQUEST client id and retention id on every replica. Calls to objects that are not groups carry no
@@ -17,10 +19,12 @@ import java.util.function.Supplier;
 public final class CallerIdentity {
     private static final ThreadLocal<CallerIdentity> CURRENT = new ThreadLocal<>();
 
+    private final String group;
     private final String clientId;
-    private int calls;
+    private final java.util.Map<String, Integer> calls = new java.util.HashMap<>();
 
-    private CallerIdentity(String clientId) {
+    private CallerIdentity(String group, String clientId) {
+        this.group = group;
         this.clientId = clientId;
     }
 
@@ -30,7 +34,7 @@ public final class CallerIdentity {
      */
     public static <T> T within(String group, String requestClientId, long requestRetention, Supplier<T> body) {
         CallerIdentity outer = CURRENT.get();
-        CURRENT.set(new CallerIdentity("fts-nested/" + group + "/" + requestClientId + "/" + requestRetention));
+        CURRENT.set(new CallerIdentity(group, "fts-nested/" + group + "/" + requestClientId + "/" + requestRetention));
         try {
             return body.get();
         } finally {
@@ -47,13 +51,21 @@ public final class CallerIdentity {
         return CURRENT.get();
     }
 
-    /** The FT_REQUEST client id of the request's calls. */
-    public String clientId() {
-        return clientId;
+    /** The group whose request this thread executes. */
+    public String group() {
+        return group;
     }
 
-    /** The next call's index within the request, from 1 (calls to object groups and to plain objects alike). */
-    public int nextCall() {
-        return ++calls;
+    /**
+     * The FT_REQUEST client id of the request's calls of {@code kind} (a target and an operation): each kind counts its
+     * own calls, so that a call one replica makes alone (a lazy {@code _is_a}, say) shifts no other call's identity.
+     */
+    public String clientId(String kind) {
+        return clientId + "/" + kind;
+    }
+
+    /** The next index of the request's calls of {@code kind}, from 1. */
+    public int nextCall(String kind) {
+        return calls.merge(kind, 1, Integer::sum);
     }
 }

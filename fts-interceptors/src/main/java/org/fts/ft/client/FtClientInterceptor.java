@@ -140,8 +140,15 @@ final class FtClientInterceptor extends LocalObject implements ClientRequestInte
     private Attempt first(Object invocation, FtGroupComponent tag, String operation) {
         long expiration = FtRequestContext.timeT(System.currentTimeMillis() + config.requestDuration().toMillis());
         CallerIdentity caller = CallerIdentity.current();
-        if (caller != null) {
-            return new Attempt(invocation, key(tag), operation, caller.clientId(), caller.nextCall(), expiration, -1, 0);
+        if (caller != null && !operation.startsWith("_")) {
+            if (caller.group().equals(tag.ftDomainId())) {
+                throw new org.omg.CORBA.BAD_INV_ORDER("FTS: a servant of group " + caller.group() + " calls " + operation
+                        + " on an object of its own group: the call would wait for a request only its own execution "
+                        + "could execute (call the servant directly)", 0, CompletionStatus.COMPLETED_NO);
+            }
+            String kind = key(tag) + "/" + operation;
+            return new Attempt(invocation, key(tag), operation, caller.clientId(kind), caller.nextCall(kind), expiration,
+                    -1, 0);
         }
         return new Attempt(invocation, key(tag), operation, config.clientId(), retention.incrementAndGet(), expiration,
                 -1, 0);
