@@ -92,10 +92,24 @@ class GiopFrontEndTest {
         assertEquals(0, r.getInt(), "NO_EXCEPTION");
     }
 
+    /**
+     * A LocateRequest finds every id of the group's adaptor: an object a request created may exist in the group before
+     * this replica executed that request, so the answer is a hint, and the request itself is ordered and answered alike
+     * everywhere (OBJECT_NOT_EXIST for an id that names no object then). A key of no adaptor of the group is unknown.
+     */
     @Test
-    void aLocateRequestFindsTheGroupsObjectsOnly() throws Exception {
+    void aLocateRequestFindsTheGroupsAdaptorAndTheRequestItselfAnswersForTheObject() throws Exception {
         assertEquals(1, locate(KEY), "OBJECT_HERE");
-        assertEquals(0, locate("fts-test/FTS-goa/nobody".getBytes(StandardCharsets.US_ASCII)), "UNKNOWN_OBJECT");
+        assertEquals(1, locate("fts-test/FTS-goa/nobody".getBytes(StandardCharsets.US_ASCII)), "OBJECT_HERE");
+        assertEquals(0, locate("fts-test/FTS-other/hello".getBytes(StandardCharsets.US_ASCII)), "UNKNOWN_OBJECT");
+        ByteBuffer r = exchange(ByteBuffer.wrap(RawGiop.getRequest("fts-test/FTS-goa/nobody", 61)));
+        r.position(12);
+        assertEquals(61, r.getInt());
+        assertEquals(2, r.getInt(), "SYSTEM_EXCEPTION");
+        r.position(24);   // past the (empty) service contexts, the body 8-aligned: the exception's repository id
+        int length = r.getInt();
+        assertEquals("IDL:omg.org/CORBA/OBJECT_NOT_EXIST:1.0",
+                new String(r.array(), r.position(), length - 1, StandardCharsets.US_ASCII));
     }
 
     @Test
