@@ -299,6 +299,10 @@ final class DeliveryRouter implements GroupListener {
             servingBegan.run();
         }
         serving = why == null;
+        Outcalls o = outcalls;
+        if (o != null && !standing.current()) {
+            o.abandonAll(why != null ? why : "fetches the group's state");
+        }
         // With a log, whether the state must be fetched is the first epoch's to say (its log may rebuild it).
         boolean want = !standing.current() && (activation == null || standing.everOpened());
         transfer.onStanding(standing.view(), standing.epochOpen(), want, gap, provider);

@@ -173,6 +173,20 @@ final class Outcalls {
         }
     }
 
+    /**
+     * The delivery thread: this replica's state stops being current (a gap; it will take the group's state). Waiting
+     * calls end now with TRANSIENT, here only: the executions they belong to are replaced by the state it takes, and
+     * the delivery thread, which would deliver their outcomes, is about to wait for the lane to reach a cut.
+     */
+    void abandonAll(String why) {
+        for (Pending p : pending.values()) {
+            OutputStream out = relayOrb.create_output_stream();
+            Jacorb.writeSystemException(out, new org.omg.CORBA.TRANSIENT("FTS: outcall abandoned: this replica " + why,
+                    0, CompletionStatus.COMPLETED_MAYBE));
+            p.outcome().complete(new Cast.Outcome(p.key(), Reply.Kind.SYSTEM_EXCEPTION, Jacorb.bytes(out)));
+        }
+    }
+
     void close() {
         relayOrb.shutdown(false);
     }

@@ -163,6 +163,50 @@ class BackupRestoreProcessTest {
         }
     }
 
+    /**
+     * Objects created and destroyed while serving are part of a backup: a forced restore brings back an account closed
+     * since the backup (its servant made by the bank's servant activator, at every replica) and removes one opened
+     * since, with the balances the backup held.
+     */
+    @Test
+    void aRestoreBringsBackTheObjectsTheBackupHeldAndDropsThoseCreatedSince() throws Exception {
+        String id = UUID.randomUUID().toString().substring(0, 6);
+        source = new ReplicaCluster("ob-" + id, 3, false, List.of("-Dfts.backup.dir=" + backups.toAbsolutePath()), LOGS);
+        orb = ORB.init(new String[0], Clients.ftDefaults());
+        fts_samples.Bank bank = fts_samples.BankHelper.narrow(orb.string_to_object(source.reference("bank")));
+        for (int i = 1; i <= 5; i++) {
+            bank.open().deposit(10L * i);
+        }
+        Path copy = backups.resolve("accounts" + BackupFile.SUFFIX);
+        Run backup = command("backup", "--at", at(source), "--group", source.group(), "--to", copy.toString());
+        assertEquals(0, backup.exit(), backup.text());
+        bank.close("acct-2", "acct-1");
+        bank.open().deposit(99);   // acct-6
+        assertEquals(4, bank.accounts());
+        Run forced = command("restore", "--force", "--from", copy.toAbsolutePath().toString(), "--at", at(source),
+                "--group", source.group());
+        assertEquals(0, forced.exit(), forced.text());
+        assertEquals(5, bank.accounts());
+        assertEquals(150, bank.total());
+        ORB plain = ORB.init(new String[0], Clients.orbDefaults());
+        try {
+            for (int r = 0; r < 3; r++) {
+                org.omg.CORBA.Object acct2 = plain.string_to_object(Clients.corbaloc("127.0.0.1", source.ports().get(r),
+                        source.group(), "acct-2"));
+                assertEquals(20, fts_samples.AccountHelper.unchecked_narrow(acct2).balance(), "acct-2 back at r" + r);
+                org.omg.CORBA.Object acct6 = plain.string_to_object(Clients.corbaloc("127.0.0.1", source.ports().get(r),
+                        source.group(), "acct-6"));
+                int replica = r;
+                org.junit.jupiter.api.Assertions.assertThrows(org.omg.CORBA.OBJECT_NOT_EXIST.class,
+                        () -> fts_samples.AccountHelper.unchecked_narrow(acct6).balance(), "acct-6 gone at r" + replica);
+            }
+        } finally {
+            plain.shutdown(false);
+        }
+        assertEquals(source.digest(0), source.digest(1));
+        assertEquals(source.digest(0), source.digest(2));
+    }
+
     @Test
     void aDamagedBackupIsRefusedBeforeItReachesTheGroup() throws Exception {
         Path bad = backups.resolve("bad" + BackupFile.SUFFIX);
