@@ -182,7 +182,8 @@ class BackupRestoreProcessTest {
         assertEquals(0, backup.exit(), backup.text());
         bank.close("acct-2", "acct-1");
         bank.open().deposit(99);   // acct-6
-        assertEquals(4, bank.accounts());
+        assertEquals(5, bank.accounts());   // acct-1, 3, 4, 5 and 6
+        assertEquals(249, bank.total());
         Run forced = command("restore", "--force", "--from", copy.toAbsolutePath().toString(), "--at", at(source),
                 "--group", source.group());
         assertEquals(0, forced.exit(), forced.text());
