@@ -29,6 +29,10 @@ public final class GroupPOAInitializer extends LocalObject implements ORBInitial
 
     @Override
     public void pre_init(ORBInitInfo info) {
+        ORB orb = Jacorb.orbOf(info);
+        if (orb != null && Jacorb.isRelayOrb(orb)) {
+            return;   // an outcall relay's private ORB: no adaptor, no interceptor
+        }
         // the adaptor needs the RootPOA, which exists only once the ORB's own set-up is done; its outcalls'
         // interceptor is registered here, idle until an adaptor with fts.outcalls=ordered binds it
         OutcallInterceptor outcalls = new OutcallInterceptor();
@@ -43,6 +47,9 @@ public final class GroupPOAInitializer extends LocalObject implements ORBInitial
     @Override
     public void post_init(ORBInitInfo info) {
         ORB orb = Jacorb.orbOf(info);
+        if (orb != null && Jacorb.isRelayOrb(orb)) {
+            return;
+        }
         if (orb == null) {
             throw new org.omg.CORBA.INITIALIZE("FTS: the GroupPOA initializer needs JacORB's ORB");
         }

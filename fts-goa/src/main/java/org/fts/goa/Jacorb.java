@@ -197,6 +197,15 @@ final class Jacorb {
         }
     }
 
+    /** The ORB property that marks an outcall relay's private ORB ({@link Outcalls}): no adaptor is made for it. */
+    static final String RELAY_ORB = "org.fts.goa.relay_orb";
+
+    /** Whether {@code orb} is an outcall relay's private ORB. */
+    static boolean isRelayOrb(ORB orb) {
+        return orb instanceof org.jacorb.orb.ORB jacorb
+                && "true".equals(jacorb.getConfiguration().getAttribute(RELAY_ORB, "false"));
+    }
+
     /** An integer ORB setting ({@code jacorb.*}), or {@code dflt} when absent or not JacORB's ORB. */
     static int intSetting(ORB orb, String key, int dflt) {
         if (!(orb instanceof org.jacorb.orb.ORB jacorb)) {

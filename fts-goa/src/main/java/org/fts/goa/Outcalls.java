@@ -98,6 +98,9 @@ final class Outcalls {
         p.setProperty("OAIAddr", host);
         p.setProperty("OAPort", "0");
         p.setProperty("jacorb.implname", "fts-relay");
+        // jacorb.properties and system properties reach every ORB of the JVM: the relay's ORB must not run the adaptor's
+        // initializer (a second replica of the group in this JVM) if they name it
+        p.setProperty(Jacorb.RELAY_ORB, "true");
         this.relayOrb = ORB.init(new String[0], p);
         POA root = POAHelper.narrow(relayOrb.resolve_initial_references("RootPOA"));
         this.relayPoa = root.create_POA("relay", root.the_POAManager(), new org.omg.CORBA.Policy[] {
