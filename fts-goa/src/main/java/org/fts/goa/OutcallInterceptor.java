@@ -41,10 +41,8 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
     @Override
     public void send_request(ClientRequestInfo ri) throws ForwardRequest {
         Outcalls o = outcalls;
-        RequestContext context = o == null ? null : RequestContext.orNull();
-        CallerIdentity caller = CallerIdentity.current();
-        if (context == null || caller == null || ri.operation().startsWith("_")) {
-            return;   // not from an ordered request, or an ORB built-in (no effect: each replica makes its own)
+        if (o == null) {
+            return;
         }
         Ior.Profile profile = new Ior.Profile(ri.effective_profile().tag, ri.effective_profile().profile_data);
         String endpoint;
@@ -53,12 +51,22 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
         } catch (RuntimeException notIiop) {
             return;
         }
-        if (profile.component(FtConstants.TAG_FT_GROUP) != null) {
-            return;   // an object group: its identity is the request's
-        }
-        String forwarded = this.forwarded.get();
-        this.forwarded.remove();
-        if (o.isRelay(endpoint)) {   // the forward's reinvocation, or a stub JacORB rebound to the relay earlier
+        RequestContext context = RequestContext.orNull();
+        CallerIdentity caller = CallerIdentity.current();
+        boolean relayed = context != null && caller != null && !ri.operation().startsWith("_");
+        if (o.isRelay(endpoint)) {
+            String forwarded = this.forwarded.get();
+            this.forwarded.remove();
+            if (!relayed) {   // a stub JacORB rebound to the relay earlier, used outside a request or for a built-in
+                String key = new String(Ior.Iiop.decode(profile.data()).objectKey(),
+                        java.nio.charset.StandardCharsets.UTF_8);
+                String target = key.length() < 36 ? null : o.target(key.substring(key.length() - 36));
+                if (target == null) {
+                    return;   // the relay answers that it knows no such call
+                }
+                throw new ForwardRequest(((org.omg.CORBA.portable.ObjectImpl) ri.effective_target())._orb()
+                        .string_to_object(target));
+            }
             String kind = "relayed/" + ri.operation();
             String call = forwarded != null ? forwarded : caller.clientId(kind) + "#" + caller.nextCall(kind);
             if (forwarded == null) {
@@ -67,6 +75,9 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
             ri.add_request_service_context(new org.omg.IOP.ServiceContext(FtConstants.FTS_OUTCALL,
                     call.getBytes(java.nio.charset.StandardCharsets.UTF_8)), true);
             return;
+        }
+        if (!relayed || profile.component(FtConstants.TAG_FT_GROUP) != null) {
+            return;   // not from an ordered request, an ORB built-in, or an object group (its identity is the request's)
         }
         org.omg.CORBA.Object target = ri.effective_target();
         String ior = ((org.omg.CORBA.portable.ObjectImpl) target)._orb().object_to_string(target);
@@ -89,7 +100,7 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
 
     @Override
     public void receive_exception(ClientRequestInfo ri) {
-        // the outcome was an exception: the servant sees it
+        forwarded.remove();   // a forward that failed before its reinvocation leaves nothing for the next call
     }
 
     @Override

@@ -62,6 +62,8 @@ final class Outcalls {
     /** Outcomes delivered before their call was made here (a lagging replica), kept at most this many. */
     private static final int KEPT = 10_000;
     private static final long RECHECK_MS = 200;
+    /** After this long with no outcome ordered, every replica makes the call (at least once). */
+    private static final long TAKEOVER_MS = 30_000;
 
     private final String self;
     private final Consumer<Cast> cast;
@@ -80,7 +82,7 @@ final class Outcalls {
 
     /** A call forwarded to the relay, and who should make it. */
     private record Pending(String key, String origin, CompletableFuture<Cast.Outcome> outcome,
-                           java.util.concurrent.atomic.AtomicBoolean called) {
+                           java.util.concurrent.atomic.AtomicBoolean called, long since) {
     }
 
     /**
@@ -146,14 +148,19 @@ final class Outcalls {
      */
     void register(String key, String origin) {
         Pending p = new Pending(key, origin, new CompletableFuture<>(),
-                new java.util.concurrent.atomic.AtomicBoolean());
-        pending.put(key, p);
-        synchronized (early) {
+                new java.util.concurrent.atomic.AtomicBoolean(), System.nanoTime());
+        synchronized (early) {   // with delivered(): an outcome is either found here or put into early, never lost
+            pending.put(key, p);
             Cast.Outcome done = early.remove(key);
             if (done != null) {
                 p.outcome().complete(done);
             }
         }
+    }
+
+    /** The target a relay object id names (a stub JacORB rebound to the relay), or null. */
+    String target(String targetId) {
+        return targets.get(targetId);
     }
 
     /** Whether {@code endpoint} (host:port) is this replica's relay. */
@@ -163,12 +170,12 @@ final class Outcalls {
 
     /** The delivery thread: an outcome ordered; the first one of a call counts. */
     void delivered(Cast.Outcome o) {
-        Pending p = pending.get(o.call());
-        if (p != null) {
-            p.outcome().complete(o);   // a later one of the same call changes nothing
-            return;
-        }
         synchronized (early) {
+            Pending p = pending.get(o.call());
+            if (p != null) {
+                p.outcome().complete(o);   // a later one of the same call changes nothing
+                return;
+            }
             early.putIfAbsent(o.call(), o);
             while (early.size() > KEPT) {
                 early.remove(early.keySet().iterator().next());
@@ -194,8 +201,16 @@ final class Outcalls {
         relayOrb.shutdown(false);
     }
 
-    /** Whether this replica makes call {@code p} now: it received the request, or that replica left the view. */
+    /**
+     * Whether this replica makes call {@code p} now: the replica that received the request, or, once it left the view,
+     * the view's first member; after {@value #TAKEOVER_MS} ms with no outcome ordered (a designated replica that
+     * stays in the view but will not call: it fell out of the order, or restarted under the same id), any replica.
+     * At least once, as documented: a call may then be made more than once.
+     */
     private boolean designated(Pending p) {
+        if (System.nanoTime() - p.since() > TimeUnit.MILLISECONDS.toNanos(TAKEOVER_MS)) {
+            return true;
+        }
         List<String> members = view.get();
         return members.contains(p.origin()) ? self.equals(p.origin()) : !members.isEmpty() && self.equals(members.get(0));
     }
@@ -242,8 +257,21 @@ final class Outcalls {
         private Cast.Outcome await(Pending p, String targetId, String operation, Jacorb.Arguments args) {
             while (true) {
                 if (!p.outcome().isDone() && designated(p) && p.called().compareAndSet(false, true)) {
-                    Cast.Outcome made = call(p, targetId, operation, args);
-                    cast.accept(made);
+                    Cast.Outcome made;
+                    try {
+                        made = call(p, targetId, operation, args);
+                    } catch (SystemException e) {   // e.g. a reply that cannot be relayed: ordered like any outcome
+                        made = system(p, e);
+                    } catch (RuntimeException e) {
+                        made = system(p, new INTERNAL("FTS: outcall " + p.key() + " failed at its caller: " + e, 0,
+                                CompletionStatus.COMPLETED_MAYBE));
+                    }
+                    try {
+                        cast.accept(made);
+                    } catch (RuntimeException e) {
+                        p.called().set(false);   // not ordered: try again at the next check
+                        LOG.warn("{}: outcall {}'s outcome not cast: {}", self, p.key(), e.toString());
+                    }
                 }
                 try {
                     return p.outcome().get(RECHECK_MS, TimeUnit.MILLISECONDS);
