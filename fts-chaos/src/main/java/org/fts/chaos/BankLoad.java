@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntFunction;
 
@@ -66,13 +65,7 @@ final class BankLoad {
     /** Stops the clients after their current operation; returns how many are still in one after {@code bound}. */
     int stop(Duration bound) throws InterruptedException {
         stop = true;
-        long deadline = System.nanoTime() + bound.toNanos();
-        int stuck = 0;
-        for (Thread t : threads) {
-            t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-            stuck += t.isAlive() ? 1 : 0;
-        }
-        return stuck;
+        return Workload.joinAll(threads, bound);
     }
 
     private Thread client(int c, ORB orb, Bank bank, Random random) {

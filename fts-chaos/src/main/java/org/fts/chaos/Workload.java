@@ -72,6 +72,11 @@ final class Workload {
      */
     int stop(Duration bound) throws InterruptedException {
         stop = true;
+        return joinAll(threads, bound);
+    }
+
+    /** Waits for {@code threads} to end, at most {@code bound} in all; returns how many are still alive then. */
+    static int joinAll(List<Thread> threads, Duration bound) throws InterruptedException {
         long deadline = System.nanoTime() + bound.toNanos();
         int stuck = 0;
         for (Thread t : threads) {

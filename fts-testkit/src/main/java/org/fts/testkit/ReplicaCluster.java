@@ -312,6 +312,28 @@ public final class ReplicaCluster implements AutoCloseable {
         return ask(i, "digest", 15);
     }
 
+    /**
+     * Waits, at most {@code bound}, until {@code replicas} give one state digest (each is taken where that replica is in
+     * the order, so one still executing differs until it catches up); fails naming the digests otherwise.
+     */
+    public void awaitEqualDigests(List<Integer> replicas, Duration bound) {
+        List<String> digests = new ArrayList<>();
+        org.fts.process.Waits.await(() -> {
+            digests.clear();
+            for (int r : replicas) {
+                try {
+                    digests.add(digest(r));
+                } catch (IOException e) {
+                    return false;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            }
+            return new java.util.HashSet<>(digests).size() == 1;
+        }, bound, () -> group + ": the digests of " + replicas + " differ: " + digests);
+    }
+
     /** Replica {@code i}'s load and placement (over JMX); fails without an answer in 15 s. */
     public org.fts.goa.intake.PlacementFigures load(int i) throws IOException, InterruptedException {
         return members.get(i).jmx.placement();

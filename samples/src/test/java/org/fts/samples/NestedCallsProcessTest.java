@@ -5,8 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.UUID;
 
@@ -14,7 +12,6 @@ import fts_samples.Audit;
 import fts_samples.AuditHelper;
 import fts_samples.Bank;
 import fts_samples.BankHelper;
-import org.fts.process.Waits;
 import org.fts.testkit.ReplicaCluster;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -70,22 +67,7 @@ class NestedCallsProcessTest {
         // at least once; more only for a call whose maker died before its outcome was ordered (one kill here)
         assertTrue(calls >= transfers && calls <= transfers + 1, calls + " calls for " + transfers + " transfers");
         assertEquals(transfers, to.balance());
-        awaitEqualDigests(banks, List.of(1, 2));   // every replica went on with the same outcomes
-    }
-
-    private static void awaitEqualDigests(ReplicaCluster c, List<Integer> replicas) {
-        List<String> digests = new ArrayList<>();
-        Waits.await(() -> {
-            digests.clear();
-            for (int r : replicas) {
-                try {
-                    digests.add(c.digest(r));
-                } catch (Exception e) {
-                    return false;
-                }
-            }
-            return new HashSet<>(digests).size() == 1;
-        }, Duration.ofSeconds(30), () -> "digests: " + digests);
+        banks.awaitEqualDigests(List.of(1, 2), Duration.ofSeconds(30));   // every replica went on with the same outcomes
     }
 
     @Test
@@ -113,7 +95,7 @@ class NestedCallsProcessTest {
         assertEquals(transfers, trail.count(), "each transfer recorded once, though every bank replica called");
         assertEquals(1000 - transfers, from.balance());
         assertEquals(transfers, to.balance());
-        awaitEqualDigests(audit, List.of(0, 1));
-        awaitEqualDigests(banks, List.of(0, 2));   // and the bank replicas kept the same answers
+        audit.awaitEqualDigests(List.of(0, 1), Duration.ofSeconds(30));
+        banks.awaitEqualDigests(List.of(0, 2), Duration.ofSeconds(30));   // and the bank replicas kept the same answers
     }
 }

@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Properties;
@@ -108,7 +107,7 @@ class RuntimeObjectsProcessTest {
         Account late = bank.open();   // numbering goes on from the state r2 took
         assertEquals(0, late.balance());
         assertEquals("acct-1001", bankAt2.statement("acct-1001").split(" ")[0]);
-        awaitEqualDigests();
+        cluster.awaitEqualDigests(List.of(0, 1, 2), Duration.ofSeconds(30));
     }
 
     @Test
@@ -125,7 +124,7 @@ class RuntimeObjectsProcessTest {
         }
         bank.close("acct-1", "acct-2");
         bank.open();   // room again
-        awaitEqualDigests();
+        cluster.awaitEqualDigests(List.of(0, 1, 2), Duration.ofSeconds(30));
     }
 
     @Test
@@ -159,20 +158,5 @@ class RuntimeObjectsProcessTest {
         String log = Files.readString(LOGS.resolve(cluster.group() + "-r" + r + ".err"));
         assertTrue(log.contains("diverged from the group at position") && log.contains("wall_clock on object 'probe'"),
                 "r" + r + " named the object and the operation");
-    }
-
-    private void awaitEqualDigests() {
-        List<String> digests = new ArrayList<>();
-        Waits.await(() -> {
-            digests.clear();
-            for (int i = 0; i < 3; i++) {
-                try {
-                    digests.add(cluster.digest(i));
-                } catch (Exception e) {
-                    return false;
-                }
-            }
-            return new HashSet<>(digests).size() == 1;
-        }, Duration.ofSeconds(30), () -> "equal digests: " + digests);
     }
 }
