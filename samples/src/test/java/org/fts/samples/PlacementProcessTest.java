@@ -54,11 +54,7 @@ class PlacementProcessTest {
             assertTrue(n >= 2 && n <= 4, () -> "connections by replica " + spread + ": placement spreads them; "
                     + loads());
         }
-        String digest = cluster.digest(0);
-        for (int i = 1; i < 3; i++) {
-            int r = i;
-            Waits.await(() -> digest(r).equals(digest), Duration.ofSeconds(30), () -> "r" + r + "'s state digest");
-        }
+        cluster.awaitEqualDigests(List.of(0, 1, 2), Duration.ofSeconds(30));
     }
 
     @Test
@@ -168,13 +164,5 @@ class PlacementProcessTest {
             }
         }
         return out;
-    }
-
-    private String digest(int i) {
-        try {
-            return cluster.digest(i);
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
     }
 }
