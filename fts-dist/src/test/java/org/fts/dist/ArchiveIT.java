@@ -7,6 +7,7 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import com.example.kv.KvServants;
+import org.fts.process.GuideScript;
 import org.fts.process.Ports;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -271,6 +273,38 @@ class ArchiveIT {
             if (i == 2) {
                 assertEquals("3", store.get("a"), "the others still serve");
             }
+        }
+    }
+
+    /**
+     * docs/guide.md's steps 9 and 10, the bank, from the unpacked archive's {@code examples/bank} as the guide says:
+     * the same lines less {@code mvn} and {@code cd}, the scripts finding the example's jar and the archive's
+     * {@code lib/}, and {@code ../../bin/fts status} the archive's launcher. The bank serves, a client survives
+     * {@code kill -9} of each bank replica in turn, and each line prints what its comment says (the predicate is
+     * {@code BankGuideIT}'s). Every process is reaped by its PID ({@link GuideScript#close}).
+     */
+    @Test
+    void theGuidesBankRunsFromTheArchiveThroughAKillOfEachReplica() throws Exception {
+        Path tmp = Files.createTempDirectory(Path.of("target"), "archive-bank-").toAbsolutePath();
+        Path bank = unpack(tmp).resolve("examples/bank");
+        for (String f : List.of("fts-example-bank.jar", "run-bank.sh", "run-audit.sh", "run-client.sh", "classpath.sh",
+                "config/bank-1.properties", "config/audit-plain.properties", "config/client.properties")) {
+            assertTrue(Files.isRegularFile(bank.resolve(f)), "examples/bank/" + f + " is in the archive");
+        }
+        List<String> guide = Files.readAllLines(Path.of("..", "docs", "guide.md"), StandardCharsets.UTF_8);
+        List<String> lines = new ArrayList<>(GuideScript.block(guide, "## 9."));
+        lines.addAll(GuideScript.block(guide, "## 10."));
+        try (GuideScript script = GuideScript.of(lines, cmd -> cmd.startsWith("./run-client.sh") && !cmd.contains("&")
+                || cmd.startsWith("wait "), tmp.resolve("guide.pids"))) {
+            int exit = script.run(bank, Map.of(), tmp.resolve("guide.out"), tmp.resolve("guide.err"),
+                    Duration.ofSeconds(300));
+            String said = Files.readString(tmp.resolve("guide.out"));
+            assertEquals(0, exit, "the guide's steps, from the archive (-1: not ended in 300 s):\n" + script.script()
+                    + "\nprinted:\n" + said + "\nstderr: " + tmp.resolve("guide.err"));
+            List<String> printed = said.lines().filter(l -> !l.equals("bank replica ready") && !l.equals("audit ready"))
+                    .toList();
+            assertTrue(script.matches(printed), "what the guide says each call prints:\n" + script.expected()
+                    + "\nprinted:\n" + printed);
         }
     }
 }
