@@ -27,13 +27,18 @@ import org.omg.CORBA.ORB;
  * its own (objects destroyed while serving). Money enters only by deposits: at the end every replica's bank must
  * hold at least the deposits answered OK and at most those plus the deposits whose outcome is unknown (no money
  * created or lost), and an account whose close was answered must answer {@code OBJECT_NOT_EXIST} at every replica.
- * An own open account that answers {@code OBJECT_NOT_EXIST}, or any other surprise, is an anomaly.
+ * An own open account that answers {@code OBJECT_NOT_EXIST}, or any other surprise, is an anomaly. Each transfer
+ * calls the plain {@link AuditService} (an outgoing call, made by one replica, its outcome ordered): the audit must
+ * hold at least one entry per transfer answered OK (at least once); the entries beyond, the calls made again, are
+ * reported.
  */
 final class BankLoad {
     private final List<Thread> threads = new ArrayList<>();
     private final AtomicLong depositedOk = new AtomicLong();
     private final AtomicLong depositedUnknown = new AtomicLong();
     private final AtomicLong operations = new AtomicLong();
+    private final AtomicLong transfersOk = new AtomicLong();
+    private final AtomicLong transfersUnknown = new AtomicLong();
     private final Set<String> open = ConcurrentHashMap.newKeySet();
     private final Set<String> closed = ConcurrentHashMap.newKeySet();
     private final List<String> anomalies = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -41,11 +46,13 @@ final class BankLoad {
 
     /** What the bank's clients saw, and what the replicas held at the end. */
     record Report(long operations, long depositedOk, long depositedUnknown, List<Long> totals, int closedChecked,
-                  List<String> reasons) {
+                  long transfersOk, long transfersUnknown, long audited, List<String> reasons) {
         String line() {
             return "  bank: " + operations + " operations, deposits " + depositedOk + " OK + " + depositedUnknown
                     + " unknown, totals per replica " + totals + ", " + closedChecked
-                    + " closed accounts checked at every replica" + (reasons.isEmpty() ? "" : ": " + reasons);
+                    + " closed accounts checked at every replica; transfers " + transfersOk + " OK + "
+                    + transfersUnknown + " unknown, audit entries " + audited + " (beyond the transfers: at most "
+                    + Math.max(0, audited - transfersOk) + ")" + (reasons.isEmpty() ? "" : ": " + reasons);
         }
     }
 
@@ -91,7 +98,7 @@ final class BankLoad {
                         List<String> anyone = new ArrayList<>(open);
                         String to = anyone.get(random.nextInt(anyone.size()));
                         if (!to.equals(from)) {
-                            bank.transfer(from, to, 1 + random.nextInt(50));
+                            transfer(bank, from, to, 1 + random.nextInt(50));
                         }
                     } else {
                         String id = mine.remove(random.nextInt(mine.size()));
@@ -112,6 +119,18 @@ final class BankLoad {
         }, "chaos-bank-" + c);
         t.setDaemon(true);
         return t;
+    }
+
+    private void transfer(Bank bank, String from, String to, long amount) throws UnknownAccount, InsufficientFunds {
+        try {
+            bank.transfer(from, to, amount);
+            transfersOk.incrementAndGet();
+        } catch (RuntimeException e) {
+            if (Workload.outcomeOf(e) == Outcome.INFO) {
+                transfersUnknown.incrementAndGet();
+            }
+            throw e;
+        }
     }
 
     private void deposit(Account a, String id, long amount) {
@@ -137,10 +156,14 @@ final class BankLoad {
 
     /**
      * After the run, with the replicas' digests equal: each replica's total and closed accounts, through a plain
-     * reference to that replica ({@code at.apply(i, id)}).
+     * reference to that replica ({@code at.apply(i, id)}), and the {@code audited} entries the audit service holds.
      */
-    Report check(java.util.function.BiFunction<Integer, String, org.omg.CORBA.Object> at, int replicas) {
+    Report check(java.util.function.BiFunction<Integer, String, org.omg.CORBA.Object> at, int replicas, long audited) {
         List<String> reasons = new ArrayList<>(anomalies);
+        if (audited < transfersOk.get()) {
+            reasons.add("the audit holds " + audited + " entries for " + transfersOk.get()
+                    + " transfers answered OK: an outgoing call was lost");
+        }
         List<Long> totals = new ArrayList<>();
         long low = depositedOk.get();
         long high = low + depositedUnknown.get();
@@ -171,6 +194,6 @@ final class BankLoad {
             checked++;
         }
         return new Report(operations.get(), depositedOk.get(), depositedUnknown.get(), totals, checked,
-                List.copyOf(reasons));
+                transfersOk.get(), transfersUnknown.get(), audited, List.copyOf(reasons));
     }
 }

@@ -94,9 +94,15 @@ public final class Chaos {
             options.addAll(List.of("-Dfts.jgroups.encrypt=sym", "-Dfts.jgroups.keystore=" + dir.resolve("group.p12"),
                     "-Dfts.jgroups.keystore_password_file=" + dir.resolve("group.pw")));
         }
+        // the bank's transfers call a plain audit service: started first, its reference is a replica option
+        AuditService audit = o.workload().equals("bank") ? new AuditService() : null;
+        if (audit != null) {
+            options.addAll(audit.replicaOptions());
+        }
         out.println("chaos: seed=" + o.seed() + " nemesis=" + o.nemesis() + " seconds=" + o.seconds() + " replicas="
                 + o.replicas() + (o.hosts() ? " on 127.0.0.2.." : "") + " clients="
-                + o.clients() + " keys=" + o.keys() + " replica options=" + options);
+                + o.clients() + " keys=" + o.keys() + " replica options=" + options.stream()
+                .map(opt -> opt.length() > 100 ? opt.substring(0, 60) + "..." : opt).toList());
         out.println("chaos: logs in " + dir);
         java.util.Map<Integer, java.util.Map<String, String>> environments = SkewedClock.environments(o);
         if (!environments.isEmpty()) {
@@ -170,7 +176,7 @@ public final class Chaos {
             ORB checking = ft;
             BankLoad.Report bankReport = bank == null ? null : bank.check((i, id) -> checking.string_to_object(
                     Clients.corbaloc(cluster.hosts().get(i), cluster.ports().get(i), cluster.group(), id)),
-                    o.replicas());
+                    o.replicas(), audit.entries());
             long convergeMs = converged < 0 ? -1 : Math.max(0, TimeUnit.NANOSECONDS.toMillis(converged - end));
             List<Integer> finals = new ArrayList<>();
             for (int i = 0; i < o.replicas(); i++) {
@@ -211,6 +217,9 @@ public final class Chaos {
                 ft.shutdown(false);
             }
             clientOrbs.forEach(orb -> orb.shutdown(false));
+            if (audit != null) {
+                audit.close();
+            }
         }
     }
 
