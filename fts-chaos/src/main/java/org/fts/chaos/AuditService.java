@@ -38,9 +38,9 @@ final class AuditService implements AutoCloseable {
         return java.util.List.of("-Dsamples.bank.audit=" + reference, "-Dfts.outcalls=ordered");
     }
 
-    /** The entries recorded so far: one per call that reached it. */
-    long entries() {
-        return servant.count();
+    /** The entries recorded so far, in order: one per call that reached it. */
+    java.util.List<String> entries() {
+        return servant.entries();
     }
 
     @Override

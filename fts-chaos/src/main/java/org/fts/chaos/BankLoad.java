@@ -28,9 +28,9 @@ import org.omg.CORBA.ORB;
  * hold at least the deposits answered OK and at most those plus the deposits whose outcome is unknown (no money
  * created or lost), and an account whose close was answered must answer {@code OBJECT_NOT_EXIST} at every replica.
  * An own open account that answers {@code OBJECT_NOT_EXIST}, or any other surprise, is an anomaly. Each transfer
- * calls the plain {@link AuditService} (an outgoing call, made by one replica, its outcome ordered): the audit must
- * hold at least one entry per transfer answered OK (at least once); the entries beyond, the calls made again, are
- * reported.
+ * calls the plain {@link AuditService} (an outgoing call, made by one replica, its outcome ordered) and answers the
+ * entry it recorded, numbered by the bank: the audit must hold the entry of every transfer answered OK (at least
+ * once); the entries recorded more than once, calls made again, are counted and reported.
  */
 final class BankLoad {
     private final List<Thread> threads = new ArrayList<>();
@@ -39,6 +39,8 @@ final class BankLoad {
     private final AtomicLong operations = new AtomicLong();
     private final AtomicLong transfersOk = new AtomicLong();
     private final AtomicLong transfersUnknown = new AtomicLong();
+    /** The audit entries of the transfers answered OK. */
+    private final Set<String> auditedOk = ConcurrentHashMap.newKeySet();
     private final Set<String> open = ConcurrentHashMap.newKeySet();
     private final Set<String> closed = ConcurrentHashMap.newKeySet();
     private final List<String> anomalies = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -46,13 +48,16 @@ final class BankLoad {
 
     /** What the bank's clients saw, and what the replicas held at the end. */
     record Report(long operations, long depositedOk, long depositedUnknown, List<Long> totals, int closedChecked,
-                  long transfersOk, long transfersUnknown, long audited, List<String> reasons) {
+                  long transfersOk, long transfersUnknown, int auditEntries, int auditRepeated, List<String> reasons,
+                  List<String> auditReasons) {
         String line() {
+            List<String> all = new ArrayList<>(reasons);
+            all.addAll(auditReasons);
             return "  bank: " + operations + " operations, deposits " + depositedOk + " OK + " + depositedUnknown
                     + " unknown, totals per replica " + totals + ", " + closedChecked
                     + " closed accounts checked at every replica; transfers " + transfersOk + " OK + "
-                    + transfersUnknown + " unknown, audit entries " + audited + " (beyond the transfers: at most "
-                    + Math.max(0, audited - transfersOk) + ")" + (reasons.isEmpty() ? "" : ": " + reasons);
+                    + transfersUnknown + " unknown, each OK one's audit entry checked; the audit holds " + auditEntries
+                    + " entries, " + auditRepeated + " of them recorded again" + (all.isEmpty() ? "" : ": " + all);
         }
     }
 
@@ -123,7 +128,7 @@ final class BankLoad {
 
     private void transfer(Bank bank, String from, String to, long amount) throws UnknownAccount, InsufficientFunds {
         try {
-            bank.transfer(from, to, amount);
+            auditedOk.add(bank.transfer(from, to, amount));
             transfersOk.incrementAndGet();
         } catch (RuntimeException e) {
             if (Workload.outcomeOf(e) == Outcome.INFO) {
@@ -156,13 +161,17 @@ final class BankLoad {
 
     /**
      * After the run, with the replicas' digests equal: each replica's total and closed accounts, through a plain
-     * reference to that replica ({@code at.apply(i, id)}), and the {@code audited} entries the audit service holds.
+     * reference to that replica ({@code at.apply(i, id)}), and the {@code audit} service's entries.
      */
-    Report check(java.util.function.BiFunction<Integer, String, org.omg.CORBA.Object> at, int replicas, long audited) {
+    Report check(java.util.function.BiFunction<Integer, String, org.omg.CORBA.Object> at, int replicas,
+                 List<String> audit) {
         List<String> reasons = new ArrayList<>(anomalies);
-        if (audited < transfersOk.get()) {
-            reasons.add("the audit holds " + audited + " entries for " + transfersOk.get()
-                    + " transfers answered OK: an outgoing call was lost");
+        List<String> auditReasons = new ArrayList<>();
+        Set<String> held = new java.util.HashSet<>(audit);
+        List<String> lost = auditedOk.stream().filter(e -> !held.contains(e)).sorted().toList();
+        if (!lost.isEmpty()) {
+            auditReasons.add(lost.size() + " transfers answered OK have no audit entry (an outgoing call lost), e.g. "
+                    + lost.subList(0, Math.min(3, lost.size())));
         }
         List<Long> totals = new ArrayList<>();
         long low = depositedOk.get();
@@ -194,6 +203,7 @@ final class BankLoad {
             checked++;
         }
         return new Report(operations.get(), depositedOk.get(), depositedUnknown.get(), totals, checked,
-                transfersOk.get(), transfersUnknown.get(), audited, List.copyOf(reasons));
+                transfersOk.get(), transfersUnknown.get(), audit.size(), audit.size() - held.size(),
+                List.copyOf(reasons), List.copyOf(auditReasons));
     }
 }

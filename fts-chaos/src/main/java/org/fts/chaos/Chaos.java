@@ -94,15 +94,10 @@ public final class Chaos {
             options.addAll(List.of("-Dfts.jgroups.encrypt=sym", "-Dfts.jgroups.keystore=" + dir.resolve("group.p12"),
                     "-Dfts.jgroups.keystore_password_file=" + dir.resolve("group.pw")));
         }
-        // the bank's transfers call a plain audit service: started first, its reference is a replica option
-        AuditService audit = o.workload().equals("bank") ? new AuditService() : null;
-        if (audit != null) {
-            options.addAll(audit.replicaOptions());
-        }
         out.println("chaos: seed=" + o.seed() + " nemesis=" + o.nemesis() + " seconds=" + o.seconds() + " replicas="
                 + o.replicas() + (o.hosts() ? " on 127.0.0.2.." : "") + " clients="
-                + o.clients() + " keys=" + o.keys() + " replica options=" + options.stream()
-                .map(opt -> opt.length() > 100 ? opt.substring(0, 60) + "..." : opt).toList());
+                + o.clients() + " keys=" + o.keys() + " replica options=" + options
+                + (o.workload().equals("bank") ? " -Dfts.outcalls=ordered -Dsamples.bank.audit=<the audit's IOR>" : ""));
         out.println("chaos: logs in " + dir);
         java.util.Map<Integer, java.util.Map<String, String>> environments = SkewedClock.environments(o);
         if (!environments.isEmpty()) {
@@ -125,11 +120,13 @@ public final class Chaos {
         // the filter and the volumes first: they fail fast without iptables, mount or root, and the filter removes a
         // dead run's rules, before the replicas start; closed last (the volumes once every replica is gone)
         Path groupDir = o.durable() || o.gc().equals("raft") ? dir.resolve("data").resolve(group) : null;
-        try (NetFilter net = o.nemesis().needsNetFilter() ? NetFilter.open(netLog) : null;
+        // the bank's transfers call a plain audit service: started first, its reference is a replica option
+        try (AuditService audit = o.workload().equals("bank") ? new AuditService() : null;
+             NetFilter net = o.nemesis().needsNetFilter() ? NetFilter.open(netLog) : null;
              Volumes volumes = o.nemesis().needsVolumes(o.durable()) ? Volumes.open(groupDir, o.replicas(), netLog)
                      : null;
-             ReplicaCluster cluster = ReplicaCluster.withEnvironments(group, o.hostAddresses(), options, args, dir,
-                     environments);
+             ReplicaCluster cluster = ReplicaCluster.withEnvironments(group, o.hostAddresses(),
+                     audit == null ? options : plus(options, audit.replicaOptions()), args, dir, environments);
              Probe probe = new Probe(cluster)) {
             long origin = System.nanoTime();
             History history = new History(origin);
@@ -217,10 +214,13 @@ public final class Chaos {
                 ft.shutdown(false);
             }
             clientOrbs.forEach(orb -> orb.shutdown(false));
-            if (audit != null) {
-                audit.close();
-            }
         }
+    }
+
+    private static List<String> plus(List<String> a, List<String> b) {
+        List<String> out = new ArrayList<>(a);
+        out.addAll(b);
+        return out;
     }
 
     private static Properties clientProperties() {

@@ -61,6 +61,7 @@ public record Verdict(boolean passed, String line, List<String> reasons) {
         }
         if (r.bank() != null) {
             r.bank().reasons().forEach(b -> reasons.add("bank: " + b));
+            r.bank().auditReasons().forEach(b -> reasons.add("bank's audit: " + b));
         }
         long ok = r.ops().stream().filter(x -> x.outcome() == Outcome.OK).count();
         long info = r.ops().stream().filter(x -> x.outcome() == Outcome.INFO).count();
@@ -78,7 +79,8 @@ public record Verdict(boolean passed, String line, List<String> reasons) {
                 + " recover_ms=" + r.recoverMs() + " converge_ms=" + r.convergeMs() + " faults=" + r.faults()
                 + String.format(java.util.Locale.ROOT, " max_gap_s=%.1f", r.maxGapNanos() / 1e9)
                 + (r.bank() == null ? "" : " workload=bank bank_ops=" + r.bank().operations() + " money="
-                        + (r.bank().reasons().isEmpty() ? "kept" : "WRONG"));
+                        + (r.bank().reasons().isEmpty() ? "kept" : "WRONG") + " audit="
+                        + (r.bank().auditReasons().isEmpty() ? "ok" : "WRONG"));
         return new Verdict(passed, line, List.copyOf(reasons));
     }
 }

@@ -88,7 +88,8 @@ class ArchiveIT {
     /**
      * The archive's README's "Try it" lines, run as a new user would, from the unpacked archive: three replicas of
      * the example store start on 127.0.0.1, the demo's 40 calls are all answered though the replica its client is
-     * connected to is killed with {@code kill -9}, and the group stops. Every replica is reaped by its PID.
+     * connected to is killed with {@code kill -9}, a second {@code try start} brings that replica back, and the group
+     * stops. Every replica is reaped by its PID.
      */
     @Test
     void theReadmesLocalTrialStartsAGroupThatAnswersThroughACrash() throws Exception {
@@ -106,6 +107,11 @@ class ArchiveIT {
             assertTrue(demo.getValue().contains("kill -9 of replica 1"), demo.getValue());
             assertTrue(demo.getValue().contains("40 of 40 calls answered"), demo.getValue());
             assertTrue(demo.getValue().contains("call 40: put key-40, read back 'value-40'"), demo.getValue());
+            // start again while two trial replicas live: it brings back the one the demo killed, and keeps the
+            // live ones' references (each writes its own once)
+            Map.Entry<Integer, String> again = run(home, tmp.resolve("again.out"), "try", "start");
+            assertEquals(0, again.getKey(), again.getValue());
+            assertTrue(again.getValue().contains("three replicas serve the store"), again.getValue());
             Map.Entry<Integer, String> stop = run(home, tmp.resolve("stop.out"), "try", "stop");
             assertEquals(0, stop.getKey(), stop.getValue());
         } finally {
@@ -280,8 +286,8 @@ class ArchiveIT {
      * docs/guide.md's steps 9 and 10, the bank, from the unpacked archive's {@code examples/bank} as the guide says:
      * the same lines less {@code mvn} and {@code cd}, the scripts finding the example's jar and the archive's
      * {@code lib/}, and {@code ../../bin/fts status} the archive's launcher. The bank serves, a client survives
-     * {@code kill -9} of each bank replica in turn, and each line prints what its comment says (the predicate is
-     * {@code BankGuideIT}'s). Every process is reaped by its PID ({@link GuideScript#close}).
+     * {@code kill -9} of each bank replica in turn, and each line prints what its comment says, as in {@code
+     * BankGuideIT}. Every process is reaped by its PID ({@link GuideScript#close}).
      */
     @Test
     void theGuidesBankRunsFromTheArchiveThroughAKillOfEachReplica() throws Exception {
@@ -294,15 +300,13 @@ class ArchiveIT {
         List<String> guide = Files.readAllLines(Path.of("..", "docs", "guide.md"), StandardCharsets.UTF_8);
         List<String> lines = new ArrayList<>(GuideScript.block(guide, "## 9."));
         lines.addAll(GuideScript.block(guide, "## 10."));
-        try (GuideScript script = GuideScript.of(lines, cmd -> cmd.startsWith("./run-client.sh") && !cmd.contains("&")
-                || cmd.startsWith("wait "), tmp.resolve("guide.pids"))) {
+        try (GuideScript script = GuideScript.of(lines, GuideScript.CLIENTS_AND_WAITS, tmp.resolve("guide.pids"))) {
             int exit = script.run(bank, Map.of(), tmp.resolve("guide.out"), tmp.resolve("guide.err"),
                     Duration.ofSeconds(300));
             String said = Files.readString(tmp.resolve("guide.out"));
             assertEquals(0, exit, "the guide's steps, from the archive (-1: not ended in 300 s):\n" + script.script()
                     + "\nprinted:\n" + said + "\nstderr: " + tmp.resolve("guide.err"));
-            List<String> printed = said.lines().filter(l -> !l.equals("bank replica ready") && !l.equals("audit ready"))
-                    .toList();
+            List<String> printed = GuideScript.withoutReadyLines(said.lines().toList());
             assertTrue(script.matches(printed), "what the guide says each call prints:\n" + script.expected()
                     + "\nprinted:\n" + printed);
         }

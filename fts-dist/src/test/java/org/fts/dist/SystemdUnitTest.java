@@ -85,6 +85,9 @@ class SystemdUnitTest {
         assertTrue(lines.containsAll(List.of("[Unit]", "[Service]", "[Install]")));
         // the logs' default location (fts.durability.dir unset: $STATE_DIRECTORY), never the working directory /
         assertTrue(lines.contains("StateDirectory=fts"), lines.toString());
+        // a replica that refused to start (ReplicaRunner's status 2) is not restarted every 2 s forever
+        assertTrue(lines.contains("Restart=on-failure") && lines.contains("RestartPreventExitStatus=2"),
+                lines.toString());
     }
 
     @Test

@@ -434,8 +434,13 @@ public final class GroupPOA extends PoaBasics {
         }
         String failed = engine.activated(config.stateTimeout().toMillis());
         if (failed != null) {
-            throw new org.omg.CORBA.INITIALIZE("FTS: replica " + config.replicaId() + " " + failed, 0,
-                    CompletionStatus.COMPLETED_NO);
+            org.omg.CORBA.INITIALIZE e = new org.omg.CORBA.INITIALIZE("FTS: replica " + config.replicaId() + " "
+                    + failed, 0, CompletionStatus.COMPLETED_NO);
+            Throwable refusal = engine.refusal();
+            if (refusal != null) {
+                e.initCause(refusal);   // a ConfigException: the runner's exit status says no restart helps
+            }
+            throw e;
         }
         String why = engine.standing().notServing();
         LOG.info("replica {} {}", config.replicaId(), why == null ? "holds the group's state; serving"

@@ -22,7 +22,6 @@ import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
-import org.fts.config.ConfigException;
 import org.fts.config.ConfigKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,7 +60,7 @@ final class MetricsEndpoint implements AutoCloseable {
      * Starts the endpoint if {@code fts.metrics.port} is set; {@code host} is the replica's address.
      *
      * @return the endpoint, or null when off
-     * @throws ConfigException naming the key when the port cannot be bound
+     * @throws org.fts.config.ListenFailure naming the key when the port cannot be bound (a restart may succeed)
      */
     static MetricsEndpoint start(Properties props, String host) {
         int port = PORT.get(props);
@@ -76,8 +75,8 @@ final class MetricsEndpoint implements AutoCloseable {
             LOG.info("metrics: http://{}:{}/metrics (fts.metrics.port)", address, s.getPort());
             return new MetricsEndpoint(s);
         } catch (IOException | RuntimeException e) {
-            throw new ConfigException(PORT.name(), "is " + port + ", but the metrics endpoint cannot listen on "
-                    + address + ":" + port + ": " + e);
+            throw new org.fts.config.ListenFailure(PORT.name(), "is " + port + ", but the metrics endpoint cannot "
+                    + "listen on " + address + ":" + port + ": " + e, e);
         }
     }
 

@@ -191,6 +191,22 @@ final class ReplicaEngine implements StateTransfer.Host {
         }
     }
 
+    /** Why this replica refused to serve (its settings differ from the group's: a ConfigException), or null. */
+    Throwable refusal() {
+        CompletableFuture<Void> started = standing.started();
+        if (!started.isCompletedExceptionally()) {
+            return null;
+        }
+        try {
+            started.getNow(null);
+            return null;
+        } catch (java.util.concurrent.CompletionException e) {
+            return e.getCause();
+        } catch (java.util.concurrent.CancellationException e) {
+            return e;
+        }
+    }
+
     /** SHA-256 of this replica's state at a cut of its execution (tests and tools compare replicas). */
     String stateDigest(long waitMillis) throws Exception {
         CompletableFuture<String> digest = new CompletableFuture<>();

@@ -1,32 +1,46 @@
 package org.fts.process;
 
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
  * A guide's shell steps run as written (the examples' guide tests): the lines of its {@code ```bash} blocks, less
  * {@code mvn} and {@code cd} (the build has done those), run as one bash script with {@code set -e}. The lines that
  * show their output in a trailing comment ({@code ./run-client.sh get k   # k = 'v'}) are checked against what the
- * script prints, in order; {@code <...>} in a comment stands for one word that varies (a time, a count).
+ * script prints, in order; {@code <word>} in a comment stands for one word that varies (a time, a count).
  *
  * <p>The only additions to the guide's lines are bookkeeping: each background job's PID is appended to a file as it
- * starts ({@code cmd &}, or {@code cmd & name=$!}), and {@link #close} kills every one of them and every process the
- * script started, also when the test failed.
+ * starts ({@code cmd &}, or {@code cmd & name=$!}), and {@link #close} kills what the script started: its
+ * descendants, and each job written down that still carries this run's mark in its environment (a PID the system
+ * gave to another process since is left alone).
  */
 public final class GuideScript implements AutoCloseable {
-    private static final Pattern PLACEHOLDER = Pattern.compile("<[^>]+>");
+    /** A line's command and its trailing comment: the comment starts at the first {@code #} after white space. */
+    private static final Pattern COMMENTED = Pattern.compile("^(.*?)\\s+#\\s?(.*)$");
+    private static final Pattern PLACEHOLDER = Pattern.compile("<\\w+>");
+    /** The environment variable that marks the processes of one run. */
+    static final String MARK = "FTS_GUIDE_SCRIPT";
+
+    /** The lines that print what their comment says in the examples' guides: foreground clients, and waits. */
+    public static final Predicate<String> CLIENTS_AND_WAITS = cmd -> cmd.startsWith("./run-client.sh")
+            && !cmd.contains("&") || cmd.startsWith("wait ");
 
     private final String script;
     private final List<String> expected;
     private final Path pids;
+    private final String mark = UUID.randomUUID().toString();
     private Process process;
 
     private GuideScript(String script, List<String> expected, Path pids) {
@@ -56,28 +70,28 @@ public final class GuideScript implements AutoCloseable {
     }
 
     /**
-     * The script of {@code lines}; {@code shows} picks the lines (their command, comment removed) whose trailing
+     * The script of {@code lines}; {@code shows} picks the lines (by their command, comment removed) whose trailing
      * comment is what they print. Background jobs' PIDs go to {@code pids}.
      */
     public static GuideScript of(List<String> lines, Predicate<String> shows, Path pids) {
+        String bookkeeping = "echo $! >> '" + pids.toAbsolutePath() + "'";
         StringBuilder sh = new StringBuilder("set -e\n");
         List<String> expected = new ArrayList<>();
         for (String line : lines) {
-            String cmd = line.replaceAll("\\s+#.*$", "").trim();
+            Matcher m = COMMENTED.matcher(line);
+            String cmd = (m.matches() ? m.group(1) : line).trim();
             if (cmd.isEmpty() || cmd.startsWith("mvn ") || cmd.startsWith("cd ")) {
                 continue;   // the build has done these
             }
             if (shows.test(cmd)) {
-                int comment = line.indexOf("# ");
-                if (comment < 0) {
+                if (!m.matches()) {
                     throw new IllegalArgumentException("a line of the guide that prints shows its output: " + line);
                 }
-                expected.add(line.substring(comment + 2).trim());
+                expected.add(m.group(2).trim());
             }
-            String bookkeeping = "echo $! >> " + pids.toAbsolutePath();
-            if (cmd.endsWith("&")) {
+            if (cmd.endsWith("&") && !cmd.endsWith("&&")) {
                 sh.append(cmd).append(' ').append(bookkeeping);   // "cmd & echo ...": the job ends its own list
-            } else if (cmd.matches(".*&\\s+\\w+=\\$!")) {
+            } else if (cmd.matches(".*[^&]&\\s+\\w+=\\$!")) {
                 sh.append(cmd).append("; ").append(bookkeeping);
             } else {
                 sh.append(cmd);
@@ -107,12 +121,18 @@ public final class GuideScript implements AutoCloseable {
         ProcessBuilder pb = new ProcessBuilder("bash", "-c", script).directory(dir.toFile())
                 .redirectOutput(out.toFile()).redirectError(err.toFile());
         pb.environment().putAll(env);
+        pb.environment().put(MARK, mark);
         process = pb.start();
         if (!process.waitFor(bound.toMillis(), TimeUnit.MILLISECONDS)) {
             close();
             return -1;
         }
         return process.exitValue();
+    }
+
+    /** {@code lines} without those ending in " ready" (what the examples' servers print once they serve). */
+    public static List<String> withoutReadyLines(List<String> lines) {
+        return lines.stream().filter(l -> !l.endsWith(" ready")).toList();
     }
 
     /** Whether {@code printed} is what the guide says, line for line, each placeholder standing for one word. */
@@ -130,7 +150,7 @@ public final class GuideScript implements AutoCloseable {
 
     private static Pattern pattern(String expected) {
         StringBuilder regex = new StringBuilder();
-        var m = PLACEHOLDER.matcher(expected);
+        Matcher m = PLACEHOLDER.matcher(expected);
         int last = 0;
         while (m.find()) {
             regex.append(Pattern.quote(expected.substring(last, m.start()))).append("\\S+");
@@ -139,24 +159,38 @@ public final class GuideScript implements AutoCloseable {
         return Pattern.compile(regex.append(Pattern.quote(expected.substring(last))).toString());
     }
 
-    /** Kills the script, what it started and every background job it wrote down, and waits for each (bounded). */
+    /** Kills what the script started (see the class comment) and waits for each, at most 10 s. */
     @Override
-    public void close() throws IOException, InterruptedException {
-        List<ProcessHandle> doomed = new ArrayList<>();
+    public void close() throws IOException {
+        Map<Long, ProcessHandle> doomed = new HashMap<>();
         if (process != null) {
-            process.descendants().forEach(doomed::add);
-            doomed.add(process.toHandle());
+            process.descendants().forEach(h -> doomed.put(h.pid(), h));
+            doomed.put(process.pid(), process.toHandle());
         }
         if (Files.exists(pids)) {
-            for (String pid : Files.readAllLines(pids)) {
-                if (!pid.isBlank()) {
-                    ProcessHandle.of(Long.parseLong(pid.trim())).ifPresent(doomed::add);
+            for (String line : Files.readAllLines(pids)) {
+                try {
+                    ProcessHandle.of(Long.parseLong(line.trim())).filter(this::marked)
+                            .ifPresent(h -> doomed.put(h.pid(), h));
+                } catch (NumberFormatException notAPid) {
+                    // a line the script garbled: the others are still reaped
                 }
             }
         }
-        doomed.forEach(ProcessHandle::destroyForcibly);
-        for (ProcessHandle h : doomed) {
+        doomed.values().forEach(ProcessHandle::destroyForcibly);
+        for (ProcessHandle h : doomed.values()) {
             h.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(t -> h).join();
+        }
+    }
+
+    /** Whether {@code h} carries this run's mark in its environment (Linux: /proc/PID/environ). */
+    private boolean marked(ProcessHandle h) {
+        try {
+            String env = new String(Files.readAllBytes(Path.of("/proc", Long.toString(h.pid()), "environ")),
+                    StandardCharsets.UTF_8);
+            return env.contains(MARK + "=" + mark + "\0") || env.endsWith(MARK + "=" + mark);
+        } catch (IOException | RuntimeException gone) {
+            return false;
         }
     }
 }

@@ -5,14 +5,17 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.function.Predicate;
 
 import org.fts.goa.BackupFile;
 
 /**
  * {@code fts backup} and {@code fts restore} (docs/backup.md): finds a serving replica of the group as {@code fts
- * status} does (JGroups' probe, TCP) and sends it the command; the replica orders it through the group, so a
+ * status} does (JGroups' probe, TCP), preferring the one its configuration names, then one on this host
+ * ({@link #choose}), and sends it the command; the replica orders it through the group, so a
  * backup is the state at one position of the total order, taken while the group serves, and a restore replaces
  * the state of every replica at one position. Exit 0 when done, 1 when the group refused or failed it, 3 when no
  * serving replica answered or the arguments are wrong.
@@ -125,12 +128,33 @@ public final class BackupCommand {
 
     private static Status.Found servingReplica(Properties config, String hosts, Integer port, Integer range,
                                                String at, String group) {
-        for (Status.Found f : Status.find(config, hosts, port, range, at, group, 5000).found()) {
-            if (f.fields().getOrDefault("serving", "").startsWith("yes")) {
-                return f;
-            }
+        return choose(Status.find(config, hosts, port, range, at, group, 5000).found(), config,
+                BackupCommand::isThisHost);
+    }
+
+    /**
+     * The serving replica the command goes to: the one {@code config} names ({@code fts.replica.id}: the command runs
+     * on its host, with its configuration), else the first on this host ({@code local}), else the first serving. A
+     * backup is written to the {@code fts.backup.dir} of the replica that takes it, and a restore reads the file
+     * there: run on a replica's host, both use that host's directory (docs/backup.md). Null if none serves.
+     */
+    static Status.Found choose(List<Status.Found> found, Properties config, Predicate<String> local) {
+        List<Status.Found> serving = found.stream()
+                .filter(f -> f.fields().getOrDefault("serving", "").startsWith("yes")).toList();
+        String named = config.getProperty("fts.replica.id", "").trim();
+        return serving.stream().filter(f -> !named.isEmpty() && named.equals(f.fields().get("id"))).findFirst()
+                .or(() -> serving.stream().filter(f -> local.test(f.host())).findFirst())
+                .or(() -> serving.stream().findFirst()).orElse(null);
+    }
+
+    /** Whether {@code host} is an address of this machine (a loopback address, or one of its interfaces'). */
+    static boolean isThisHost(String host) {
+        try {
+            java.net.InetAddress a = java.net.InetAddress.getByName(host);
+            return a.isLoopbackAddress() || a.isAnyLocalAddress() || java.net.NetworkInterface.getByInetAddress(a) != null;
+        } catch (IOException e) {
+            return false;
         }
-        return null;
     }
 
     private static int reportBackup(String id, Map<String, String> a, Path to, PrintStream out) {

@@ -196,8 +196,38 @@ public final class ReplicaRunner {
             r.orb().run();
         } catch (Throwable t) {
             // JacORB's threads would keep a failed replica alive: it says why and ends
-            LOG.error("replica failed to start: {}", t.toString(), t);
-            Runtime.getRuntime().halt(2);
+            int status = exitStatus(t);
+            if (status == REFUSED) {
+                LOG.error("replica refused to start (exit status {}: starting it again changes nothing until its "
+                        + "configuration does): {}", status, t.toString(), t);
+            } else {
+                LOG.error("replica failed to start (exit status {}): {}", status, t.toString(), t);
+            }
+            Runtime.getRuntime().halt(status);
         }
+    }
+
+    /**
+     * A start that cannot succeed until the configuration changes: a key with a bad value, or settings that differ from
+     * the serving group's ({@link ConfigException} as the cause). The shipped systemd unit does not restart it
+     * ({@code RestartPreventExitStatus=2}).
+     */
+    static final int REFUSED = 2;
+    /** Any other failed start (a port still taken, a group that did not answer): a restart may succeed. */
+    static final int FAILED = 1;
+
+    /**
+     * {@link #REFUSED} if a {@link ConfigException} caused {@code t}, else {@link #FAILED} (an address that could not
+     * be bound, {@link org.fts.config.ListenFailure}, included). JacORB reports an ORB initializer's exception as an
+     * {@code INITIALIZE} that carries it only in its message, which then starts with the exception's class name.
+     */
+    static int exitStatus(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof ConfigException || c instanceof org.omg.CORBA.INITIALIZE && c.getMessage() != null
+                    && c.getMessage().startsWith(ConfigException.class.getName() + ":")) {
+                return REFUSED;
+            }
+        }
+        return FAILED;
     }
 }

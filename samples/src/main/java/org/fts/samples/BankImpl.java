@@ -37,6 +37,8 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
     private long next = 1;
     /** What the audit service answered last: the same at every replica only if each call's outcome is. */
     private long audited;
+    /** Transfers that called the audit service: each one's entry is numbered, so that a lost or repeated call shows. */
+    private long audits;
     private final TreeSet<String> open = new TreeSet<>();
 
     public BankImpl(POA poa) {
@@ -106,7 +108,7 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
     }
 
     @Override
-    public synchronized void transfer(String from, String to, long amount) throws UnknownAccount, InsufficientFunds {
+    public synchronized String transfer(String from, String to, long amount) throws UnknownAccount, InsufficientFunds {
         AccountImpl a = account(from);
         AccountImpl b = account(to);
         if (amount < 0) {
@@ -118,8 +120,11 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
             if (audit == null) {
                 audit = fts_samples.AuditHelper.narrow(_orb().string_to_object(auditReference));
             }
-            audited = audit.record(from + " -> " + to + " " + amount);
+            String entry = "transfer-" + (++audits) + ": " + from + " -> " + to + " " + amount;
+            audited = audit.record(entry);
+            return entry;
         }
+        return "";
     }
 
     @Override
@@ -162,6 +167,7 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
         try (DataOutputStream out = new DataOutputStream(b)) {
             out.writeLong(next);
             out.writeLong(audited);
+            out.writeLong(audits);
             out.writeInt(open.size());
             for (String id : open) {
                 out.writeUTF(id);
@@ -177,12 +183,14 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(s))) {
             long n = in.readLong();
             long a = in.readLong();
+            long numbered = in.readLong();
             TreeSet<String> ids = new TreeSet<>();
             for (int i = in.readInt(); i > 0; i--) {
                 ids.add(in.readUTF());
             }
             next = n;
             audited = a;
+            audits = numbered;
             open.clear();
             open.addAll(ids);
         } catch (IOException e) {

@@ -129,7 +129,6 @@ class BackupRestoreProcessTest {
                 + "backup's: " + restore.text() + "\nbackup: " + file.describe());
         // the command answers once the replica it reached installed the backup; the others follow in the order
         target.awaitEqualDigests(List.of(0, 1, 2), Duration.ofSeconds(30));
-        String digest = target.digest(0);
 
         ORB other = ORB.init(new String[0], Clients.ftDefaults());
         try {

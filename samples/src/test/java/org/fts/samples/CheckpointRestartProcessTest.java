@@ -60,7 +60,9 @@ class CheckpointRestartProcessTest {
         run(List.of(), dir -> {
             assertTrue(firstLogIndex(dir) > 1, "compacted its log behind a checkpoint: " + files(dir.resolve("log")));
             return true;
-        }, dir -> !files(dir.resolve("snap")).isEmpty());
+        }, dir -> !files(dir.resolve("snap")).isEmpty(),
+                // no log held what it missed: it was given a gap (its log restarts after the gap's position)
+                "its history restarts after [1-9]\\d* \\(a gap\\)");
     }
 
     @Test
@@ -68,7 +70,9 @@ class CheckpointRestartProcessTest {
             throws Exception {
         run(List.of("-Dfts.gc=raft", "-Dfts.gc.raft.members=r0,r1,r2"),
                 dir -> Files.exists(dir.resolve("raft.log").resolve("fts-snapshot.raft")),
-                dir -> Files.exists(dir.resolve("raft.log").resolve("fts-snapshot.raft")));
+                dir -> Files.exists(dir.resolve("raft.log").resolve("fts-snapshot.raft")),
+                // the leader's log no longer held what it missed: it was sent a snapshot and learnt it missed entries
+                "a snapshot installed: .*\\([1-9]\\d* entries missed\\)");
     }
 
     /** A check of a replica's log directory, which may read files. */
@@ -76,7 +80,12 @@ class CheckpointRestartProcessTest {
         boolean holds(Path dir) throws IOException;
     }
 
-    private void run(List<String> binding, DirCheck compacted, DirCheck checkpointed) throws Exception {
+    /**
+     * @param behind what the restarted replica's log must say (a regular expression) once it serves: how it learnt
+     *               that no log held what it missed
+     */
+    private void run(List<String> binding, DirCheck compacted, DirCheck checkpointed, String behind)
+            throws Exception {
         Path data = Files.createTempDirectory(Path.of("target"), "checkpoints-").toAbsolutePath();
         String group = "cp-" + UUID.randomUUID().toString().substring(0, 6);
         List<String> options = new java.util.ArrayList<>(List.of("-Dfts.durability=log",
@@ -102,6 +111,9 @@ class CheckpointRestartProcessTest {
         assertTrue(compacted.holds(r0), "r0 compacted its log behind a checkpoint");
         cluster.restart(2, List.of());   // returns once it serves: it fetched the group's state
         awaitCounters(FIRST);
+        String r2 = Files.readString(Path.of("target", "child-logs", group + "-r2.err"));
+        assertTrue(java.util.regex.Pattern.compile(behind).matcher(r2).find(), "r2 restarted behind the others' "
+                + "compacted logs, and its log says so (" + behind + ")");
 
         FailoverWorkload.Result second = FailoverWorkload.run(orb, ref, FailoverWorkload.homes(CLIENTS, 3, 1), CALLS,
                 TOTAL / 2, progress -> {

@@ -32,6 +32,11 @@ public class AuditImpl extends AuditPOA implements CheckpointableOperations {
     }
 
     @Override
+    public synchronized String[] entries() {
+        return entries.toArray(new String[0]);
+    }
+
+    @Override
     public synchronized byte[] get_state() {
         ByteArrayOutputStream b = new ByteArrayOutputStream();
         try (DataOutputStream out = new DataOutputStream(b)) {

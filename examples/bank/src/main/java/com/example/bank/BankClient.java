@@ -94,6 +94,9 @@ public final class BankClient {
      */
     private int transfers(String a, String b) throws Exception {
         Path stop = run.resolve("stop");
+        Path started = run.resolve("transfers.started");
+        Files.deleteIfExists(stop);   // left by an earlier run
+        Files.deleteIfExists(started);
         long n = 0;
         while (!Files.exists(stop)) {
             try {
@@ -107,7 +110,7 @@ public final class BankClient {
                 return 1;
             }
             if (n++ == 0) {
-                Files.createFile(run.resolve("transfers.started"));
+                Files.createFile(started);
             }
         }
         System.out.println(n + " transfers answered; the accounts hold " + bank.total());
@@ -115,21 +118,45 @@ public final class BankClient {
     }
 
     /**
-     * Compares the bank's count of transfers with the audits': the replicated one must hold each exactly once, the
-     * plain one each at least once.
+     * Checks the audits entry by entry against the bank's transfers, numbered 1 to {@code transfers()} (every transfer
+     * of the guide moves money): the replicated audit must hold each exactly once, the plain one each at least once,
+     * and neither anything else. Says how many of the plain one's entries were recorded again.
      */
     private int audit() throws Exception {
         long made = bank.transfers();
         Audit replicated = AuditHelper.narrow(IorFile.read(orb, run.resolve("audit.ior").toString()));
         Audit plain = AuditHelper.narrow(IorFile.read(orb, run.resolve("audit-plain.ior").toString()));
-        long once = replicated.count();
-        long atLeast = plain.count();
-        if (once != made || atLeast < made) {
-            System.out.println(made + " transfers; the replicated audit holds " + once + ", the plain one " + atLeast);
+        java.util.Map<Long, Integer> once = numbered(replicated.entries());
+        java.util.Map<Long, Integer> atLeastOnce = numbered(plain.entries());
+        java.util.List<String> wrong = new java.util.ArrayList<>();
+        for (long n = 1; n <= made; n++) {
+            int r = once.getOrDefault(n, 0);
+            int p = atLeastOnce.getOrDefault(n, 0);
+            if (r != 1 || p < 1) {
+                wrong.add("transfer-" + n + " is held " + r + " times by the replicated audit, " + p + " by the plain");
+            }
+        }
+        if (once.size() != made || atLeastOnce.size() != made) {
+            wrong.add("the audits hold " + once.size() + " and " + atLeastOnce.size() + " transfers, the bank made "
+                    + made);
+        }
+        if (!wrong.isEmpty()) {
+            System.out.println("audit: " + wrong.subList(0, Math.min(5, wrong.size())));
             return 1;
         }
+        long repeated = atLeastOnce.values().stream().mapToLong(c -> c - 1).sum();
         System.out.println("every transfer audited: once by the replicated audit, at least once by the plain one ("
-                + (atLeast - made) + " repeated)");
+                + repeated + " repeated)");
         return 0;
+    }
+
+    /** How many times each transfer's entry ("transfer-N: ...") appears, by N. */
+    private static java.util.Map<Long, Integer> numbered(String[] entries) {
+        java.util.Map<Long, Integer> out = new java.util.HashMap<>();
+        for (String e : entries) {
+            long n = Long.parseLong(e.substring("transfer-".length(), e.indexOf(':')));
+            out.merge(n, 1, Integer::sum);
+        }
+        return out;
     }
 }

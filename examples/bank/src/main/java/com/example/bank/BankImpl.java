@@ -35,8 +35,8 @@ import org.omg.PortableServer.ServantActivator;
  *       and every replica goes on with its answer ({@code fts.outcalls=ordered} in the replicas' configuration).</li>
  *   <li>{@link #statement} is stamped with the group's time, not this replica's clock.</li>
  * </ul>
- * Its own state is the next account number, the number of transfers and the open accounts; each balance is the
- * account's.
+ * Its own state is the next account number, the numbers of transfers and of audited ones, and the open accounts; each
+ * balance is the account's.
  */
 public class BankImpl extends BankPOA implements CheckpointableOperations {
     private final POA poa;
@@ -44,6 +44,8 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
     private final Audit plainAudit;
     private long next = 1;
     private long transfers;
+    /** Transfers that called the audit services: each entry is numbered, so that a lost or repeated call shows. */
+    private long audits;
     private final TreeSet<String> open = new TreeSet<>();
 
     /** @param replicatedAudit an audit object group, or null; @param plainAudit a plain audit object, or null */
@@ -119,8 +121,11 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
         if (a.balance() < amount) {
             throw new InsufficientFunds(a.balance(), amount);
         }
-        // audited first: if an audit service fails, the transfer fails, alike at every replica
-        String entry = "transfer " + (transfers + 1) + ": " + from + " -> " + to + " " + amount;
+        // Audited first: if a call fails, the money does not move. The plain audit's outcome is ordered, so it is the
+        // same at every replica. The replicated audit answers every replica's copy from its reply cache; a replica
+        // whose copy got another answer (it lagged past the cache's window) diverges, and the divergence check stops
+        // it (docs/goa.md). An entry recorded by a call that succeeded stays if the other call then fails.
+        String entry = "transfer-" + (++audits) + ": " + from + " -> " + to + " " + amount;
         if (replicatedAudit != null) {
             replicatedAudit.record(entry);
         }
@@ -172,6 +177,7 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
         try (DataOutputStream out = new DataOutputStream(b)) {
             out.writeLong(next);
             out.writeLong(transfers);
+            out.writeLong(audits);
             out.writeInt(open.size());
             for (String id : open) {
                 out.writeUTF(id);
@@ -187,12 +193,14 @@ public class BankImpl extends BankPOA implements CheckpointableOperations {
         try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(s))) {
             long n = in.readLong();
             long t = in.readLong();
+            long a = in.readLong();
             TreeSet<String> ids = new TreeSet<>();
             for (int i = in.readInt(); i > 0; i--) {
                 ids.add(in.readUTF());
             }
             next = n;
             transfers = t;
+            audits = a;
             open.clear();
             open.addAll(ids);
         } catch (IOException e) {

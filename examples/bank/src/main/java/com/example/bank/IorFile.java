@@ -14,8 +14,9 @@ final class IorFile {
     }
 
     static void write(ORB orb, org.omg.CORBA.Object ref, String file) throws IOException {
-        Path path = Path.of(file);
-        Path tmp = path.resolveSibling(path.getFileName() + ".tmp");
+        Path path = Path.of(file).toAbsolutePath();
+        // each writer its own temporary file: three replicas write the group's reference at once
+        Path tmp = Files.createTempFile(path.getParent(), path.getFileName().toString(), ".tmp");
         Files.writeString(tmp, orb.object_to_string(ref), StandardCharsets.US_ASCII);
         Files.move(tmp, path, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }

@@ -34,22 +34,12 @@ class BankGuideIT {
         }
     }
 
-    /** The lines of steps 9 and 10, and which of them print what their comment says. */
-    public static GuideScript steps(List<String> guide, Path pids) {
-        List<String> lines = new ArrayList<>(GuideScript.block(guide, "## 9."));
-        lines.addAll(GuideScript.block(guide, "## 10."));
-        return GuideScript.of(lines, cmd -> cmd.startsWith("./run-client.sh") && !cmd.contains("&")
-                || cmd.startsWith("wait "), pids);
-    }
-
-    /** What the servers print when they are ready: not the client's. */
-    public static boolean clientLine(String line) {
-        return !line.equals("bank replica ready") && !line.equals("audit ready");
-    }
-
     @Test
     void theGuidesStepsNineAndTenWorkAsPasted() throws Exception {
-        script = steps(Files.readAllLines(GUIDE, StandardCharsets.UTF_8), Path.of("target", "guide.pids"));
+        List<String> guide = Files.readAllLines(GUIDE, StandardCharsets.UTF_8);
+        List<String> lines = new ArrayList<>(GuideScript.block(guide, "## 9."));
+        lines.addAll(GuideScript.block(guide, "## 10."));
+        script = GuideScript.of(lines, GuideScript.CLIENTS_AND_WAITS, Path.of("target", "guide.pids"));
         Path out = Path.of("target", "guide.out");
         int exit = script.run(Path.of("."), Map.of("FTS_NO_BUILD", "1"), out, Path.of("target", "guide.err"),
                 Duration.ofSeconds(300));
@@ -57,7 +47,7 @@ class BankGuideIT {
         assertTrue(exit >= 0, "the guide's steps end within 300 s:\n" + script.script() + "\nprinted:\n" + said);
         assertEquals(0, exit, "the guide's steps:\n" + script.script() + "\nprinted:\n" + said
                 + "\nstderr: target/guide.err");
-        List<String> printed = said.lines().filter(BankGuideIT::clientLine).toList();
+        List<String> printed = GuideScript.withoutReadyLines(said.lines().toList());
         assertTrue(script.matches(printed), "what the guide says each call prints:\n" + script.expected()
                 + "\nprinted:\n" + printed);
     }

@@ -25,8 +25,9 @@ public final class KvReplica {
         poa.the_POAManager().activate();   // returns once this replica holds the group's state
         String ior = orb.object_to_string(poa.id_to_reference(id));
         if (args.length > 0) {
-            Path file = Path.of(args[0]);
-            Path tmp = file.resolveSibling(file.getFileName() + ".tmp");
+            Path file = Path.of(args[0]).toAbsolutePath();
+            // each replica its own temporary file: the three write the group's reference at once
+            Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
             Files.writeString(tmp, ior, StandardCharsets.US_ASCII);
             Files.move(tmp, file, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                     java.nio.file.StandardCopyOption.ATOMIC_MOVE);

@@ -41,7 +41,7 @@ class GuideIT {
         List<String> guide = Files.readAllLines(GUIDE, StandardCharsets.UTF_8);
         List<String> lines = new ArrayList<>(GuideScript.block(guide, "## 6."));
         lines.addAll(GuideScript.block(guide, "## 7."));
-        script = GuideScript.of(lines, cmd -> cmd.startsWith("./run-client.sh"), Path.of("target", "guide.pids"));
+        script = GuideScript.of(lines, GuideScript.CLIENTS_AND_WAITS, Path.of("target", "guide.pids"));
         Path out = Path.of("target", "guide.out");
         int exit = script.run(Path.of("."), Map.of("FTS_NO_BUILD", "1"), out, Path.of("target", "guide.err"),
                 Duration.ofSeconds(240));
@@ -49,7 +49,7 @@ class GuideIT {
         assertTrue(exit >= 0, "the guide's steps end within 240 s:\n" + script.script());
         assertEquals(0, exit, "the guide's steps:\n" + script.script() + "\nprinted:\n" + said
                 + "\nstderr: target/guide.err");
-        List<String> printed = said.lines().filter(l -> !l.equals("kv replica ready")).toList();
+        List<String> printed = GuideScript.withoutReadyLines(said.lines().toList());
         assertEquals(script.expected(), printed, "what the guide says each call prints");
     }
 }

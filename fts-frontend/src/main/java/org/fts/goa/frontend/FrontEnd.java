@@ -120,7 +120,7 @@ public final class FrontEnd implements AutoCloseable {
      * Listens on {@code host}:{@code port}; {@code props} gives the other keys (and the GIOP guard's limits);
      * {@code tls}, if not null, makes it a TLS-only listener.
      *
-     * @throws org.fts.config.ConfigException naming {@code fts.iiop.port} when the port cannot be bound
+     * @throws org.fts.config.ListenFailure naming {@code fts.iiop.port} when the port cannot be bound (a restart may succeed)
      */
     public static FrontEnd start(String host, int port, Properties props, GroupRequests requests, FrontEndTls tls) {
         ConfigKeys.validateAndLog(LOG, "IIOP front end", props, KEYS);
@@ -136,8 +136,8 @@ public final class FrontEnd implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while binding " + host + ":" + port, e);
         } catch (Exception e) {
-            throw new org.fts.config.ConfigException(PORT.name(), "is " + port + ", but the adaptor cannot listen on "
-                    + host + ":" + port + ": " + e);
+            throw new org.fts.config.ListenFailure(PORT.name(), "is " + port + ", but the adaptor cannot listen on "
+                    + host + ":" + port + ": " + e, e);
         }
     }
 

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Properties;
 
 import fts_goa_test.CounterHelper;
-import org.fts.config.ConfigException;
+import org.fts.config.ListenFailure;
 import org.fts.process.Waits;
 import org.junit.jupiter.api.Test;
 
@@ -82,7 +82,7 @@ class MetricsInJvmTest {
             Properties more = new Properties();
             more.setProperty("fts.metrics.port", Integer.toString(taken.getLocalPort()));
             r.stop(2);
-            ConfigException e = assertThrows(ConfigException.class, () -> r.startReplica(2,
+            ListenFailure e = assertThrows(ListenFailure.class, () -> r.startReplica(2,
                     List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl()), more));
             assertTrue(e.getMessage().contains("fts.metrics.port is " + taken.getLocalPort()), e.getMessage());
             // the failed start left no member behind, and the others serve on

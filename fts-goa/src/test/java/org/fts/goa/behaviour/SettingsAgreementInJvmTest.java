@@ -22,8 +22,11 @@ class SettingsAgreementInJvmTest {
     private static INITIALIZE refused(InJvmReplicas r, String key, String value) {
         Properties odd = new Properties();
         odd.setProperty(key, value);
-        return assertThrows(INITIALIZE.class, () -> r.startReplica(2,
+        INITIALIZE e = assertThrows(INITIALIZE.class, () -> r.startReplica(2,
                 List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl()), odd));
+        // the cause says it is a refusal: the runner exits with 2, which the systemd unit does not restart
+        assertTrue(e.getCause() instanceof org.fts.config.ConfigException, String.valueOf(e.getCause()));
+        return e;
     }
 
     @Test
