@@ -69,6 +69,12 @@ public final class ConfigKey<T> {
                 String::trim, s -> s.isEmpty() || java.nio.file.Path.of(s).isAbsolute(), s -> s);
     }
 
+    /** A file given as an absolute path, or left unset (empty: none; what that means, the description says). */
+    public static ConfigKey<String> optionalAbsoluteFile(String name, String description) {
+        return new ConfigKey<>(name, "", "path", "absolute, or empty for none", description,
+                String::trim, s -> s.isEmpty() || java.nio.file.Path.of(s).isAbsolute(), s -> s);
+    }
+
     /** One of a fixed set of short aliases (compared case-insensitively, stored lower-case). */
     public static ConfigKey<String> choice(String name, String defaultValue, List<String> allowed,
                                            String description) {

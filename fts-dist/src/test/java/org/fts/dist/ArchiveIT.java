@@ -214,6 +214,9 @@ class ArchiveIT {
             }
             p.remove("fts.jgroups.keystore");            // loopback addresses: group traffic need not be encrypted
             p.remove("fts.jgroups.keystore_password_file");
+            Path passcode = tmp.resolve("admin.passcode");   // as the install step makes /etc/fts/admin.passcode
+            Files.writeString(passcode, "the operators' passcode of this test\n");
+            p.setProperty("fts.admin.passcode_file", passcode.toString());
             p.setProperty("OAIAddr", HOSTS.get(i));
             p.setProperty("OAPort", Integer.toString(iiop));
             p.setProperty("fts.group", group);

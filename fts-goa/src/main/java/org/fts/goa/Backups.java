@@ -55,7 +55,7 @@ final class Backups {
             "where this replica writes the backups an operator takes through it (fts backup), as "
                     + "<group>-<time>-<replica>.ftsbackup, and the only directory it restores one from (fts restore); "
                     + "empty: backups under fts.durability.dir's location");
-    static final List<ConfigKey<?>> KEYS = List.of(DIR);
+    static final List<ConfigKey<?>> KEYS = List.of(DIR, AdminPasscode.FILE);
     /** Longest a command waits for its cast to be ordered and acted on. */
     static final Duration WAIT = Duration.ofSeconds(30);
     private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
@@ -72,6 +72,7 @@ final class Backups {
     /** Commands of this replica waiting for their cast: nonce to outcome. */
     private final Map<String, CompletableFuture<Map<String, String>>> waiting = new ConcurrentHashMap<>();
     private volatile Path dir;
+    private volatile AdminPasscode passcode = AdminPasscode.none();
 
     Backups(String self, MemberId member, String group, GroupChannel channel, CastPath castPath,
             ExecutionLanes lanes, Snapshot.Parts state) {
@@ -96,8 +97,27 @@ final class Backups {
         dir = d;
     }
 
-    /** An operator's command ({@link GroupChannel#exposeCommands}); null if {@code key} is none of these. */
-    Map<String, String> command(String key) {
+    /** The passcode commands must prove ({@code fts.admin.passcode_file}), or none. */
+    void passcode(AdminPasscode p) {
+        passcode = p;
+    }
+
+    /**
+     * An operator's command ({@link GroupChannel#exposeCommands}), signed when this replica has a passcode
+     * ({@link AdminPasscode}); null if {@code signed} is none of these.
+     */
+    Map<String, String> command(String signed) {
+        if (!signed.startsWith("fts-backup") && !signed.startsWith("fts-restore")) {
+            return null;
+        }
+        String what = signed.startsWith("fts-backup") ? "backup" : "restore";
+        String key;
+        try {
+            key = passcode.verify(signed, System.currentTimeMillis());
+        } catch (AdminPasscode.Refused e) {
+            LOG.warn("{}: refused an operator's {} command: {}", self, what, e.getMessage());
+            return Map.of(what + ".error", "refused: " + e.getMessage());
+        }
         if ("fts-backup".equals(key)) {
             return backup();
         }
@@ -146,6 +166,7 @@ final class Backups {
             castPath.castControl(cast);
             return new LinkedHashMap<>(done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
+            done.cancel(false);   // a backup still being taken or written is dropped: the command gave up on it
             return new LinkedHashMap<>(Map.of(what + ".error", "the group did not order the " + what + " within "
                     + WAIT.toSeconds() + " s: does it serve (fts status)?" + ("restore".equals(what)
                     ? " It may still be ordered and restored later: check fts status before trying again" : "")));
@@ -196,6 +217,11 @@ final class Backups {
         Path d = dir;
         Path file = d.resolve(group + "-" + STAMP.format(java.time.Instant.ofEpochMilli(b.takenAtMillis())) + "-"
                 + self + BackupFile.SUFFIX);
+        if (done.isCancelled()) {
+            LOG.warn("{}: backup at {} not written: its command gave up waiting ({} s)", self, position,
+                    WAIT.toSeconds());
+            return;
+        }
         try {
             b.writeTo(file);
         } catch (IOException | RuntimeException e) {
@@ -211,7 +237,16 @@ final class Backups {
         out.put("backup.objects_digest", b.objectsDigest());
         out.put("backup.position", b.position());
         out.put("backup.taker", self);
-        done.complete(out);
+        if (!done.complete(out)) {   // the command gave up while the file was written: no file it did not report
+            try {
+                java.nio.file.Files.deleteIfExists(file);
+            } catch (IOException e) {
+                LOG.warn("{}: backup {} outlived its command and could not be removed: {}", self, file, e.toString());
+                return;
+            }
+            LOG.warn("{}: backup {} removed: its command gave up waiting ({} s) while it was written", self, file,
+                    WAIT.toSeconds());
+        }
     }
 
     /**

@@ -86,6 +86,7 @@ public final class GroupPOA extends PoaBasics {
         this.config = GoaConfig.from(props, LOG);
         ConfigKeys.validateAndLog(LOG, "batching", props, BatchingConfig.KEYS);
         ConfigKeys.validateAndLog(LOG, "backups", props, Backups.KEYS);
+        AdminPasscode passcode = AdminPasscode.load(props);   // an unreadable or short passcode fails the start here
         ConfigKeys.validateAndLog(LOG, "objects", props, ObjectTable.KEYS);
         ConfigKeys.validateAndLog(LOG, "divergence", props, DivergenceCheck.KEYS);
         ConfigKeys.validateAndLog(LOG, "outcalls", props, Outcalls.KEYS);
@@ -172,6 +173,11 @@ public final class GroupPOA extends PoaBasics {
             channel.join(config.group(), engine.listener());
             channel.diagnostics().exposeStatus(status::fields);   // fts status, JGroups' probe
             engine.backups().directory(Backups.directory(props));
+            engine.backups().passcode(passcode);
+            if (!passcode.configured()) {
+                LOG.warn("replica {}: fts backup and fts restore are accepted from anyone who reaches its probe port; "
+                        + "set {} (docs/security.md)", config.replicaId(), AdminPasscode.FILE.name());
+            }
             channel.diagnostics().exposeCommands(engine.backups()::command);   // fts backup, fts restore
             LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
             if (!config.replicas().isEmpty() && !config.replicas().contains(endpoint)) {

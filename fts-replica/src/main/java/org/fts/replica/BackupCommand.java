@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.function.Predicate;
 
+import org.fts.goa.AdminPasscode;
 import org.fts.goa.BackupFile;
 
 /**
@@ -22,15 +23,18 @@ import org.fts.goa.BackupFile;
  */
 public final class BackupCommand {
     static final String USAGE = String.join("\n",
-            "usage: fts backup  [--to FILE] [--config FILE] [--hosts H1,...] [--port P] [--range N] [--at H:P,...] [--group G]",
-            "       fts restore --from FILE [--force] [--config FILE] [--hosts H1,...] [--port P] [--range N] [--at H:P,...] [--group G]",
+            "usage: fts backup  [--to FILE] [--replica ID] [--passcode-file FILE] [--config FILE] [--hosts H1,...] [--port P] [--range N] [--at H:P,...] [--group G]",
+            "       fts restore --from FILE [--force] [--replica ID] [--passcode-file FILE] [--config FILE] [--hosts H1,...] [--port P] [--range N] [--at H:P,...] [--group G]",
             "  backup: a serving replica casts a backup into the group's total order; where it is delivered (everything",
             "  ordered before executed, nothing after) it writes its state to fts.backup.dir on its host and answers the",
             "  file's path; --to FILE copies it there (when the replica's directory is readable here). The group serves on.",
             "  restore: FILE (an absolute path the replica can read: run it on a replica's host) is checked here and",
             "  there, then cast: every replica replaces its objects' state with the backup's at that position. A group",
             "  whose reply cache holds replies (it answered FT calls lately) refuses it unless --force.",
-            "  The replicas are found as fts status finds them (--config: the replica's own configuration).");
+            "  The replicas are found as fts status finds them (--config: the replica's own configuration). The command",
+            "  goes to replica ID (--replica), else to the one --config names (fts.replica.id), else to one on this host.",
+            "  It is signed with the admin passcode (--passcode-file, else the --config file's fts.admin.passcode_file)",
+            "  when there is one: a replica with a passcode refuses unsigned commands.");
     /** How long a command may take at the replica (its own bound is 30 s), plus the way there and back. */
     private static final int COMMAND_TIMEOUT_MS = 40_000;
 
@@ -63,6 +67,8 @@ public final class BackupCommand {
         Integer range = null;
         Path to = null;
         Path from = null;
+        String replicaId = null;
+        Path passcodeFile = null;
         boolean force = false;
         for (int i = 1; i < args.length; i++) {
             String a = args[i];
@@ -85,6 +91,8 @@ public final class BackupCommand {
                 case "--range" -> range = Integer.parseInt(v);
                 case "--group" -> group = v;
                 case "--at" -> at = v;
+                case "--replica" -> replicaId = v;
+                case "--passcode-file" -> passcodeFile = Path.of(v);
                 case "--to" -> to = restore ? unknown(a) : Path.of(v);
                 case "--from" -> from = restore ? Path.of(v).toAbsolutePath().normalize() : unknown(a);
                 default -> throw new IllegalArgumentException("unknown option " + a);
@@ -108,12 +116,19 @@ public final class BackupCommand {
         } else {
             key = "fts-backup";
         }
+        if (replicaId != null) {
+            config.setProperty("fts.replica.id", replicaId);   // named outright: that one, or none
+        }
         Status.Found replica = servingReplica(config, hosts, port, range, at, group);
-        if (replica == null) {
-            out.println("fts " + args[0] + ": no serving replica answered (fts status says why)");
+        if (replica == null || replicaId != null && !replicaId.equals(replica.fields().get("id"))) {
+            out.println("fts " + args[0] + ": " + (replicaId != null ? "replica " + replicaId + " did not answer as "
+                    + "serving" : "no serving replica answered") + " (fts status says why)");
             return 3;
         }
-        Map<String, String> answer = Status.probe(replica.host(), replica.port(), COMMAND_TIMEOUT_MS, key);
+        AdminPasscode passcode = passcodeFile != null ? AdminPasscode.fromFile(passcodeFile, "--passcode-file")
+                : AdminPasscode.load(config);
+        Map<String, String> answer = Status.probe(replica.host(), replica.port(), COMMAND_TIMEOUT_MS,
+                passcode.sign(key, System.currentTimeMillis(), java.util.UUID.randomUUID().toString()));
         String id = replica.fields().getOrDefault("id", replica.host() + ":" + replica.port());
         if (answer == null) {
             out.println("fts " + args[0] + ": replica " + id + " did not answer within " + COMMAND_TIMEOUT_MS + " ms");

@@ -99,7 +99,9 @@ class BackupRestoreProcessTest {
         writer.start();
         Waits.await(() -> last.get() >= 40, Duration.ofSeconds(30), () -> "the writer writes");
         Path copy = backups.resolve("copy" + BackupFile.SUFFIX);
-        Run backup = command("backup", "--at", at(source), "--group", source.group(), "--to", copy.toString());
+        // sent to the replica named, not the first that answers (its host's fts.backup.dir gets the file)
+        Run backup = command("backup", "--at", at(source), "--group", source.group(), "--replica", "r1", "--to",
+                copy.toString());
         long atBackupEnd = last.get();
         Waits.await(() -> last.get() > atBackupEnd + 20, Duration.ofSeconds(30), () -> "the group serves on");
         stop.set(true);
@@ -109,6 +111,10 @@ class BackupRestoreProcessTest {
         BackupFile file = BackupFile.read(copy);   // format, checksum and objects digest checked
         assertEquals(source.group(), file.group(), file.describe());
         assertTrue(backup.text().contains(file.objectsDigest()), backup.text());
+        assertTrue(backup.text().contains(" taken by r1 "), backup.text());
+        Run nobody = command("backup", "--at", at(source), "--group", source.group(), "--replica", "r9");
+        assertEquals(3, nobody.exit(), nobody.text());
+        assertTrue(nobody.text().contains("replica r9 did not answer as serving"), nobody.text());
 
         target = new ReplicaCluster("rs-" + id, 3, false, List.of("-Dfts.backup.dir=" + backups.toAbsolutePath()), LOGS);
         // a replica restores only what its host's operator put into its fts.backup.dir
@@ -176,7 +182,9 @@ class BackupRestoreProcessTest {
             bank.open().deposit(10L * i);
         }
         Path copy = backups.resolve("accounts" + BackupFile.SUFFIX);
-        Run backup = command("backup", "--at", at(source), "--group", source.group(), "--to", copy.toString());
+        // sent to the replica named, not the first that answers (its host's fts.backup.dir gets the file)
+        Run backup = command("backup", "--at", at(source), "--group", source.group(), "--replica", "r1", "--to",
+                copy.toString());
         assertEquals(0, backup.exit(), backup.text());
         bank.close("acct-2", "acct-1");
         bank.open().deposit(99);   // acct-6
@@ -203,6 +211,37 @@ class BackupRestoreProcessTest {
             plain.shutdown(false);
         }
         source.awaitEqualDigests(List.of(0, 1, 2), Duration.ofSeconds(30));
+    }
+
+    /**
+     * With {@code fts.admin.passcode_file}, a replica runs only commands signed with its passcode: a stranger who
+     * reaches the probe port can neither take a backup nor restore one (nor with a passcode of their own), and the
+     * operator with the passcode file can.
+     */
+    @Test
+    void aStrangerWithoutTheAdminPasscodeCanNeitherBackUpNorRestore() throws Exception {
+        Path passcode = backups.resolve("admin.passcode");
+        java.nio.file.Files.writeString(passcode, "a passcode of the operators, long enough\n");
+        Path stranger = backups.resolve("guess.passcode");
+        java.nio.file.Files.writeString(stranger, "a passcode of a stranger, long enough\n");
+        String id = UUID.randomUUID().toString().substring(0, 6);
+        source = new ReplicaCluster("pc-" + id, 3, false, List.of("-Dfts.backup.dir=" + backups.toAbsolutePath(),
+                "-Dfts.admin.passcode_file=" + passcode.toAbsolutePath()), LOGS);
+        Run unsigned = command("backup", "--at", at(source), "--group", source.group());
+        assertEquals(1, unsigned.exit(), unsigned.text());
+        assertTrue(unsigned.text().contains("refused: this replica requires the admin passcode"), unsigned.text());
+        Run guessed = command("backup", "--at", at(source), "--group", source.group(), "--passcode-file",
+                stranger.toString());
+        assertEquals(1, guessed.exit(), guessed.text());
+        assertTrue(guessed.text().contains("refused: the command's passcode is not this replica's"), guessed.text());
+        Run backup = command("backup", "--at", at(source), "--group", source.group(), "--passcode-file",
+                passcode.toString());
+        assertEquals(0, backup.exit(), backup.text());
+        String file = backup.text().substring("backup ".length(), backup.text().indexOf(" taken by "));
+        Run restore = command("restore", "--force", "--from", file, "--at", at(source), "--group", source.group());
+        assertEquals(1, restore.exit(), restore.text());
+        assertTrue(restore.text().contains("refused: this replica requires the admin passcode"), restore.text());
+        assertTrue(java.nio.file.Files.exists(Path.of(file)), "the refused restore left the backup alone");
     }
 
     @Test
