@@ -23,10 +23,11 @@ import org.fts.config.ConfigKey;
 /**
  * The passcode that an operator's state-changing commands ({@code fts backup}, {@code fts restore}) prove they know,
  * on the probe port that also answers {@code fts status} (docs/security.md, "The admin plane"). A command travels as
- * {@code <command>;t=<millis>;n=<nonce>;mac=<hex>}: an HMAC-SHA256 with the passcode over the command, its time and
- * a nonce. A replica with a passcode ({@code fts.admin.passcode_file}) runs a command only if its MAC is right, its
- * time is within {@value #WINDOW_SECONDS} s of the replica's clock, and its nonce was not seen in that window (a
- * request captured on the way cannot be sent again, nor its MAC put on another command). The passcode never travels.
+ * {@code <command>;g=<group>;r=<replica>;t=<millis>;n=<nonce>;mac=<hex>}: an HMAC-SHA256 with the passcode over all
+ * but the MAC. A replica with a passcode ({@code fts.admin.passcode_file}) runs a command only if its MAC is right,
+ * it names this replica and group, its time is within {@value #WINDOW_SECONDS} s of the replica's clock, and its
+ * nonce was not seen in that window (a request captured on the way can be sent neither again, nor to another replica
+ * or group sharing the passcode, nor with its MAC on another command). The passcode never travels.
  * Read-only keys ({@code fts status}) stay open.
  */
 public final class AdminPasscode {
@@ -85,41 +86,63 @@ public final class AdminPasscode {
         return secret != null;
     }
 
-    /** {@code command} as sent at {@code nowMillis} with {@code nonce}: signed when a passcode is configured. */
-    public String sign(String command, long nowMillis, String nonce) {
+    /**
+     * {@code command} as sent to replica {@code replica} of {@code group} at {@code nowMillis} with {@code nonce}:
+     * signed when a passcode is configured, so that no other replica or group runs it.
+     */
+    public String sign(String command, String group, String replica, long nowMillis, String nonce) {
         if (secret == null) {
             return command;
         }
-        String body = command + ";t=" + nowMillis + ";n=" + nonce;
+        String body = command + ";g=" + group + ";r=" + replica + ";t=" + nowMillis + ";n=" + nonce;
         return body + ";mac=" + HexFormat.of().formatHex(mac(body));
     }
 
-    /**
-     * The command {@code key} carries, if it may run at {@code nowMillis}: any key when no passcode is configured,
-     * else only one signed with it, fresh, and not seen before.
-     */
-    public synchronized String verify(String key, long nowMillis) throws Refused {
-        if (secret == null) {
-            return key;
+    /** Where a signed key's fields start, from its end; null if {@code key} is not signed. */
+    private record Signed(String command, String group, String replica, String time, String nonce, String body,
+                          String mac) {
+        static Signed parse(String key) {
+            int m = key.lastIndexOf(";mac=");
+            int n = m < 0 ? -1 : key.lastIndexOf(";n=", m);
+            int t = n < 0 ? -1 : key.lastIndexOf(";t=", n);
+            int r = t < 0 ? -1 : key.lastIndexOf(";r=", t);
+            int g = r < 0 ? -1 : key.lastIndexOf(";g=", r);
+            if (g < 0) {
+                return null;
+            }
+            return new Signed(key.substring(0, g), key.substring(g + 3, r), key.substring(r + 3, t),
+                    key.substring(t + 3, n), key.substring(n + 3, m), key.substring(0, m), key.substring(m + 5));
         }
-        int m = key.lastIndexOf(";mac=");
-        int n = m < 0 ? -1 : key.lastIndexOf(";n=", m);
-        int t = n < 0 ? -1 : key.lastIndexOf(";t=", n);
-        if (t < 0) {
+    }
+
+    /**
+     * The command {@code key} carries, if replica {@code replica} of {@code group} may run it at {@code nowMillis}:
+     * without a passcode, any (a signed one stripped of its signature: a passcode being rolled out); with one, only
+     * one signed with it for this replica and group, fresh, and not seen before.
+     */
+    public synchronized String verify(String key, String group, String replica, long nowMillis) throws Refused {
+        Signed s = Signed.parse(key);
+        if (secret == null) {
+            return s == null ? key : s.command();
+        }
+        if (s == null) {
             throw new Refused("this replica requires the admin passcode (fts.admin.passcode_file): run the command "
                     + "with the replica's configuration (--config) or --passcode-file");
         }
-        String body = key.substring(0, m);
         byte[] given;
         long at;
         try {
-            given = HexFormat.of().parseHex(key.substring(m + 5));
-            at = Long.parseLong(key.substring(t + 3, n));
+            given = HexFormat.of().parseHex(s.mac());
+            at = Long.parseLong(s.time());
         } catch (IllegalArgumentException e) {
             throw new Refused("a malformed signed command");
         }
-        if (!MessageDigest.isEqual(given, mac(body))) {
+        if (!MessageDigest.isEqual(given, mac(s.body()))) {
             throw new Refused("the command's passcode is not this replica's (fts.admin.passcode_file)");
+        }
+        if (!s.group().equals(group) || !s.replica().equals(replica)) {
+            throw new Refused("the command was signed for replica " + s.replica() + " of group " + s.group()
+                    + ", not for this one (" + replica + " of " + group + ")");
         }
         if (Math.abs(nowMillis - at) > WINDOW.toMillis()) {
             throw new Refused("the command was signed " + (nowMillis - at) / 1000 + " s from this replica's clock, "
@@ -132,11 +155,10 @@ public final class AdminPasscode {
             }
             it.remove();
         }
-        String nonce = key.substring(n + 3, m);
-        if (seen.putIfAbsent(nonce, at) != null) {
+        if (seen.putIfAbsent(s.nonce(), at) != null) {
             throw new Refused("the command's nonce was seen already: a replayed request");
         }
-        return key.substring(0, t);
+        return s.command();
     }
 
     private byte[] mac(String body) {

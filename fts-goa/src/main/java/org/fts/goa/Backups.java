@@ -53,12 +53,12 @@ final class Backups {
 
     static final ConfigKey<String> DIR = ConfigKey.absolutePath("fts.backup.dir",
             "where this replica writes the backups an operator takes through it (fts backup), as "
-                    + "<group>-<time>-<replica>.ftsbackup, and the only directory it restores one from (fts restore); "
+                    + "<group>-<time>-<replica>-<nonce>.ftsbackup, and the only directory it restores one from (fts restore); "
                     + "empty: backups under fts.durability.dir's location");
     static final List<ConfigKey<?>> KEYS = List.of(DIR, AdminPasscode.FILE);
     /** Longest a command waits for its cast to be ordered and acted on. */
     static final Duration WAIT = Duration.ofSeconds(30);
-    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss'Z'")
+    private static final DateTimeFormatter STAMP = DateTimeFormatter.ofPattern("yyyyMMdd'T'HHmmss.SSS'Z'")
             .withZone(ZoneOffset.UTC);
 
     private final String self;
@@ -113,7 +113,7 @@ final class Backups {
         String what = signed.startsWith("fts-backup") ? "backup" : "restore";
         String key;
         try {
-            key = passcode.verify(signed, System.currentTimeMillis());
+            key = passcode.verify(signed, group, self, System.currentTimeMillis());
         } catch (AdminPasscode.Refused e) {
             LOG.warn("{}: refused an operator's {} command: {}", self, what, e.getMessage());
             return Map.of(what + ".error", "refused: " + e.getMessage());
@@ -166,7 +166,10 @@ final class Backups {
             castPath.castControl(cast);
             return new LinkedHashMap<>(done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
-            done.cancel(false);   // a backup still being taken or written is dropped: the command gave up on it
+            // a backup still being taken or written is dropped: the command gave up on it (unless it just finished)
+            if (!done.cancel(false) && done.isDone() && !done.isCompletedExceptionally()) {
+                return new LinkedHashMap<>(done.join());
+            }
             return new LinkedHashMap<>(Map.of(what + ".error", "the group did not order the " + what + " within "
                     + WAIT.toSeconds() + " s: does it serve (fts status)?" + ("restore".equals(what)
                     ? " It may still be ordered and restored later: check fts status before trying again" : "")));
@@ -197,7 +200,7 @@ final class Backups {
                 String position = standing.getOrDefault("epoch", "-") + "/" + standing.getOrDefault("delivered", "-");
                 long at = System.currentTimeMillis();
                 // digested and written on a pool thread: the lanes go on as soon as the state is taken
-                CompletableFuture.runAsync(() -> write(snapshot, position, at, done));
+                CompletableFuture.runAsync(() -> write(snapshot, position, at, b.nonce(), done));
             } catch (Snapshot.StateException | RuntimeException e) {
                 done.completeExceptionally(new IllegalStateException("the state could not be taken: "
                         + e.getMessage(), e));
@@ -205,7 +208,8 @@ final class Backups {
         });
     }
 
-    private void write(byte[] snapshot, String position, long at, CompletableFuture<Map<String, String>> done) {
+    private void write(byte[] snapshot, String position, long at, String nonce,
+                       CompletableFuture<Map<String, String>> done) {
         BackupFile b;
         try {
             b = new BackupFile(group, self, at, position, Snapshot.objectsDigest(snapshot), snapshot);
@@ -215,8 +219,10 @@ final class Backups {
             return;
         }
         Path d = dir;
+        // the command's nonce in the name: two backups through one replica in one millisecond are two files, and one
+        // removed after its command gave up is never another's
         Path file = d.resolve(group + "-" + STAMP.format(java.time.Instant.ofEpochMilli(b.takenAtMillis())) + "-"
-                + self + BackupFile.SUFFIX);
+                + self + "-" + nonce.substring(0, 8) + BackupFile.SUFFIX);
         if (done.isCancelled()) {
             LOG.warn("{}: backup at {} not written: its command gave up waiting ({} s)", self, position,
                     WAIT.toSeconds());

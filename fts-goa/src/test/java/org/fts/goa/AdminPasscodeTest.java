@@ -26,41 +26,58 @@ class AdminPasscodeTest {
     void aCommandSignedWithTheReplicasPasscodeRunsOnce(@TempDir Path dir) throws Exception {
         AdminPasscode replica = passcode(dir, "correct horse battery staple");
         AdminPasscode operator = passcode(dir, "correct horse battery staple");
-        String signed = operator.sign("fts-restore=/var/lib/fts/backups/b.ftsbackup", NOW, "n1");
-        assertEquals("fts-restore=/var/lib/fts/backups/b.ftsbackup", replica.verify(signed, NOW + 2_000));
+        // a path that holds the signature's own markers still parses: the fields are read from the end
+        String path = "fts-restore=/var/lib/fts/backups/b;t=1;n=2;mac=3.ftsbackup";
+        String signed = operator.sign(path, "bank", "r1", NOW, "n1");
+        assertEquals(path, replica.verify(signed, "bank", "r1", NOW + 2_000));
         AdminPasscode.Refused again = assertThrows(AdminPasscode.Refused.class,
-                () -> replica.verify(signed, NOW + 3_000));
+                () -> replica.verify(signed, "bank", "r1", NOW + 3_000));
         assertTrue(again.getMessage().contains("replayed"), again.getMessage());
     }
 
     @Test
     void aStrangerWithoutThePasscodeIsRefused(@TempDir Path dir) throws Exception {
         AdminPasscode replica = passcode(dir, "correct horse battery staple");
-        assertTrue(assertThrows(AdminPasscode.Refused.class, () -> replica.verify("fts-backup", NOW)).getMessage()
-                .contains("requires the admin passcode"));
-        String wrong = passcode(dir, "another passcode entirely").sign("fts-backup", NOW, "n2");
-        assertTrue(assertThrows(AdminPasscode.Refused.class, () -> replica.verify(wrong, NOW)).getMessage()
-                .contains("not this replica's"));
+        assertTrue(assertThrows(AdminPasscode.Refused.class, () -> replica.verify("fts-backup", "bank", "r1", NOW))
+                .getMessage().contains("requires the admin passcode"));
+        String wrong = passcode(dir, "another passcode entirely").sign("fts-backup", "bank", "r1", NOW, "n2");
+        assertTrue(assertThrows(AdminPasscode.Refused.class, () -> replica.verify(wrong, "bank", "r1", NOW))
+                .getMessage().contains("not this replica's"));
         // a MAC taken from a captured backup does not make a restore
-        String backup = passcode(dir, "correct horse battery staple").sign("fts-backup", NOW, "n3");
+        String backup = passcode(dir, "correct horse battery staple").sign("fts-backup", "bank", "r1", NOW, "n3");
         String forged = "fts-restore-force=/x" + backup.substring("fts-backup".length());
-        assertThrows(AdminPasscode.Refused.class, () -> replica.verify(forged, NOW));
-        assertThrows(AdminPasscode.Refused.class, () -> replica.verify("fts-backup;t=1;n=2;mac=zz", NOW));
+        assertThrows(AdminPasscode.Refused.class, () -> replica.verify(forged, "bank", "r1", NOW));
+        assertThrows(AdminPasscode.Refused.class,
+                () -> replica.verify("fts-backup;g=bank;r=r1;t=1;n=2;mac=zz", "bank", "r1", NOW));
+    }
+
+    @Test
+    void aCommandSignedForOneReplicaRunsAtNoOtherNorInAnotherGroup(@TempDir Path dir) throws Exception {
+        AdminPasscode shared = passcode(dir, "correct horse battery staple");
+        String forR1 = passcode(dir, "correct horse battery staple").sign("fts-restore-force=/b.ftsbackup", "bank",
+                "r1", NOW, "n6");
+        assertTrue(assertThrows(AdminPasscode.Refused.class, () -> shared.verify(forR1, "bank", "r2", NOW))
+                .getMessage().contains("signed for replica r1 of group bank"));
+        assertThrows(AdminPasscode.Refused.class, () -> shared.verify(forR1, "audit", "r1", NOW));
     }
 
     @Test
     void aCommandSignedMoreThanAMinuteFromTheReplicasClockIsRefused(@TempDir Path dir) throws Exception {
         AdminPasscode replica = passcode(dir, "correct horse battery staple");
-        String old = passcode(dir, "correct horse battery staple").sign("fts-backup", NOW - 61_000, "n4");
-        assertTrue(assertThrows(AdminPasscode.Refused.class, () -> replica.verify(old, NOW)).getMessage()
-                .contains("more than 60 s"));
+        String old = passcode(dir, "correct horse battery staple").sign("fts-backup", "bank", "r1", NOW - 61_000, "n4");
+        assertTrue(assertThrows(AdminPasscode.Refused.class, () -> replica.verify(old, "bank", "r1", NOW))
+                .getMessage().contains("more than 60 s"));
     }
 
     @Test
-    void withoutAPasscodeCommandsAreNotSignedAndRun() throws Exception {
+    void withoutAPasscodeCommandsAreNotSignedAndRunSignedOnesIncluded(@TempDir Path dir) throws Exception {
         AdminPasscode none = AdminPasscode.load(new Properties());
-        assertEquals("fts-backup", none.sign("fts-backup", NOW, "n5"));
-        assertEquals("fts-backup", none.verify("fts-backup", NOW));
+        assertEquals("fts-backup", none.sign("fts-backup", "bank", "r1", NOW, "n5"));
+        assertEquals("fts-backup", none.verify("fts-backup", "bank", "r1", NOW));
+        // an operator who signs before every replica has the passcode (a rollout): the command runs as unsigned
+        String signed = passcode(dir, "correct horse battery staple").sign("fts-restore=/b.ftsbackup", "bank", "r1",
+                NOW, "n7");
+        assertEquals("fts-restore=/b.ftsbackup", none.verify(signed, "bank", "r1", NOW));
     }
 
     @Test

@@ -23,9 +23,23 @@ public final class CommandProbe implements DiagnosticsHandler.ProbeHandler {
         this.commands = commands;
     }
 
-    /** Registers {@code commands} with {@code channel}'s transport (harmless when its diagnostics are off). */
+    /**
+     * Registers {@code commands} with {@code channel}'s transport (harmless when its diagnostics are off), and takes
+     * JGroups' own handler off the probe port: its {@code op=} and {@code jmx=} keys change a protocol, for anyone who
+     * reaches the port (docs/security.md, "The admin plane"). Call once the channel is connected (JGroups registers
+     * that handler as it connects).
+     */
     public static void register(JChannel channel, Function<String, Map<String, String>> commands) {
-        channel.getProtocolStack().getTransport().registerProbeHandler(new CommandProbe(commands));
+        org.jgroups.protocols.TP transport = channel.getProtocolStack().getTransport();
+        DiagnosticsHandler diagnostics = transport.getDiagnosticsHandler();
+        if (diagnostics != null) {
+            for (DiagnosticsHandler.ProbeHandler h : java.util.List.copyOf(diagnostics.getProbeHandlers())) {
+                if (h instanceof org.jgroups.JChannelProbeHandler) {
+                    transport.unregisterProbeHandler(h);
+                }
+            }
+        }
+        transport.registerProbeHandler(new CommandProbe(commands));
     }
 
     @Override

@@ -128,7 +128,8 @@ public final class BackupCommand {
         AdminPasscode passcode = passcodeFile != null ? AdminPasscode.fromFile(passcodeFile, "--passcode-file")
                 : AdminPasscode.load(config);
         Map<String, String> answer = Status.probe(replica.host(), replica.port(), COMMAND_TIMEOUT_MS,
-                passcode.sign(key, System.currentTimeMillis(), java.util.UUID.randomUUID().toString()));
+                passcode.sign(key, replica.fields().getOrDefault("group", ""), replica.fields().getOrDefault("id", ""),
+                        System.currentTimeMillis(), java.util.UUID.randomUUID().toString()));
         String id = replica.fields().getOrDefault("id", replica.host() + ":" + replica.port());
         if (answer == null) {
             out.println("fts " + args[0] + ": replica " + id + " did not answer within " + COMMAND_TIMEOUT_MS + " ms");

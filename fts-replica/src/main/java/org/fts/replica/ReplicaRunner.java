@@ -178,8 +178,17 @@ public final class ReplicaRunner {
     }
 
     public static void main(String[] args) {
+        Properties config;
         try {
-            Properties config = config(args);
+            config = config(args);
+        } catch (IOException | IllegalArgumentException e) {
+            // no configuration to start from (a missing or unreadable --config file, a wrong argument): a refusal
+            LOG.error("replica refused to start (exit status {}: starting it again changes nothing until its "
+                    + "configuration does): {}", REFUSED, e.toString());
+            Runtime.getRuntime().halt(REFUSED);
+            return;
+        }
+        try {
             Properties props = orbProperties(config);
             Running r = start(config);
             String id = props.getProperty("fts.replica.id", "?");
@@ -208,8 +217,9 @@ public final class ReplicaRunner {
     }
 
     /**
-     * A start that cannot succeed until the configuration changes: a key with a bad value, or settings that differ from
-     * the serving group's ({@link ConfigException} as the cause). The shipped systemd unit does not restart it
+     * A start that cannot succeed until the configuration changes: a missing or unreadable configuration file, a wrong
+     * argument, a key with a bad value, or settings that differ from the serving group's ({@link ConfigException} as
+     * the cause). The shipped systemd unit does not restart it
      * ({@code RestartPreventExitStatus=2}).
      */
     static final int REFUSED = 2;

@@ -64,8 +64,17 @@ class ReplicaRunnerExitTest {
             int exit = exitOf("exit-port-taken", config(taken.getLocalPort()));
             String log = Files.readString(LOGS.resolve("exit-port-taken.err"));
             assertEquals(ReplicaRunner.FAILED, exit, log);
-            assertTrue(log.contains("failed to start"), log);
+            assertTrue(log.contains("failed to start") && log.contains("cannot listen on 127.0.0.1:"
+                    + taken.getLocalPort()), log);
         }
+    }
+
+    @Test
+    void aMissingConfigurationFileIsARefusal() throws Exception {
+        int exit = exitOf("exit-no-config", LOGS.resolve("no-such.properties"));
+        String log = Files.readString(LOGS.resolve("exit-no-config.err"));
+        assertEquals(ReplicaRunner.REFUSED, exit, log);
+        assertTrue(log.contains("no-such.properties") && log.contains("refused to start"), log);
     }
 
     @Test

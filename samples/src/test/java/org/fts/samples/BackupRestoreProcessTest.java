@@ -242,6 +242,21 @@ class BackupRestoreProcessTest {
         assertEquals(1, restore.exit(), restore.text());
         assertTrue(restore.text().contains("refused: this replica requires the admin passcode"), restore.text());
         assertTrue(java.nio.file.Files.exists(Path.of(file)), "the refused restore left the backup alone");
+        // JGroups' own keys that change a protocol (op=, jmx= with a value) are off the port; FTS's status answers
+        String[] at = source.probeAddress(0).split(":");
+        String write = probe(at[0], Integer.parseInt(at[1]), "jmx=UNICAST3.xmit_interval=1234");
+        assertTrue(!write.contains("xmit_interval"), "JGroups' jmx= handler answered: " + write);
+        assertTrue(probe(at[0], Integer.parseInt(at[1]), "fts").contains("fts.id=r0"), "the status answers");
+    }
+
+    /** What the probe port answers {@code key} (as fts status asks: one line, then the answer until it closes). */
+    private static String probe(String host, int port, String key) throws java.io.IOException {
+        try (java.net.Socket s = new java.net.Socket(host, port)) {
+            s.setSoTimeout(10_000);
+            s.getOutputStream().write((key + "\n").getBytes(StandardCharsets.UTF_8));
+            s.getOutputStream().flush();
+            return new String(s.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     @Test
