@@ -3,6 +3,7 @@ package org.fts.chaos;
 import java.util.Properties;
 
 import org.fts.samples.AuditImpl;
+import org.fts.samples.Clients;
 import org.omg.CORBA.ORB;
 import org.omg.PortableServer.POA;
 import org.omg.PortableServer.POAHelper;
@@ -19,10 +20,7 @@ final class AuditService implements AutoCloseable {
     private final String reference;
 
     AuditService() throws Exception {
-        Properties p = new Properties();
-        p.setProperty("org.omg.CORBA.ORBClass", "org.jacorb.orb.ORB");
-        p.setProperty("org.omg.CORBA.ORBSingletonClass", "org.jacorb.orb.ORBSingleton");
-        p.setProperty("jacorb.log.default.verbosity", "0");
+        Properties p = Clients.orbDefaults();   // the replicas' codeset: the relay copies characters as negotiated
         p.setProperty("OAIAddr", "127.0.0.1");
         orb = ORB.init(new String[0], p);
         POA root = POAHelper.narrow(orb.resolve_initial_references("RootPOA"));

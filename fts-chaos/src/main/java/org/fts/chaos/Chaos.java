@@ -126,7 +126,8 @@ public final class Chaos {
              Volumes volumes = o.nemesis().needsVolumes(o.durable()) ? Volumes.open(groupDir, o.replicas(), netLog)
                      : null;
              ReplicaCluster cluster = ReplicaCluster.withEnvironments(group, o.hostAddresses(),
-                     audit == null ? options : plus(options, audit.replicaOptions()), args, dir, environments);
+                     audit == null ? options : java.util.stream.Stream.concat(options.stream(),
+                             audit.replicaOptions().stream()).toList(), args, dir, environments);
              Probe probe = new Probe(cluster)) {
             long origin = System.nanoTime();
             History history = new History(origin);
@@ -215,12 +216,6 @@ public final class Chaos {
             }
             clientOrbs.forEach(orb -> orb.shutdown(false));
         }
-    }
-
-    private static List<String> plus(List<String> a, List<String> b) {
-        List<String> out = new ArrayList<>(a);
-        out.addAll(b);
-        return out;
     }
 
     private static Properties clientProperties() {

@@ -65,13 +65,16 @@ public final class ConfigKey<T> {
      * is refused: it would depend on the working directory, which under a service manager is {@code /}.
      */
     public static ConfigKey<String> absolutePath(String name, String description) {
-        return new ConfigKey<>(name, "", "path", "absolute, or empty for the default location", description,
-                String::trim, s -> s.isEmpty() || java.nio.file.Path.of(s).isAbsolute(), s -> s);
+        return absolute(name, "absolute, or empty for the default location", description);
     }
 
     /** A file given as an absolute path, or left unset (empty: none; what that means, the description says). */
     public static ConfigKey<String> optionalAbsoluteFile(String name, String description) {
-        return new ConfigKey<>(name, "", "path", "absolute, or empty for none", description,
+        return absolute(name, "absolute, or empty for none", description);
+    }
+
+    private static ConfigKey<String> absolute(String name, String allowed, String description) {
+        return new ConfigKey<>(name, "", "path", allowed, description,
                 String::trim, s -> s.isEmpty() || java.nio.file.Path.of(s).isAbsolute(), s -> s);
     }
 

@@ -300,16 +300,14 @@ class ArchiveIT {
                 "config/bank-1.properties", "config/audit-plain.properties", "config/client.properties")) {
             assertTrue(Files.isRegularFile(bank.resolve(f)), "examples/bank/" + f + " is in the archive");
         }
-        List<String> guide = Files.readAllLines(Path.of("..", "docs", "guide.md"), StandardCharsets.UTF_8);
-        List<String> lines = new ArrayList<>(GuideScript.block(guide, "## 9."));
-        lines.addAll(GuideScript.block(guide, "## 10."));
-        try (GuideScript script = GuideScript.of(lines, GuideScript.CLIENTS_AND_WAITS, tmp.resolve("guide.pids"))) {
+        try (GuideScript script = GuideScript.fromGuide(Path.of("..", "docs", "guide.md"), tmp.resolve("guide.pids"),
+                "## 9.", "## 10.")) {
             int exit = script.run(bank, Map.of(), tmp.resolve("guide.out"), tmp.resolve("guide.err"),
                     Duration.ofSeconds(300));
             String said = Files.readString(tmp.resolve("guide.out"));
             assertEquals(0, exit, "the guide's steps, from the archive (-1: not ended in 300 s):\n" + script.script()
                     + "\nprinted:\n" + said + "\nstderr: " + tmp.resolve("guide.err"));
-            List<String> printed = GuideScript.withoutReadyLines(said.lines().toList());
+            List<String> printed = GuideScript.printed(tmp.resolve("guide.out"));
             assertTrue(script.matches(printed), "what the guide says each call prints:\n" + script.expected()
                     + "\nprinted:\n" + printed);
         }

@@ -35,7 +35,6 @@ public final class AdminPasscode {
             "a file whose first line is the passcode that fts backup and fts restore must prove (an HMAC over each "
                     + "command, its time and a nonce: the passcode never travels); empty: those commands are "
                     + "accepted from anyone who reaches the probe port (a warning at start)");
-    static final List<ConfigKey<?>> KEYS = List.of(FILE);
     static final long WINDOW_SECONDS = 60;
     private static final Duration WINDOW = Duration.ofSeconds(WINDOW_SECONDS);
     private static final int SEEN_MAX = 10_000;
@@ -62,7 +61,7 @@ public final class AdminPasscode {
 
     /** The passcode {@code fts.admin.passcode_file} names in {@code props}, or none. */
     public static AdminPasscode load(Properties props) {
-        String file = FILE.get(props).trim();
+        String file = FILE.get(props);
         return file.isEmpty() ? none() : fromFile(Path.of(file), FILE.name());
     }
 

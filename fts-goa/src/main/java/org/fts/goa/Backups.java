@@ -167,7 +167,7 @@ final class Backups {
             return new LinkedHashMap<>(done.get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
         } catch (TimeoutException e) {
             // a backup still being taken or written is dropped: the command gave up on it (unless it just finished)
-            if (!done.cancel(false) && done.isDone() && !done.isCompletedExceptionally()) {
+            if (!done.cancel(false) && !done.isCompletedExceptionally()) {   // cancel fails once it is done
                 return new LinkedHashMap<>(done.join());
             }
             return new LinkedHashMap<>(Map.of(what + ".error", "the group did not order the " + what + " within "

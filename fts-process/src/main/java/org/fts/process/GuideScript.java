@@ -101,6 +101,19 @@ public final class GuideScript implements AutoCloseable {
         return new GuideScript(sh.toString(), List.copyOf(expected), pids);
     }
 
+    /**
+     * The script of the blocks under {@code headings} in the guide at {@code guide}, in that order, whose foreground
+     * clients and waits print what their comments say ({@link #CLIENTS_AND_WAITS}).
+     */
+    public static GuideScript fromGuide(Path guide, Path pids, String... headings) throws IOException {
+        List<String> text = Files.readAllLines(guide, StandardCharsets.UTF_8);
+        List<String> lines = new ArrayList<>();
+        for (String heading : headings) {
+            lines.addAll(block(text, heading));
+        }
+        return of(lines, CLIENTS_AND_WAITS, pids);
+    }
+
     /** The script as run. */
     public String script() {
         return script;
@@ -130,9 +143,9 @@ public final class GuideScript implements AutoCloseable {
         return process.exitValue();
     }
 
-    /** {@code lines} without those ending in " ready" (what the examples' servers print once they serve). */
-    public static List<String> withoutReadyLines(List<String> lines) {
-        return lines.stream().filter(l -> !l.endsWith(" ready")).toList();
+    /** What the script printed to {@code out}, less the lines ending in " ready" (the examples' servers print those). */
+    public static List<String> printed(Path out) throws IOException {
+        return Files.readAllLines(out, StandardCharsets.UTF_8).stream().filter(l -> !l.endsWith(" ready")).toList();
     }
 
     /** Whether {@code printed} is what the guide says, line for line, each placeholder standing for one word. */

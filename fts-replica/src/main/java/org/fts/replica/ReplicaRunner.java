@@ -183,9 +183,7 @@ public final class ReplicaRunner {
             config = config(args);
         } catch (IOException | IllegalArgumentException e) {
             // no configuration to start from (a missing or unreadable --config file, a wrong argument): a refusal
-            LOG.error("replica refused to start (exit status {}: starting it again changes nothing until its "
-                    + "configuration does): {}", REFUSED, e.toString());
-            Runtime.getRuntime().halt(REFUSED);
+            stop(REFUSED, e);
             return;
         }
         try {
@@ -204,16 +202,19 @@ public final class ReplicaRunner {
             LOG.info("replica {} serves {}", id, r.references().keySet());
             r.orb().run();
         } catch (Throwable t) {
-            // JacORB's threads would keep a failed replica alive: it says why and ends
-            int status = exitStatus(t);
-            if (status == REFUSED) {
-                LOG.error("replica refused to start (exit status {}: starting it again changes nothing until its "
-                        + "configuration does): {}", status, t.toString(), t);
-            } else {
-                LOG.error("replica failed to start (exit status {}): {}", status, t.toString(), t);
-            }
-            Runtime.getRuntime().halt(status);
+            stop(exitStatus(t), t);
         }
+    }
+
+    /** A start that did not succeed: says why and ends (JacORB's threads would keep the JVM alive). */
+    private static void stop(int status, Throwable why) {
+        if (status == REFUSED) {
+            LOG.error("replica refused to start (exit status {}: starting it again changes nothing until its "
+                    + "configuration does): {}", status, why.toString(), why);
+        } else {
+            LOG.error("replica failed to start (exit status {}): {}", status, why.toString(), why);
+        }
+        Runtime.getRuntime().halt(status);
     }
 
     /**

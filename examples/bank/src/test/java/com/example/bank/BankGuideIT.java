@@ -3,11 +3,9 @@ package com.example.bank;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -36,10 +34,7 @@ class BankGuideIT {
 
     @Test
     void theGuidesStepsNineAndTenWorkAsPasted() throws Exception {
-        List<String> guide = Files.readAllLines(GUIDE, StandardCharsets.UTF_8);
-        List<String> lines = new ArrayList<>(GuideScript.block(guide, "## 9."));
-        lines.addAll(GuideScript.block(guide, "## 10."));
-        script = GuideScript.of(lines, GuideScript.CLIENTS_AND_WAITS, Path.of("target", "guide.pids"));
+        script = GuideScript.fromGuide(GUIDE, Path.of("target", "guide.pids"), "## 9.", "## 10.");
         Path out = Path.of("target", "guide.out");
         int exit = script.run(Path.of("."), Map.of("FTS_NO_BUILD", "1"), out, Path.of("target", "guide.err"),
                 Duration.ofSeconds(300));
@@ -47,7 +42,7 @@ class BankGuideIT {
         assertTrue(exit >= 0, "the guide's steps end within 300 s:\n" + script.script() + "\nprinted:\n" + said);
         assertEquals(0, exit, "the guide's steps:\n" + script.script() + "\nprinted:\n" + said
                 + "\nstderr: target/guide.err");
-        List<String> printed = GuideScript.withoutReadyLines(said.lines().toList());
+        List<String> printed = GuideScript.printed(out);
         assertTrue(script.matches(printed), "what the guide says each call prints:\n" + script.expected()
                 + "\nprinted:\n" + printed);
     }

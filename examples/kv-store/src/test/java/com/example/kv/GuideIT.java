@@ -3,12 +3,9 @@ package com.example.kv;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 
 import org.fts.process.GuideScript;
@@ -38,10 +35,7 @@ class GuideIT {
 
     @Test
     void theGuidesStepsSixAndSevenWorkAsPasted() throws Exception {
-        List<String> guide = Files.readAllLines(GUIDE, StandardCharsets.UTF_8);
-        List<String> lines = new ArrayList<>(GuideScript.block(guide, "## 6."));
-        lines.addAll(GuideScript.block(guide, "## 7."));
-        script = GuideScript.of(lines, GuideScript.CLIENTS_AND_WAITS, Path.of("target", "guide.pids"));
+        script = GuideScript.fromGuide(GUIDE, Path.of("target", "guide.pids"), "## 6.", "## 7.");
         Path out = Path.of("target", "guide.out");
         int exit = script.run(Path.of("."), Map.of("FTS_NO_BUILD", "1"), out, Path.of("target", "guide.err"),
                 Duration.ofSeconds(240));
@@ -49,7 +43,6 @@ class GuideIT {
         assertTrue(exit >= 0, "the guide's steps end within 240 s:\n" + script.script());
         assertEquals(0, exit, "the guide's steps:\n" + script.script() + "\nprinted:\n" + said
                 + "\nstderr: target/guide.err");
-        List<String> printed = GuideScript.withoutReadyLines(said.lines().toList());
-        assertEquals(script.expected(), printed, "what the guide says each call prints");
+        assertEquals(script.expected(), GuideScript.printed(out), "what the guide says each call prints");
     }
 }
