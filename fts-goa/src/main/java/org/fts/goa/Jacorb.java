@@ -93,6 +93,28 @@ final class Jacorb {
     }
 
     /**
+     * A client request's arguments as raw bytes, in {@code send_request} (an ordered outcall, {@link Outcalls}): the
+     * stub has marshalled them into JacORB's request stream, whose GIOP 1.2 body starts 8-aligned.
+     */
+    static Arguments requestArguments(org.omg.PortableInterceptor.ClientRequestInfo ri) {
+        if (!(ri instanceof org.jacorb.orb.portableInterceptor.ClientRequestInfoImpl info)
+                || info.getRequestStream() == null) {
+            throw new MARSHAL("FTS cannot relay " + ri.operation() + ": not a JacORB request stream", 0,
+                    CompletionStatus.COMPLETED_NO);
+        }
+        org.jacorb.orb.giop.RequestOutputStream ros = info.getRequestStream();
+        int start = ros.getBodyBegin();
+        int end = ros.size();
+        if (ros.getGIOPMinor() != 2 || start % 8 != 0 || end < start) {
+            throw new MARSHAL("FTS relays GIOP 1.2 calls only, not " + ri.operation() + " over GIOP 1."
+                    + ros.getGIOPMinor(), 0, CompletionStatus.COMPLETED_NO);
+        }
+        byte[] all = ros.getBufferCopy();
+        byte[] body = java.util.Arrays.copyOfRange(all, start, end);
+        return new Arguments(body, 0, ros.getGIOPMinor(), false, 0, 0, ri.response_expected());
+    }
+
+    /**
      * What is left of a reply body in {@code in} (from its position to the message's end), raw: an outcall's
      * outcome ({@link Outcalls}). Only an 8-aligned, big-endian body can be copied into another reply as it is.
      */

@@ -1,13 +1,16 @@
 package org.fts.goa;
 
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -37,19 +40,23 @@ import org.slf4j.LoggerFactory;
  * makes each call, and its outcome travels through the total order, so every replica's servant goes on with the same
  * bytes (docs/goa.md, "Calls out to other servers").
  *
- * <p>How: {@link OutcallInterceptor} forwards the servant's call (on its execution thread, which is then not the
- * delivery thread: {@link ExecutionLanes}) to this replica's relay, an object of a private ORB of its own. The relay
- * takes the call's raw arguments; at the designated replica (the one that received the incoming request, or, once it
- * left the view, the view's first member) it makes the call to the real target and casts the outcome
- * ({@link Cast.Outcome}); at every replica it answers the servant's call with the outcome delivered first.
+ * <p>How: {@link OutcallInterceptor} stops the servant's call in {@code send_request} (on its execution thread, which
+ * is then not the delivery thread: {@link ExecutionLanes}) and hands its marshalled arguments to {@link #outcome}.
+ * At the designated replica (the one that received the incoming request, or, once it left the view, the view's first
+ * member) that makes the call to the real target through a private ORB and casts the outcome ({@link Cast.Outcome});
+ * at every replica it returns the outcome delivered first. The servant's thread waits for it inside the JVM, under no
+ * ORB's reply timeout, so a replica whose whole process stops while it waits (a long pause, {@code SIGSTOP}) still
+ * gets the ordered outcome. The interceptor then throws a system exception outcome at once; a reply or user exception
+ * it forwards to this replica's relay, an object of the private ORB that answers it at once from {@link #answers},
+ * and again if that local leg must be sent again.
  *
  * <p>Guarantees: every replica's servant sees the same outcome of each call (the first one ordered). A call is made
  * at least once while a replica that would make it lives; more than once only when the designated replica fails or
  * leaves after calling and before its outcome is ordered (another then makes it again, with the same identity), or
  * replays its log after a restart before the outcome it cast is replayed. Waiting for an outcome has no timeout of its
- * own: the call's own (the relay ORB's {@code jacorb.connection.client.pending_reply_timeout}) ends it, as under a
- * plain POA, and its failure is the outcome. Only GIOP 1.2, big-endian targets are relayed (raw bodies are copied
- * 8-aligned); any other gets {@code MARSHAL}, the same at every replica.
+ * own: the call's own ends it, as under a plain POA (the private ORB takes the servant ORB's
+ * {@code jacorb.connection.client.pending_reply_timeout}), and its failure is the outcome. Only GIOP 1.2, big-endian
+ * targets are relayed (raw bodies are copied 8-aligned); any other gets {@code MARSHAL}, the same at every replica.
  */
 final class Outcalls {
     private static final Logger LOG = LoggerFactory.getLogger(Outcalls.class);
@@ -64,6 +71,7 @@ final class Outcalls {
     private static final long RECHECK_MS = 200;
     /** After this long with no outcome ordered, every replica makes the call (at least once). */
     private static final long TAKEOVER_MS = 30_000;
+    private static final String PENDING_REPLY_TIMEOUT = "jacorb.connection.client.pending_reply_timeout";
 
     private final String self;
     private final Consumer<Cast> cast;
@@ -71,25 +79,29 @@ final class Outcalls {
     private final ORB relayOrb;
     private final POA relayPoa;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    /** Ordered outcomes the relay answers their servant's leg with, until the interceptor saw the leg end. */
+    private final Map<String, Cast.Outcome> answers = new ConcurrentHashMap<>();
     /** The relay's host:port: a call forwarded there is not forwarded again. */
     private final String relayEndpoint;
     private final LinkedHashMap<String, Cast.Outcome> early = new LinkedHashMap<>();
     /**
      * The relay's objects: one per target (its id names the target), so that a stub JacORB rebinds to the relay after
-     * a forward still names its target; each call says which it is in its {@code FTS_OUTCALL} service context.
+     * a forward still names its target; each leg says which call it answers in its {@code FTS_OUTCALL} service context.
      */
     private final Map<String, String> targets = new ConcurrentHashMap<>();
 
-    /** A call forwarded to the relay, and who should make it. */
-    private record Pending(String key, String origin, CompletableFuture<Cast.Outcome> outcome,
-                           java.util.concurrent.atomic.AtomicBoolean called, long since) {
+    /** A call made by a servant here, and who should make it. */
+    private record Pending(String key, String origin, CompletableFuture<Cast.Outcome> outcome, AtomicBoolean called,
+                           long since) {
     }
 
     /**
      * @param cast casts into the total order
      * @param view the replica ids of the current view, in its order
+     * @param replyTimeoutMs the servant ORB's reply timeout (0: none), which the real call gets too
      */
-    Outcalls(String self, String host, Consumer<Cast> cast, Supplier<List<String>> view) throws Exception {
+    Outcalls(String self, String host, Consumer<Cast> cast, Supplier<List<String>> view, int replyTimeoutMs)
+            throws Exception {
         this.self = self;
         this.cast = cast;
         this.view = view;
@@ -100,6 +112,7 @@ final class Outcalls {
         p.setProperty("OAIAddr", host);
         p.setProperty("OAPort", "0");
         p.setProperty("jacorb.implname", "fts-relay");
+        p.setProperty(PENDING_REPLY_TIMEOUT, Integer.toString(replyTimeoutMs));
         // jacorb.properties and system properties reach every ORB of the JVM: the relay's ORB must not run the adaptor's
         // initializer (a second replica of the group in this JVM) if they name it
         p.setProperty(Jacorb.RELAY_ORB, "true");
@@ -121,40 +134,23 @@ final class Outcalls {
         t.start();
     }
 
-    /**
-     * The servant's thread, in a call to a plain object: registers call {@code key} to {@code target} (stringified),
-     * for the incoming request received at {@code origin}, and returns the relay's reference for that target.
-     */
-    org.omg.CORBA.Object relayFor(String key, String target, String origin) {
-        String targetId = java.util.UUID.nameUUIDFromBytes(target.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-                .toString();
+    /** The servant ORB's reply timeout, for {@link #Outcalls}: JacORB's, 0 for none or another ORB. */
+    static int replyTimeoutOf(ORB orb) {
+        return Jacorb.intSetting(orb, PENDING_REPLY_TIMEOUT, 0);
+    }
+
+    /** The relay object that stands for {@code target} (stringified): a servant's leg for a call to it goes there. */
+    org.omg.CORBA.Object relayFor(String target) {
+        String targetId = UUID.nameUUIDFromBytes(target.getBytes(StandardCharsets.UTF_8)).toString();
         if (targets.size() > KEPT) {
             targets.clear();   // targets a servant calls: a bound, not a cache that matters
         }
         targets.put(targetId, target);
-        register(key, origin);
         try {
-            return relayPoa.create_reference_with_id(targetId.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            return relayPoa.create_reference_with_id(targetId.getBytes(StandardCharsets.UTF_8),
                     "IDL:omg.org/CORBA/Object:1.0");
         } catch (RuntimeException | org.omg.PortableServer.POAPackage.WrongPolicy e) {
-            pending.remove(key);
-            throw new INTERNAL("FTS: no relay reference for outcall " + key + ": " + e);
-        }
-    }
-
-    /**
-     * The servant's thread: registers call {@code key} of the incoming request received at {@code origin} (also for a
-     * call its stub already sends to the relay, rebound there by an earlier forward: the relay object names the target).
-     */
-    void register(String key, String origin) {
-        Pending p = new Pending(key, origin, new CompletableFuture<>(),
-                new java.util.concurrent.atomic.AtomicBoolean(), System.nanoTime());
-        synchronized (early) {   // with delivered(): an outcome is either found here or put into early, never lost
-            pending.put(key, p);
-            Cast.Outcome done = early.remove(key);
-            if (done != null) {
-                p.outcome().complete(done);
-            }
+            throw new INTERNAL("FTS: no relay reference for " + target + ": " + e);
         }
     }
 
@@ -166,6 +162,45 @@ final class Outcalls {
     /** Whether {@code endpoint} (host:port) is this replica's relay. */
     boolean isRelay(String endpoint) {
         return relayEndpoint.equals(endpoint);
+    }
+
+    /**
+     * The servant's thread: call {@code key} of the incoming request received at {@code origin}, to {@code target}
+     * (stringified) with these marshalled arguments. Made here if this replica is the one to make it; returns the
+     * outcome ordered first, at every replica alike. Waits with no timeout of its own (the call's own ends it).
+     */
+    Cast.Outcome outcome(String key, String target, String origin, String operation, Jacorb.Arguments args) {
+        Pending p = new Pending(key, origin, new CompletableFuture<>(), new AtomicBoolean(), System.nanoTime());
+        synchronized (early) {   // with delivered(): an outcome is either found here or put into early, never lost
+            pending.put(key, p);
+            Cast.Outcome done = early.remove(key);
+            if (done != null) {
+                p.outcome().complete(done);
+            }
+        }
+        try {
+            return await(p, target, operation, args);
+        } finally {
+            pending.remove(key);
+        }
+    }
+
+    /** The interceptor: the leg for call {@code key} will carry this outcome (the relay answers it from here). */
+    void answerWith(Cast.Outcome o) {
+        if (answers.size() > KEPT) {
+            answers.clear();   // legs that never ended: a bound; a leg that finds none gets INTERNAL
+        }
+        answers.put(o.call(), o);
+    }
+
+    /** Whether the relay holds the outcome of call {@code key} for its leg. */
+    boolean hasAnswer(String key) {
+        return answers.containsKey(key);
+    }
+
+    /** The interceptor: the leg for call {@code key} ended (answered, or given up). */
+    void answered(String key) {
+        answers.remove(key);
     }
 
     /** The delivery thread: an outcome ordered; the first one of a call counts. */
@@ -190,10 +225,8 @@ final class Outcalls {
      */
     void abandonAll(String why) {
         for (Pending p : pending.values()) {
-            OutputStream out = relayOrb.create_output_stream();
-            Jacorb.writeSystemException(out, new org.omg.CORBA.TRANSIENT("FTS: outcall abandoned: this replica " + why,
-                    0, CompletionStatus.COMPLETED_MAYBE));
-            p.outcome().complete(new Cast.Outcome(p.key(), Reply.Kind.SYSTEM_EXCEPTION, Jacorb.bytes(out)));
+            p.outcome().complete(system(p, new org.omg.CORBA.TRANSIENT("FTS: outcall abandoned: this replica " + why,
+                    0, CompletionStatus.COMPLETED_MAYBE)));
         }
     }
 
@@ -215,7 +248,77 @@ final class Outcalls {
         return members.contains(p.origin()) ? self.equals(p.origin()) : !members.isEmpty() && self.equals(members.get(0));
     }
 
-    /** The relay's one servant: every forwarded call, by its key (the object id). */
+    private Cast.Outcome await(Pending p, String target, String operation, Jacorb.Arguments args) {
+        while (true) {
+            if (!p.outcome().isDone() && designated(p) && p.called().compareAndSet(false, true)) {
+                Cast.Outcome made;
+                try {
+                    made = call(p, target, operation, args);
+                } catch (SystemException e) {   // e.g. a reply that cannot be relayed: ordered like any outcome
+                    made = system(p, e);
+                } catch (RuntimeException e) {
+                    made = system(p, new INTERNAL("FTS: outcall " + p.key() + " failed at its caller: " + e, 0,
+                            CompletionStatus.COMPLETED_MAYBE));
+                }
+                try {
+                    cast.accept(made);
+                } catch (RuntimeException e) {
+                    p.called().set(false);   // not ordered: try again at the next check
+                    LOG.warn("{}: outcall {}'s outcome not cast: {}", self, p.key(), e.toString());
+                }
+            }
+            try {
+                return p.outcome().get(RECHECK_MS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException again) {
+                // still not ordered: is this replica the one to call now?
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new org.omg.CORBA.TRANSIENT("FTS: interrupted while an outcall waited", 0,
+                        CompletionStatus.COMPLETED_MAYBE);
+            } catch (java.util.concurrent.ExecutionException e) {
+                throw new INTERNAL("FTS: " + e.getCause());
+            }
+        }
+    }
+
+    /** The designated replica: the real call, with the servant's raw arguments. */
+    private Cast.Outcome call(Pending p, String ior, String operation, Jacorb.Arguments args) {
+        ObjectImpl target = (ObjectImpl) relayOrb.string_to_object(ior);
+        LOG.debug("{}: outcall {} {} made here", self, p.key(), operation);
+        while (true) {
+            try {
+                OutputStream out = target._request(operation, args.responseExpected());
+                int start = Jacorb.replyBodyStart(out);
+                if (start % 8 != args.pad()) {
+                    return system(p, new MARSHAL("FTS: an outcall's request body starts at offset " + start
+                            + ": only GIOP 1.2 targets are relayed", 0, CompletionStatus.COMPLETED_NO));
+                }
+                out.write_octet_array(args.body(), args.pad(), args.body().length - args.pad());
+                InputStream reply = target._invoke(out);
+                return new Cast.Outcome(p.key(), Reply.Kind.NORMAL,
+                        args.responseExpected() ? Jacorb.rest(reply) : new byte[0]);
+            } catch (ApplicationException e) {
+                return new Cast.Outcome(p.key(), Reply.Kind.USER_EXCEPTION, Jacorb.rest(e.getInputStream()));
+            } catch (RemarshalException again) {
+                // a forward: the same call to where the target now is
+            } catch (SystemException e) {
+                return system(p, e);
+            }
+        }
+    }
+
+    private Cast.Outcome system(Pending p, SystemException e) {
+        OutputStream out = relayOrb.create_output_stream();
+        Jacorb.writeSystemException(out, e);
+        return new Cast.Outcome(p.key(), Reply.Kind.SYSTEM_EXCEPTION, Jacorb.bytes(out));
+    }
+
+    /** A system exception outcome, as the servant's call raises it. */
+    SystemException exception(Cast.Outcome o) {
+        return Jacorb.readSystemException(relayOrb, o.body());
+    }
+
+    /** The relay's one servant: answers each servant's leg with its call's ordered outcome, at once. */
     private final class Relay extends Servant implements InvokeHandler {
         @Override
         public String[] _all_interfaces(POA poa, byte[] objectId) {
@@ -227,110 +330,19 @@ final class Outcalls {
             String key = null;
             for (org.omg.IOP.ServiceContext sc : Jacorb.serviceContexts(rh)) {
                 if (sc.context_id == org.fts.ft.FtConstants.FTS_OUTCALL) {
-                    key = new String(sc.context_data, java.nio.charset.StandardCharsets.UTF_8);
+                    key = new String(sc.context_data, StandardCharsets.UTF_8);
                 }
             }
-            Pending p = key == null ? null : pending.get(key);
-            String targetId;
-            try {
-                targetId = new String(((org.omg.PortableServer.Current) relayOrb.resolve_initial_references(
-                        "POACurrent")).get_object_id(), java.nio.charset.StandardCharsets.UTF_8);
-            } catch (org.omg.CORBA.UserException e) {
-                throw new INTERNAL("FTS: the relay does not know which target this call is for: " + e);
+            Cast.Outcome o = key == null ? null : answers.get(key);
+            if (o == null) {
+                LOG.warn("{}: no outcome of outcall {} is here", self, key);
+                throw new INTERNAL("FTS: no outcome of outcall " + key + " is here");
             }
-            if (p == null) {
-                LOG.warn("{}: no outcall {} waits here", self, key);
-                throw new INTERNAL("FTS: no outcall " + key + " waits here");
-            }
-            try {
-                Jacorb.Arguments args = Jacorb.arguments(operation, in, rh);
-                Cast.Outcome o = await(p, targetId, operation, args);
-                return answer(o, rh);
-            } catch (RuntimeException e) {
-                LOG.debug("{}: outcall {} {}: {}", self, key, operation, e.toString(), e);
-                throw e;
-            } finally {
-                pending.remove(key);
-            }
-        }
-
-        private Cast.Outcome await(Pending p, String targetId, String operation, Jacorb.Arguments args) {
-            while (true) {
-                if (!p.outcome().isDone() && designated(p) && p.called().compareAndSet(false, true)) {
-                    Cast.Outcome made;
-                    try {
-                        made = call(p, targetId, operation, args);
-                    } catch (SystemException e) {   // e.g. a reply that cannot be relayed: ordered like any outcome
-                        made = system(p, e);
-                    } catch (RuntimeException e) {
-                        made = system(p, new INTERNAL("FTS: outcall " + p.key() + " failed at its caller: " + e, 0,
-                                CompletionStatus.COMPLETED_MAYBE));
-                    }
-                    try {
-                        cast.accept(made);
-                    } catch (RuntimeException e) {
-                        p.called().set(false);   // not ordered: try again at the next check
-                        LOG.warn("{}: outcall {}'s outcome not cast: {}", self, p.key(), e.toString());
-                    }
-                }
-                try {
-                    return p.outcome().get(RECHECK_MS, TimeUnit.MILLISECONDS);
-                } catch (TimeoutException again) {
-                    // still not ordered: is this replica the one to call now?
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new org.omg.CORBA.TRANSIENT("FTS: interrupted while an outcall waited", 0,
-                            CompletionStatus.COMPLETED_MAYBE);
-                } catch (java.util.concurrent.ExecutionException e) {
-                    throw new INTERNAL("FTS: " + e.getCause());
-                }
-            }
-        }
-
-        /** The designated replica: the real call, with the servant's raw arguments. */
-        private Cast.Outcome call(Pending p, String targetId, String operation, Jacorb.Arguments args) {
-            String ior = targets.get(targetId);
-            if (ior == null) {
-                return system(p, new INTERNAL("FTS: outcall " + p.key() + "'s target is no longer known here", 0,
-                        CompletionStatus.COMPLETED_NO));
-            }
-            ObjectImpl target = (ObjectImpl) relayOrb.string_to_object(ior);
-            LOG.debug("{}: outcall {} {} made here", self, p.key(), operation);
-            while (true) {
-                try {
-                    OutputStream out = target._request(operation, args.responseExpected());
-                    int start = Jacorb.replyBodyStart(out);
-                    if (start % 8 != args.pad()) {
-                        return system(p, new MARSHAL("FTS: an outcall's request body starts at offset " + start
-                                + ": only GIOP 1.2 targets are relayed", 0, CompletionStatus.COMPLETED_NO));
-                    }
-                    out.write_octet_array(args.body(), args.pad(), args.body().length - args.pad());
-                    InputStream reply = target._invoke(out);
-                    return new Cast.Outcome(p.key(), Reply.Kind.NORMAL,
-                            args.responseExpected() ? Jacorb.rest(reply) : new byte[0]);
-                } catch (ApplicationException e) {
-                    return new Cast.Outcome(p.key(), Reply.Kind.USER_EXCEPTION, Jacorb.rest(e.getInputStream()));
-                } catch (RemarshalException again) {
-                    // a forward: the same call to where the target now is
-                } catch (SystemException e) {
-                    return system(p, e);
-                }
-            }
-        }
-
-        private Cast.Outcome system(Pending p, SystemException e) {
-            OutputStream out = relayOrb.create_output_stream();
-            Jacorb.writeSystemException(out, e);
-            return new Cast.Outcome(p.key(), Reply.Kind.SYSTEM_EXCEPTION, Jacorb.bytes(out));
-        }
-
-        /** Every replica: the servant's call gets the outcome ordered first. */
-        private OutputStream answer(Cast.Outcome o, ResponseHandler rh) {
             OutputStream out;
             switch (o.kind()) {
                 case NORMAL -> out = rh.createReply();
                 case USER_EXCEPTION -> out = rh.createExceptionReply();
-                case SYSTEM_EXCEPTION -> throw Jacorb.readSystemException(relayOrb, o.body());
+                case SYSTEM_EXCEPTION -> throw exception(o);
                 default -> {
                     return null;
                 }

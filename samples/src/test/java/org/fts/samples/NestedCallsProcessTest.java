@@ -70,6 +70,122 @@ class NestedCallsProcessTest {
         banks.awaitEqualDigests(List.of(1, 2), Duration.ofSeconds(30));   // every replica went on with the same outcomes
     }
 
+    /**
+     * Issue 61's chaos finding, made deterministic: a replica whose whole process is stopped (SIGSTOP) past its ORB's
+     * reply timeout while its servant waits for an ordered call's outcome must go on with that outcome, as the others
+     * do. Each replica is stopped in turn, 2.5 s against a 1 s reply timeout, while the plain callee holds the call.
+     * Where the servant's wait ran under the ORB's reply timeout, the stopped replica's servant saw {@code TIMEOUT},
+     * the others the reply, and the divergence check stopped it (exit 70). A stopped replica that made the call itself
+     * sees its own call time out: that outcome is ordered, so every replica sees it.
+     */
+    @Test
+    void aReplicaStoppedPastItsReplyTimeoutWhileItsServantWaitsGoesOnWithTheOrderedOutcome() throws Exception {
+        String id = UUID.randomUUID().toString().substring(0, 6);
+        ORB plain = ORB.init(new String[0], Clients.orbDefaults());
+        HeldAudit held = new HeldAudit();
+        try {
+            org.omg.PortableServer.POA root = org.omg.PortableServer.POAHelper.narrow(
+                    plain.resolve_initial_references("RootPOA"));
+            root.the_POAManager().activate();
+            String auditRef = plain.object_to_string(root.servant_to_reference(held));
+            Thread orbThread = new Thread(plain::run, "held-audit");
+            orbThread.setDaemon(true);
+            orbThread.start();
+            banks = new ReplicaCluster("sb-" + id, 3, false, List.of("-Dfts.outcalls=ordered",
+                    "-Dfts.client.reply_timeout=1s", "-Dsamples.bank.audit=" + auditRef), LOGS);
+            ft = ORB.init(new String[0], Clients.ftDefaults());
+            Bank bank = BankHelper.narrow(ft.string_to_object(banks.reference("bank")));
+            fts_samples.Account from = bank.open();
+            fts_samples.Account to = bank.open();
+            from.deposit(1000);
+            java.util.concurrent.ExecutorService client = java.util.concurrent.Executors.newSingleThreadExecutor();
+            try {
+                for (int stopped = 0; stopped < 3; stopped++) {
+                    held.hold();
+                    java.util.concurrent.Future<Object> transfer = client.submit(() -> {
+                        try {
+                            return bank.transfer("acct-1", "acct-2", 1);
+                        } catch (org.omg.CORBA.SystemException e) {
+                            return e;
+                        }
+                    });
+                    assertTrue(held.awaitCalled(Duration.ofSeconds(20)), "the callee got the transfer's call");
+                    banks.pause(stopped);
+                    try {
+                        held.release();
+                        Thread.sleep(2_500);   // the fault: stopped past the 1 s reply timeout, under FD_ALL3's 6 s
+                    } finally {
+                        banks.resume(stopped);
+                    }
+                    Object outcome = transfer.get(30, java.util.concurrent.TimeUnit.SECONDS);
+                    assertTrue(outcome instanceof String || outcome instanceof org.omg.CORBA.TIMEOUT,
+                            "stopped replica " + stopped + ": the transfer returned " + outcome);
+                }
+                String last = bank.transfer("acct-1", "acct-2", 1);
+                assertTrue(last.startsWith("transfer-4: "), "the group still serves: " + last);
+            } finally {
+                client.shutdownNow();
+            }
+            banks.awaitEqualDigests(List.of(0, 1, 2), Duration.ofSeconds(30));
+            for (int i = 0; i < 3; i++) {
+                assertTrue(banks.isAlive(i), "replica " + i + " goes on (not stopped by the divergence check)");
+            }
+            assertEquals(996, from.balance());
+        } finally {
+            held.release();
+            plain.shutdown(false);
+        }
+    }
+
+    /** A plain audit service that holds a call until the test releases it. */
+    private static final class HeldAudit extends fts_samples.AuditPOA {
+        private java.util.concurrent.CountDownLatch called = new java.util.concurrent.CountDownLatch(1);
+        private java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(0);
+        private long entries;
+
+        synchronized void hold() {
+            called = new java.util.concurrent.CountDownLatch(1);
+            released = new java.util.concurrent.CountDownLatch(1);
+        }
+
+        boolean awaitCalled(Duration bound) throws InterruptedException {
+            java.util.concurrent.CountDownLatch c;
+            synchronized (this) {
+                c = called;
+            }
+            return c.await(bound.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        }
+
+        synchronized void release() {
+            released.countDown();
+        }
+
+        @Override
+        public long record(String entry) {
+            java.util.concurrent.CountDownLatch c;
+            java.util.concurrent.CountDownLatch r;
+            synchronized (this) {
+                c = called;
+                r = released;
+                entries++;
+            }
+            c.countDown();
+            try {
+                r.await(20, java.util.concurrent.TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            synchronized (this) {
+                return entries;
+            }
+        }
+
+        @Override
+        public synchronized long count() {
+            return entries;
+        }
+    }
+
     @Test
     void aReplicatedCalleeExecutesEachCallOnceWhicheverReplicasCallsReachIt() throws Exception {
         String id = UUID.randomUUID().toString().substring(0, 6);
