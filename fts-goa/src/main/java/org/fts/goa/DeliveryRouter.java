@@ -52,6 +52,7 @@ final class DeliveryRouter implements GroupListener {
     private boolean serving;
     /** Null unless fts.outcalls=ordered. */
     private volatile Outcalls outcalls;
+    private volatile java.util.function.Consumer<Boolean> outcallsStale = b -> { };
 
     DeliveryRouter(String self, MemberId member, GroupChannel channel, Batcher batcher, Standing standing,
                    CastPath castPath, Execution execution, ExecutionLanes lanes, StateTransfer transfer,
@@ -223,7 +224,9 @@ final class DeliveryRouter implements GroupListener {
         }
     }
 
-    void outcalls(Outcalls o) {
+    /** Ordered outcalls go to {@code o}; {@code stale} says when their executions may end on a made-up outcome. */
+    void outcalls(Outcalls o, java.util.function.Consumer<Boolean> stale) {
+        outcallsStale = stale;
         outcalls = o;
     }
 
@@ -300,8 +303,12 @@ final class DeliveryRouter implements GroupListener {
         }
         serving = why == null;
         Outcalls o = outcalls;
-        if (o != null && !standing.current()) {
-            o.abandonAll(why != null ? why : "fetches the group's state");
+        if (o != null) {
+            // first the divergence check learns not to compare, then the waiting calls end on an outcome made up here
+            outcallsStale.accept(!standing.current());
+            if (!standing.current()) {
+                o.abandonAll(why != null ? why : "fetches the group's state");
+            }
         }
         // With a log, whether the state must be fetched is the first epoch's to say (its log may rebuild it).
         boolean want = !standing.current() && (activation == null || standing.everOpened());

@@ -56,13 +56,17 @@ final class DivergenceCheck {
     private Own filling;
     private final CRC32C crc = new CRC32C();   // the execution path's, one thread
 
+    /** Set by the delivery thread while this replica's state is not current ({@link #stale(boolean)}). */
+    private volatile boolean stale;
+
     /** One window of this replica's own replies. */
     private static final class Own {
         final long index;
         final int[] hashes;
         final ObjectKey[] keys;
         final String[] operations;
-        final boolean whole;   // this replica executed it from its first position (not joined in its middle)
+        /** This replica executed it from its first position (not joined in its middle), on outcomes that count. */
+        boolean whole;
 
         Own(long index, int size, boolean whole) {
             this.index = index;
@@ -111,6 +115,15 @@ final class DivergenceCheck {
         return window > 0;
     }
 
+    /**
+     * The delivery thread: whether this replica's state stopped being current (a gap: it will take the group's state).
+     * Meanwhile an execution may end on an outcome made up here ({@link Outcalls#abandonAll}: its ordered call's
+     * outcome is not awaited): the window it falls in is compared with nobody's. Set before that outcome is given.
+     */
+    void stale(boolean stale) {
+        this.stale = stale;
+    }
+
     /** Execution path: the reply to the request at {@code position} (to {@code key}, {@code operation}). */
     void executed(long position, ObjectKey key, String operation, Reply reply) {
         if (window == 0 || position < 0) {
@@ -124,6 +137,9 @@ final class DivergenceCheck {
             if (own.size() > KEPT) {
                 own.removeFirst();
             }
+        }
+        if (stale) {
+            filling.whole = false;   // its state is about to be replaced: its replies prove nothing
         }
         crc.reset();
         crc.update(key.id());
@@ -139,6 +155,7 @@ final class DivergenceCheck {
 
     /** Execution path, at a cut: the state was replaced, positions go on from the snapshot's. */
     void reset() {
+        stale = false;
         own.clear();
         filling = null;
     }

@@ -211,7 +211,7 @@ public final class GroupPOA extends PoaBasics {
                     + GroupPOAInitializer.class.getName() + "=); the shipped runner sets it");
         }
         Outcalls o = new Outcalls(config.replicaId(), host, engine.castPath()::castControl,
-                () -> channel.view().members().stream().map(MemberId::replica).toList(), Outcalls.replyTimeoutOf(orb));
+                () -> channel.view().members().stream().map(MemberId::replica).toList(), orb);
         engine.outcalls(o);
         interceptor.bind(o);
         return o;

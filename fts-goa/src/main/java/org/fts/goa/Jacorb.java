@@ -229,6 +229,14 @@ final class Jacorb {
     }
 
     /** An integer ORB setting ({@code jacorb.*}), or {@code dflt} when absent or not JacORB's ORB. */
+    /** A JacORB setting of {@code orb} as text, or null if it has none (or is not JacORB). */
+    static String stringSetting(ORB orb, String key) {
+        if (!(orb instanceof org.jacorb.orb.ORB jacorb)) {
+            return null;
+        }
+        return jacorb.getConfiguration().getAttribute(key, null);
+    }
+
     static int intSetting(ORB orb, String key, int dflt) {
         if (!(orb instanceof org.jacorb.orb.ORB jacorb)) {
             return dflt;

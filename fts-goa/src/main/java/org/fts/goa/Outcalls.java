@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * leaves after calling and before its outcome is ordered (another then makes it again, with the same identity), or
  * replays its log after a restart before the outcome it cast is replayed. Waiting for an outcome has no timeout of its
  * own: the call's own ends it, as under a plain POA (the private ORB takes the servant ORB's
- * {@code jacorb.connection.client.pending_reply_timeout}), and its failure is the outcome. Only GIOP 1.2, big-endian
+ * {@code jacorb.connection.client.pending_reply_timeout} and native codesets), and its failure is the outcome. Only GIOP 1.2, big-endian
  * targets are relayed (raw bodies are copied 8-aligned); any other gets {@code MARSHAL}, the same at every replica.
  */
 final class Outcalls {
@@ -71,7 +71,9 @@ final class Outcalls {
     private static final long RECHECK_MS = 200;
     /** After this long with no outcome ordered, every replica makes the call (at least once). */
     private static final long TAKEOVER_MS = 30_000;
-    private static final String PENDING_REPLY_TIMEOUT = "jacorb.connection.client.pending_reply_timeout";
+    /** The servant ORB's settings its private ORB takes: the same timeout, the same codesets on the wire. */
+    private static final List<String> COPIED = List.of("jacorb.connection.client.pending_reply_timeout",
+            "jacorb.native_char_codeset", "jacorb.native_wchar_codeset");
 
     private final String self;
     private final Consumer<Cast> cast;
@@ -98,9 +100,9 @@ final class Outcalls {
     /**
      * @param cast casts into the total order
      * @param view the replica ids of the current view, in its order
-     * @param replyTimeoutMs the servant ORB's reply timeout (0: none), which the real call gets too
+     * @param servantOrb the servant's ORB, whose reply timeout and codesets the real call gets too
      */
-    Outcalls(String self, String host, Consumer<Cast> cast, Supplier<List<String>> view, int replyTimeoutMs)
+    Outcalls(String self, String host, Consumer<Cast> cast, Supplier<List<String>> view, ORB servantOrb)
             throws Exception {
         this.self = self;
         this.cast = cast;
@@ -112,7 +114,12 @@ final class Outcalls {
         p.setProperty("OAIAddr", host);
         p.setProperty("OAPort", "0");
         p.setProperty("jacorb.implname", "fts-relay");
-        p.setProperty(PENDING_REPLY_TIMEOUT, Integer.toString(replyTimeoutMs));
+        for (String key : COPIED) {
+            String value = Jacorb.stringSetting(servantOrb, key);
+            if (value != null) {
+                p.setProperty(key, value);
+            }
+        }
         // jacorb.properties and system properties reach every ORB of the JVM: the relay's ORB must not run the adaptor's
         // initializer (a second replica of the group in this JVM) if they name it
         p.setProperty(Jacorb.RELAY_ORB, "true");
@@ -132,11 +139,6 @@ final class Outcalls {
         Thread t = new Thread(relayOrb::run, "fts-relay-" + self);
         t.setDaemon(true);
         t.start();
-    }
-
-    /** The servant ORB's reply timeout, for {@link #Outcalls}: JacORB's, 0 for none or another ORB. */
-    static int replyTimeoutOf(ORB orb) {
-        return Jacorb.intSetting(orb, PENDING_REPLY_TIMEOUT, 0);
     }
 
     /** The relay object that stands for {@code target} (stringified): a servant's leg for a call to it goes there. */

@@ -228,7 +228,7 @@ final class ReplicaEngine implements StateTransfer.Host {
 
     /** Ordered outcalls' outcomes go to {@code o} from now on ({@code fts.outcalls=ordered}). */
     void outcalls(Outcalls o) {
-        router.outcalls(o);
+        router.outcalls(o, divergence::stale);
     }
 
     /** {@link #castClockOffset} once what is queued for delivery now (a log's replay) was delivered. */
