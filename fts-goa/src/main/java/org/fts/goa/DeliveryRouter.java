@@ -304,11 +304,12 @@ final class DeliveryRouter implements GroupListener {
         serving = why == null;
         Outcalls o = outcalls;
         if (o != null) {
-            // first the divergence check learns not to compare, then the waiting calls end on an outcome made up here
-            outcallsStale.accept(!standing.current());
-            if (!standing.current()) {
-                o.abandonAll(why != null ? why : "fetches the group's state");
-            }
+            // Its state will be replaced (a gap, or it fell behind): executions until then end their ordered calls on
+            // an outcome made up here, at once, as its delivery thread is about to wait for them at the install's cut.
+            // First the divergence check learns not to compare them. Before its first epoch (a log replaying) no.
+            boolean stale = !standing.current() && standing.everOpened();
+            outcallsStale.accept(stale);
+            o.stale(stale ? (why != null ? why : "fetches the group's state") : null);
         }
         // With a log, whether the state must be fetched is the first epoch's to say (its log may rebuild it).
         boolean want = !standing.current() && (activation == null || standing.everOpened());

@@ -117,7 +117,7 @@ final class DivergenceCheck {
 
     /**
      * The delivery thread: whether this replica's state stopped being current (a gap: it will take the group's state).
-     * Meanwhile an execution may end on an outcome made up here ({@link Outcalls#abandonAll}: its ordered call's
+     * Meanwhile an execution may end on an outcome made up here ({@link Outcalls#stale}: its ordered call's
      * outcome is not awaited): the window it falls in is compared with nobody's. Set before that outcome is given.
      */
     void stale(boolean stale) {

@@ -81,6 +81,8 @@ final class Outcalls {
     private final ORB relayOrb;
     private final POA relayPoa;
     private final Map<String, Pending> pending = new ConcurrentHashMap<>();
+    /** Why this replica's state is about to be replaced, or null ({@link #stale}). */
+    private volatile String stale;
     /** Ordered outcomes the relay answers their servant's leg with, until the interceptor saw the leg end. */
     private final Map<String, Cast.Outcome> answers = new ConcurrentHashMap<>();
     /** The relay's host:port: a call forwarded there is not forwarded again. */
@@ -180,6 +182,10 @@ final class Outcalls {
                 p.outcome().complete(done);
             }
         }
+        String why = stale;   // read after registering: stale() either sees this call or this sees its mark
+        if (why != null) {
+            abandon(p, why);
+        }
         try {
             return await(p, target, operation, args);
         } finally {
@@ -221,15 +227,23 @@ final class Outcalls {
     }
 
     /**
-     * The delivery thread: this replica's state stops being current (a gap; it will take the group's state). Waiting
-     * calls end now with TRANSIENT, here only: the executions they belong to are replaced by the state it takes, and
-     * the delivery thread, which would deliver their outcomes, is about to wait for the lane to reach a cut.
+     * The delivery thread: why this replica's state is about to be replaced (a gap, or it fell behind; it will take
+     * the group's state), or null once it is current again. Meanwhile every call, waiting or new, ends at once with
+     * TRANSIENT, here only: the executions they belong to are replaced by the state it takes, and the delivery
+     * thread, which would deliver their outcomes, is about to wait for the lane to reach the install's cut.
      */
-    void abandonAll(String why) {
-        for (Pending p : pending.values()) {
-            p.outcome().complete(system(p, new org.omg.CORBA.TRANSIENT("FTS: outcall abandoned: this replica " + why,
-                    0, CompletionStatus.COMPLETED_MAYBE)));
+    void stale(String why) {
+        stale = why;
+        if (why != null) {
+            for (Pending p : pending.values()) {
+                abandon(p, why);
+            }
         }
+    }
+
+    private void abandon(Pending p, String why) {
+        p.outcome().complete(system(p, new org.omg.CORBA.TRANSIENT("FTS: outcall abandoned: this replica " + why, 0,
+                CompletionStatus.COMPLETED_MAYBE)));
     }
 
     void close() {

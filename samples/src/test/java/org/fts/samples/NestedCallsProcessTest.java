@@ -137,6 +137,87 @@ class NestedCallsProcessTest {
         }
     }
 
+    /**
+     * A replica cut off while its lane holds transfers behind one whose ordered call waits, then let back with a gap:
+     * it must end the waiting call and every call of the transfers queued behind it at once (its state is about to be
+     * replaced), reach the install's cut, take the group's state and serve. Chaos (pause, seed 2201) found a replica
+     * whose queued transfers' calls waited for outcomes its blocked delivery thread could never deliver: it fell 16 MiB
+     * behind and never served again. The replica cut off here holds the client's connection, so it casts all three.
+     */
+    @Test
+    void aReplicaLetBackWithAGapEndsTheCallsOfItsQueuedExecutionsAndTakesTheState() throws Exception {
+        String id = UUID.randomUUID().toString().substring(0, 6);
+        ORB plain = ORB.init(new String[0], Clients.orbDefaults());
+        HeldAudit held = new HeldAudit();
+        java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(3);
+        try {
+            org.omg.PortableServer.POA root = org.omg.PortableServer.POAHelper.narrow(
+                    plain.resolve_initial_references("RootPOA"));
+            root.the_POAManager().activate();
+            String auditRef = plain.object_to_string(root.servant_to_reference(held));
+            Thread orbThread = new Thread(plain::run, "held-audit");
+            orbThread.setDaemon(true);
+            orbThread.start();
+            banks = new ReplicaCluster("gb-" + id, 3, false, List.of("-Dfts.outcalls=ordered",
+                    "-Dsamples.bank.audit=" + auditRef), LOGS);
+            ft = ORB.init(new String[0], Clients.ftDefaults());
+            Bank bank = BankHelper.narrow(ft.string_to_object(banks.reference("bank")));
+            fts_samples.Account from = bank.open();
+            bank.open();
+            from.deposit(1000);
+            int holder = holder(banks.stats());
+            long castBefore = banks.stats().get(holder).messages();
+            held.hold();
+            List<java.util.concurrent.Future<Object>> transfers = new java.util.ArrayList<>();
+            transfers.add(clients.submit(() -> transferOrFailure(bank)));
+            assertTrue(held.awaitCalled(Duration.ofSeconds(20)), "the callee got the first transfer's call");
+            transfers.add(clients.submit(() -> transferOrFailure(bank)));
+            transfers.add(clients.submit(() -> transferOrFailure(bank)));
+            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            while (banks.stats().get(holder).messages() < castBefore + 3) {   // all three cast: queued on every lane
+                assertTrue(System.nanoTime() < deadline, "the holder cast the three transfers");
+                Thread.sleep(20);
+            }
+            banks.isolate(holder);   // the others exclude it, take over the waiting call, and go on
+            held.release();
+            for (java.util.concurrent.Future<Object> t : transfers) {
+                Object outcome = t.get(60, java.util.concurrent.TimeUnit.SECONDS);
+                assertTrue(outcome instanceof String, "a transfer's outcome, through the others: " + outcome);
+            }
+            banks.heal(holder);   // it merges back with a gap: its queued executions are replaced by the state
+            banks.awaitEqualDigests(List.of(0, 1, 2), Duration.ofSeconds(40));
+            assertTrue(banks.isAlive(holder), "the replica let back goes on");
+            assertEquals(997, from.balance());
+        } finally {
+            clients.shutdownNow();
+            held.release();
+            plain.shutdown(false);
+        }
+    }
+
+    private static Object transferOrFailure(Bank bank) {
+        try {
+            return bank.transfer("acct-1", "acct-2", 1);
+        } catch (org.omg.CORBA.SystemException | fts_samples.UnknownAccount | fts_samples.InsufficientFunds e) {
+            return e;
+        }
+    }
+
+    /**
+     * The replica that cast the client's three requests so far (it holds the client's connection): the one that cast
+     * the most, at least three (a replica also casts a control message now and then).
+     */
+    private static int holder(List<org.fts.testkit.BatchCounters> stats) {
+        int holder = 0;
+        for (int i = 1; i < stats.size(); i++) {
+            if (stats.get(i).messages() > stats.get(holder).messages()) {
+                holder = i;
+            }
+        }
+        assertTrue(stats.get(holder).messages() >= 3, "some replica cast the client's requests: " + stats);
+        return holder;
+    }
+
     /** A plain audit service that holds a call until the test releases it. */
     private static final class HeldAudit extends fts_samples.AuditPOA {
         private java.util.concurrent.CountDownLatch called = new java.util.concurrent.CountDownLatch(1);
