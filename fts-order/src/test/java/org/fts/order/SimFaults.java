@@ -97,8 +97,7 @@ final class SimFaults {
     private boolean beyondEveryOther(int replica, long p) {
         for (int i = 0; i < sim.size(); i++) {
             SimLog.Disk other = sim.disk(i);
-            if (i != replica && sim.options().votes(i)   // a learner's copy makes nothing committed
-                    && (other.last() >= p || other.root != null && other.root.position() >= p)) {
+            if (i != replica && (other.last() >= p || other.root != null && other.root.position() >= p)) {
                 return false;
             }
         }
@@ -107,8 +106,8 @@ final class SimFaults {
 
     private boolean heldElsewhere(int replica, long p, Entry e) {
         for (int i = 0; i < sim.size(); i++) {
-            if (i == replica || !sim.options().votes(i)) {
-                continue;   // only a voter's copy is one a majority's recovery counts on
+            if (i == replica) {
+                continue;
             }
             SimLog.Disk other = sim.disk(i);
             Entry x = other.entries.get(p);
