@@ -21,9 +21,26 @@ import org.fts.config.ConfigKey;
  * @param replayDelayNanos how long a broadcast another member cast may wait before it is handed to the listener, so
  *                   that one wake-up of the delivery thread hands over several ({@code fts.delivery.replay_delay});
  *                   0: each at once
+ * @param voters     the replica ids whose presence and acknowledgements count toward majorities
+ *                   ({@code fts.group.voters}); empty: every replica's. Any other replica is a learner: a member that
+ *                   takes the state and follows the order but counts in no majority (docs/primary-view.md, "Voters
+ *                   and learners")
  */
 public record GroupConfig(int groupSize, boolean uniform, long maxBacklog, long readLeaseNanos,
-        long replayDelayNanos) {
+        long replayDelayNanos, Set<String> voters) {
+
+    public GroupConfig {
+        voters = Set.copyOf(voters);
+        if (!voters.isEmpty() && groupSize != voters.size()) {
+            throw new IllegalArgumentException("group size " + groupSize + " but " + voters.size() + " voters "
+                    + voters);
+        }
+    }
+
+    /** Every replica votes. */
+    public GroupConfig(int groupSize, boolean uniform, long maxBacklog, long readLeaseNanos, long replayDelayNanos) {
+        this(groupSize, uniform, maxBacklog, readLeaseNanos, replayDelayNanos, Set.of());
+    }
 
     /** With the default backlog bound (a thirty-second of the maximum heap), no read lease, no replay delay. */
     public GroupConfig(int groupSize, boolean uniform) {
@@ -42,7 +59,13 @@ public record GroupConfig(int groupSize, boolean uniform, long maxBacklog, long 
 
     /** The same, with a read lease of {@code nanos} (0: none). */
     public GroupConfig withReadLease(long nanos) {
-        return new GroupConfig(groupSize, uniform, maxBacklog, nanos, replayDelayNanos);
+        return new GroupConfig(groupSize, uniform, maxBacklog, nanos, replayDelayNanos, voters);
+    }
+
+    /** The same, with these voters (and N their number); the rest are learners. */
+    public GroupConfig withVoters(Set<String> ids) {
+        return new GroupConfig(ids.isEmpty() ? groupSize : ids.size(), uniform, maxBacklog, readLeaseNanos,
+                replayDelayNanos, ids);
     }
 
     public static final ConfigKey<Integer> GROUP_SIZE = ConfigKey.integer("fts.group.size", 0, 0, 64, "replicas",
@@ -78,14 +101,57 @@ public record GroupConfig(int groupSize, boolean uniform, long maxBacklog, long 
                     + "\"Replays that wait\"); its own broadcasts, reads and every other event are handed over at once, "
                     + "and order is kept. 0: each at once");
 
+    public static final ConfigKey<List<String>> VOTERS = ConfigKey.list("fts.group.voters", List.of(),
+            "jgroups binding: the replica ids (fts.replica.id) whose presence and acknowledgements count toward "
+                    + "majorities, e.g. r0,r1,r2 (then N is their number); a replica with any other id is a learner: it "
+                    + "takes the state, follows the order and serves its clients, but counts in no majority, so a "
+                    + "replica started under a wrong id can never make a second majority. Empty: every replica votes, "
+                    + "and no more than N distinct ids may ever run");
+
     /** The common keys, validated and logged with every binding's own. */
     public static final List<ConfigKey<?>> KEYS = List.of(GROUP_SIZE, DELIVERY, MAX_BACKLOG, READ_LEASE,
-            REPLAY_DELAY);
+            REPLAY_DELAY, VOTERS);
 
+    /**
+     * Reads the common keys. {@code fts.group.voters}, when set, names distinct ids, and N is 0 (then their number) or
+     * their number.
+     */
     public static GroupConfig from(Properties props) {
-        return new GroupConfig(GROUP_SIZE.get(props), "uniform".equals(DELIVERY.get(props)),
+        List<String> voters = VOTERS.get(props);
+        Set<String> ids = new java.util.LinkedHashSet<>(voters);
+        if (ids.size() != voters.size()) {
+            throw new org.fts.config.ConfigException(VOTERS.name(), "names an id twice: " + voters);
+        }
+        int n = GROUP_SIZE.get(props);
+        if (!ids.isEmpty() && n != 0 && n != ids.size()) {
+            throw new org.fts.config.ConfigException(VOTERS.name(), "names " + ids.size() + " replicas, but "
+                    + GROUP_SIZE.name() + " is " + n + ": N is the number of voters (leave " + GROUP_SIZE.name()
+                    + " at 0, or set both alike)");
+        }
+        return new GroupConfig(ids.isEmpty() ? n : ids.size(), "uniform".equals(DELIVERY.get(props)),
                 backlogBound(MAX_BACKLOG.get(props)), READ_LEASE.get(props).toNanos(),
-                REPLAY_DELAY.get(props).toNanos());
+                REPLAY_DELAY.get(props).toNanos(), ids);
+    }
+
+    /** Whether replica {@code replicaId}'s presence and acknowledgements count toward majorities. */
+    public boolean votes(String replicaId) {
+        return voters.isEmpty() || voters.contains(replicaId);
+    }
+
+    /** Whether member {@code m} counts toward majorities ({@link #votes(String)}). */
+    public boolean votes(MemberId m) {
+        return votes(m.replica());
+    }
+
+    /** Voting replicas (distinct {@link MemberId#replica()} ids that {@link #votes}) among {@code members}. */
+    public int voters(Collection<MemberId> members) {
+        Set<String> ids = new HashSet<>();
+        for (MemberId m : members) {
+            if (votes(m.replica())) {
+                ids.add(m.replica());
+            }
+        }
+        return ids.size();
     }
 
     /** What {@code fts.delivery.max_backlog} stands for: itself, or a thirty-second of the maximum heap. */
@@ -103,11 +169,11 @@ public record GroupConfig(int groupSize, boolean uniform, long maxBacklog, long 
     }
 
     /**
-     * How many replicas make a majority: of N, or, with no group size, of the replicas in {@code members}
-     * (the epoch's membership).
+     * How many voting replicas make a majority: of N, or, with no group size, of the replicas in {@code members}
+     * (the epoch's membership). Count them with {@link #voters}.
      */
     public int majority(Collection<MemberId> members) {
-        int n = groupSize > 0 ? groupSize : replicas(members);
+        int n = groupSize > 0 ? groupSize : voters(members);
         return n / 2 + 1;
     }
 }

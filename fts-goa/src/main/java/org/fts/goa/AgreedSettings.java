@@ -11,6 +11,7 @@ import java.util.Properties;
 
 import org.fts.config.ConfigKey;
 import org.fts.config.ConfigReference;
+import org.fts.gc.GroupConfig;
 
 /**
  * The settings every replica of a group must share (docs/configuration.md, "Settings the group agrees on"): a
@@ -25,7 +26,8 @@ final class AgreedSettings {
     /** The keys compared, in this order. */
     static final List<String> KEYS = List.of("fts.group.size", "fts.delivery", "fts.durability", "fts.gc",
             "fts.gc.jgroups.ordering", "fts.cache.max_entries", "fts.cache.ttl", "fts.cache.margin",
-            "fts.servants.independent", "fts.pool.background", "fts.objects.max", "fts.divergence.window", "fts.outcalls");
+            "fts.servants.independent", "fts.pool.background", "fts.objects.max", "fts.divergence.window", "fts.outcalls",
+            "fts.group.voters");
 
     private final Map<String, String> values;
     private final long fingerprint;
@@ -41,6 +43,10 @@ final class AgreedSettings {
         for (String key : KEYS) {
             if (key.equals("fts.group.size")) {
                 v.put(key, Integer.toString(groupSize));
+                continue;
+            }
+            if (key.equals(GroupConfig.VOTERS.name())) {   // a set: the same whatever order each replica lists it in
+                v.put(key, String.join(",", new java.util.TreeSet<>(GroupConfig.VOTERS.get(props))));
                 continue;
             }
             ConfigKey<?> declared = ConfigReference.allKeys().stream().filter(k -> k.name().equals(key)).findFirst()

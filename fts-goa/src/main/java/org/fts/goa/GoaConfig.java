@@ -84,13 +84,15 @@ public record GoaConfig(String group, String replicaId, List<String> replicas, i
         GoaConfig c = new GoaConfig(GROUP.get(props), REPLICA_ID.get(props), REPLICAS.get(props),
                 POOL_BACKGROUND.get(props), SERVANTS_INDEPENDENT.get(props), CACHE_MAX_ENTRIES.get(props),
                 CACHE_TTL.get(props), CACHE_MARGIN.get(props), REQUEST_TIMEOUT.get(props),
-                GroupConfig.GROUP_SIZE.get(props) > 0 ? GroupConfig.GROUP_SIZE.get(props) : REPLICAS.get(props).size(),
+                GroupConfig.GROUP_SIZE.get(props) > 0 ? GroupConfig.GROUP_SIZE.get(props)
+                        : !GroupConfig.VOTERS.get(props).isEmpty() ? GroupConfig.VOTERS.get(props).size()
+                        : REPLICAS.get(props).size(),
                 STATE_TIMEOUT.get(props), REQUEST_MAX_SIZE.get(props));
         if (c.groupSize == 0) {
             throw new ConfigException(GroupConfig.GROUP_SIZE.name(), "is 0, which means the number of fts.replicas, but "
                     + "fts.replicas is empty: set the group size N (the majority rule needs it)");
         }
-        if (c.groupSize < c.replicas.size()) {
+        if (c.groupSize < c.replicas.size() && GroupConfig.VOTERS.get(props).isEmpty()) {   // learners' endpoints too
             throw new ConfigException(GroupConfig.GROUP_SIZE.name(), "is " + c.groupSize + ", but fts.replicas names "
                     + c.replicas.size() + " replicas");
         }

@@ -16,6 +16,7 @@ import org.fts.batching.BatchingConfig;
 import org.fts.config.ConfigKeys;
 import org.fts.ft.Ior;
 import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupConfig;
 import org.fts.gc.GroupChannels;
 import org.fts.gc.MemberId;
 import org.omg.CORBA.BAD_PARAM;
@@ -111,10 +112,16 @@ public final class GroupPOA extends PoaBasics {
             made.push(() -> groupPoa.destroy(false, false));
             // A restarted replica is a new member: its dead predecessor may still be in the view for a while.
             MemberId member = new MemberId(config.replicaId() + "#" + UUID.randomUUID().toString().substring(0, 6));
-            this.channel = GroupChannels.create(StartupChecks.groupProperties(props, config), member.name());
+            Properties groupProps = StartupChecks.groupProperties(props, config);
+            GroupConfig group = GroupConfig.from(groupProps);
+            if (!group.votes(config.replicaId())) {
+                LOG.info("replica {} is a learner: it takes the state, follows the order and serves its clients, but "
+                        + "counts in no majority (fts.group.voters is {})", config.replicaId(), group.voters());
+            }
+            this.channel = GroupChannels.create(groupProps, member.name());
             made.push(channel::close);
             this.membership = new Membership(config.replicas());
-            this.engine = new ReplicaEngine(config, member, channel, BatchingConfig.policy(props),
+            this.engine = new ReplicaEngine(config, group, member, channel, BatchingConfig.policy(props),
                     BatchingConfig.longDoorway(props), new Replay(orb), table, membership, channel.replaysItsLog(),
                     DivergenceCheck.WINDOW.get(props), orderedOutcalls);
             made.push(engine::shutdown);   // its timers, its sender and its lanes run from here on

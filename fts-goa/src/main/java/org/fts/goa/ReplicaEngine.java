@@ -17,6 +17,7 @@ import org.fts.batching.Batcher;
 import org.fts.batching.Clock;
 import org.fts.gc.FailStop;
 import org.fts.gc.GroupChannel;
+import org.fts.gc.GroupConfig;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.omg.PortableServer.Servant;
@@ -53,6 +54,7 @@ final class ReplicaEngine implements StateTransfer.Host {
     private static final long CALENDAR_EVERY_SECONDS = 60;
     private final java.util.concurrent.ScheduledExecutorService calendarTimer;
     private final DivergenceCheck divergence;
+    private final GroupConfig group;
     /** The objects, the reply cache, the group reference and the execution record: what a snapshot holds. */
     private final Snapshot.Parts state;
     /** Opened when the application activated its objects (deliveries wait for it when the group layer logs). */
@@ -64,10 +66,11 @@ final class ReplicaEngine implements StateTransfer.Host {
      * @param logged the group layer logs ({@code fts.durability=log}): a restarted replica's first deliveries
      *               replay its log, so nothing executes before the application activated its objects
      */
-    ReplicaEngine(GoaConfig config, MemberId member, GroupChannel channel, BatchPolicy policy, boolean longDoorway,
+    ReplicaEngine(GoaConfig config, GroupConfig group, MemberId member, GroupChannel channel, BatchPolicy policy, boolean longDoorway,
                   Replay replay, ObjectTable objects, Membership membership, boolean logged, int divergenceWindow,
                   boolean ownLane) {
         this.self = config.replicaId();
+        this.group = group;
         this.member = member;
         this.channel = channel;
         this.objects = objects.servants();
@@ -78,13 +81,13 @@ final class ReplicaEngine implements StateTransfer.Host {
                 FailStop.threads("fts-batch-timer-" + self));
         this.castPath = new CastPath(batcher, longDoorway);
         this.lanes = new ExecutionLanes(self, config.backgroundThreads(), channel, ownLane);
-        this.standing = new Standing(config.groupSize());
+        this.standing = new Standing(group);
         this.replay = replay;
         this.transfer = new StateTransfer(this, Math.max(250, config.stateTimeout().toMillis() / 4), self);
         boolean oneLane = config.backgroundThreads() == 1;
         this.divergence = new DivergenceCheck(member.name(), oneLane ? divergenceWindow : 0, config.groupSize(),
-                castPath::castControl, () -> channel.view().members().stream().map(MemberId::name)
-                        .collect(java.util.stream.Collectors.toSet()));
+                castPath::castControl, () -> channel.view().members().stream().filter(group::votes)
+                        .map(MemberId::name).collect(java.util.stream.Collectors.toSet()));
         this.state = new Snapshot.Parts(objects, cache, membership, record);
         Execution execution = new Execution(self, config.group(), objects, replay, cache, this.objects, lanes, castPath, record, divergence,
                 oneLane);
@@ -224,6 +227,11 @@ final class ReplicaEngine implements StateTransfer.Host {
     void flush() {
         batcher.close();
         LOG.info("{}: {}", self, batcher.stats().dump());
+    }
+
+    /** The group layer's configuration: N, and who votes ({@code fts.group.voters}). */
+    GroupConfig group() {
+        return group;
     }
 
     /** Ordered outcalls' outcomes go to {@code o} from now on ({@code fts.outcalls=ordered}). */

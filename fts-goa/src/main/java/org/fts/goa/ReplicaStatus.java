@@ -224,7 +224,8 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         f.put("primary", Boolean.toString(isPrimary()));
         f.put("members", channel.view() == null ? "" : channel.view().members().stream()
                 .map(m -> m.name().split("#")[0]).collect(Collectors.joining(",")));
-        f.put("size", Integer.toString(config.replicas().size()));
+        f.put("size", Integer.toString(config.groupSize()));   // N: the voters' number
+        f.put("voter", engine.group().votes(config.replicaId()) ? "yes" : "no");
         f.put("group_version", Long.toString(getGroupVersion()));
         f.put("reply_cache", Integer.toString(getReplyCacheSize()));
         org.fts.gc.LogFigures log = channel.diagnostics().logFigures();

@@ -44,6 +44,8 @@ final class Acks {
      * not multicast again.
      */
     private boolean pair;
+    /** Whether a member of the epoch (the sequencer included) is a learner ({@code fts.group.voters}). */
+    private boolean anyLearner;
     private long told;
     private long tailEnd;
     private volatile long stable;
@@ -92,6 +94,8 @@ final class Acks {
             earlyView = -1;
             emitted = Math.min(held, ownCount);
             pair = durable && !offload && config.uniform() && majority <= 2;
+            // a learner works out no commit point from the sequencer and itself (they are not a majority): told each
+            anyLearner = m.stream().anyMatch(x -> !config.votes(x));
             told = 0;
             tailEnd = held;
             stable = 0;
@@ -173,7 +177,9 @@ final class Acks {
             long min = Long.MAX_VALUE;
             for (MemberId m : members) {
                 long h = m.equals(self) ? emitted : acked.getOrDefault(m, 0L);
-                perReplica.merge(m.replica(), h, Math::max);
+                if (config.votes(m)) {   // a learner's copy counts toward no majority
+                    perReplica.merge(m.replica(), h, Math::max);
+                }
                 min = Math.min(min, h);
             }
             List<Long> marks = new ArrayList<>(perReplica.values());
@@ -189,7 +195,7 @@ final class Acks {
             stable = s;
             // Offload: also under agreed delivery, for the stability point (no ORD carries it). A pair's followers
             // work out a commit point up to what the sequencer told them its disk holds: not said again.
-            multicast = tell || advanced && (offload || config.uniform() && (majority > 2 || inTail
+            multicast = tell || advanced && (offload || config.uniform() && (majority > 2 || anyLearner || inTail
                     || durable && (!pair || c > told)));
             if (multicast && pair) {
                 told = emitted;

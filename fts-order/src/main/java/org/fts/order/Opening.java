@@ -119,7 +119,7 @@ final class Opening {
         long held = m.history.held();
         // The shortcut (the sequencer held an ORD before sending it) does not hold under offload: origins multicast.
         boolean pair = !m.offload && !m.self.equals(epoch.sequencer())
-                && GroupConfig.replicas(List.of(m.self, epoch.sequencer())) >= m.config.majority(c.members());
+                && m.config.voters(List.of(m.self, epoch.sequencer())) >= m.config.majority(c.members());
         boolean shortcut = !m.config.uniform() || (m.disk == null && pair);
         boolean durablePair = m.config.uniform() && m.disk != null && pair;
         // Uniform: the continued history's tail may be held by the source alone yet; it is delivered once the new

@@ -96,7 +96,7 @@ final class ReadConfirmer {
         long position;
         synchronized (this) {
             if (!running || p.round() != roundNo || p.epochView() != roundEpoch.view()
-                    || !roundMembers.contains(from) || !confirmedBy.add(from.replica())) {
+                    || !roundMembers.contains(from) || !config.votes(from) || !confirmedBy.add(from.replica())) {
                 return;
             }
             roundGrant = Math.min(roundGrant, p.lease());
@@ -180,7 +180,7 @@ final class ReadConfirmer {
                     confirmed.add(a);
                     leased.increment();
                 } else if (!a.from().replica().equals(self.replica()) && majorityNow <= 2
-                        && p.members().contains(a.from())) {
+                        && p.members().contains(a.from()) && config.votes(a.from()) && config.votes(self)) {
                     confirmed.add(a);   // this sequencer and the asking member are a majority: see the class
                 } else {
                     mine.add(a);
@@ -203,7 +203,9 @@ final class ReadConfirmer {
                 roundGrant = Long.MAX_VALUE;
                 majority = config.majority(p.members());
                 confirmedBy.clear();
-                confirmedBy.add(self.replica());
+                if (config.votes(self)) {
+                    confirmedBy.add(self.replica());
+                }
                 if (confirmedBy.size() >= majority) {
                     done = mine;
                 } else {

@@ -29,7 +29,12 @@ final class ProtocolSimulator {
      * the fault model (a majority without the state: then liveness is not checked, safety still is).
      */
     record Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering,
-                   boolean durable, boolean reads, long leaseNanos, boolean powerLoss) {
+                   boolean durable, boolean reads, long leaseNanos, boolean powerLoss, int learners) {
+        Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering,
+                boolean durable, boolean reads, long leaseNanos, boolean powerLoss) {
+            this(replicas, steps, uniform, beyondFaultModel, ordering, durable, reads, leaseNanos, powerLoss, 0);
+        }
+
         Options(int replicas, int steps, boolean uniform, boolean beyondFaultModel, Ordering ordering,
                 boolean durable, boolean reads, long leaseNanos) {
             this(replicas, steps, uniform, beyondFaultModel, ordering, durable, reads, leaseNanos, false);
@@ -55,7 +60,7 @@ final class ProtocolSimulator {
          */
         Options withoutReads() {
             return new Options(replicas, steps, uniform, beyondFaultModel, ordering, durable, false, leaseNanos,
-                    powerLoss);
+                    powerLoss, learners);
         }
 
         /**
@@ -63,7 +68,8 @@ final class ProtocolSimulator {
          * ({@link SimFaults#maybeDamageLastSync}).
          */
         Options withPowerLoss() {
-            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, true, reads, leaseNanos, true);
+            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, true, reads, leaseNanos, true,
+                    learners);
         }
 
         static Options of(int replicas) {
@@ -71,19 +77,40 @@ final class ProtocolSimulator {
         }
 
         Options with(Ordering o) {
-            return new Options(replicas, steps, uniform, beyondFaultModel, o, durable, reads, leaseNanos, powerLoss);
+            return new Options(replicas, steps, uniform, beyondFaultModel, o, durable, reads, leaseNanos, powerLoss,
+                    learners);
         }
 
         /** These options with each replica's log modelled ({@code fts.durability=log}), storage faults included. */
         Options withLogs() {
             return new Options(replicas, steps, uniform, beyondFaultModel, ordering, true, reads, leaseNanos,
-                    powerLoss);
+                    powerLoss, learners);
         }
 
         /** These options with read leases of {@code ticks} timer steps ({@code fts.reads.lease}, docs/reads.md). */
         Options withLease(int ticks) {
             return new Options(replicas, steps, uniform, beyondFaultModel, ordering, durable, reads,
-                    ticks * SimReads.TICK_NANOS, powerLoss);
+                    ticks * SimReads.TICK_NANOS, powerLoss, learners);
+        }
+
+        /**
+         * These options with {@code k} learners beside the N voters ({@code fts.group.voters}): replicas r0..r(N-1)
+         * vote, the next {@code k} count in no majority, and the fault model (a minority without the state) counts
+         * voters only: learners crash and lose their state freely.
+         */
+        Options withLearners(int k) {
+            return new Options(replicas, steps, uniform, beyondFaultModel, ordering, durable, reads, leaseNanos,
+                    powerLoss, k);
+        }
+
+        /** Every replica modelled: the N voters and the learners. */
+        int nodes() {
+            return replicas + learners;
+        }
+
+        /** Whether replica number {@code i} votes. */
+        boolean votes(int i) {
+            return i < replicas;
         }
 
         String describe() {
@@ -91,7 +118,8 @@ final class ProtocolSimulator {
                     + (beyondFaultModel ? ", beyond the fault model" : "")
                     + (ordering == Ordering.SEQUENCER ? "" : ", " + ordering.alias + " ordering")
                     + (durable ? ", with logs and storage faults" : "") + (powerLoss ? ", power losses" : "") + (reads || !uniform ? "" : ", no reads")
-                    + (leaseNanos > 0 ? ", read leases of " + leaseNanos / SimReads.TICK_NANOS + " ticks" : "");
+                    + (leaseNanos > 0 ? ", read leases of " + leaseNanos / SimReads.TICK_NANOS + " ticks" : "")
+                    + (learners > 0 ? ", " + learners + " learners" : "");
         }
 
         /** The arguments of bin/fts simulate that run these options. */
@@ -101,7 +129,8 @@ final class ProtocolSimulator {
                     + (ordering == Ordering.SEQUENCER ? "" : " --ordering " + ordering.alias)
                     + (durable ? " --durability log" : "") + (powerLoss ? " --power-loss on" : "")
                     + (reads || !uniform ? "" : " --reads off")
-                    + (leaseNanos > 0 ? " --lease " + leaseNanos / SimReads.TICK_NANOS : "");
+                    + (leaseNanos > 0 ? " --lease " + leaseNanos / SimReads.TICK_NANOS : "")
+                    + (learners > 0 ? " --learners " + learners : "");
         }
     }
 
@@ -157,16 +186,24 @@ final class ProtocolSimulator {
         this.options = options;
         this.rnd = new Random(seed);
         this.powerRnd = new Random(seed ^ 0x5deece66dL);
-        this.config = new GroupConfig(options.replicas(), options.uniform()).withReadLease(options.leaseNanos());
-        this.net = new SimNetwork(options.replicas());
-        this.nodes = new SimNode[options.replicas()];
-        this.disks = new SimLog.Disk[options.replicas()];
+        GroupConfig c = new GroupConfig(options.replicas(), options.uniform()).withReadLease(options.leaseNanos());
+        if (options.learners() > 0) {
+            java.util.Set<String> voters = new java.util.HashSet<>();
+            for (int i = 0; i < options.replicas(); i++) {
+                voters.add("r" + i);
+            }
+            c = c.withVoters(voters);
+        }
+        this.config = c;
+        this.net = new SimNetwork(options.nodes());
+        this.nodes = new SimNode[options.nodes()];
+        this.disks = new SimLog.Disk[options.nodes()];
         if (options.durable()) {
             for (int i = 0; i < disks.length; i++) {
                 disks[i] = new SimLog.Disk();
             }
         }
-        this.incarnations = new int[options.replicas()];
+        this.incarnations = new int[options.nodes()];
         this.schedule = record || verbose != null ? new ArrayList<>() : null;
         this.verbose = verbose;
         this.steps = new SimSteps(this);
@@ -346,7 +383,7 @@ final class ProtocolSimulator {
     int damaged() {
         int d = 0;
         for (SimNode n : nodes) {
-            if (!n.alive || !n.everSynced || history.superseded(n)) {
+            if (options.votes(n.replica) && (!n.alive || !n.everSynced || history.superseded(n))) {
                 d++;
             }
         }

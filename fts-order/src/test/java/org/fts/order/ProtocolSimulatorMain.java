@@ -28,6 +28,7 @@ public final class ProtocolSimulatorMain {
         boolean reads = true;
         int leaseTicks = 0;
         boolean powerLoss = false;
+        int learners = 0;
         Long replay = null;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -48,6 +49,7 @@ public final class ProtocolSimulatorMain {
                 case "--reads" -> reads = !"off".equals(v);
                 case "--lease" -> leaseTicks = Integer.parseInt(v);
                 case "--power-loss" -> powerLoss = "on".equals(v);
+                case "--learners" -> learners = Integer.parseInt(v);
                 case "--help" -> usage(null);
                 default -> usage("unknown option " + a);
             }
@@ -60,6 +62,9 @@ public final class ProtocolSimulatorMain {
                 durable, reads && uniform).withLease(leaseTicks);
         if (powerLoss) {
             options = options.withPowerLoss();
+        }
+        if (learners > 0) {
+            options = options.withLearners(learners);
         }
         if (replay != null) {
             ProtocolSimulator.Result r = ProtocolSimulator.replay(replay, options, System.out);
@@ -96,7 +101,7 @@ public final class ProtocolSimulatorMain {
             System.err.println("simulate: " + error);
         }
         System.err.println("usage: bin/fts simulate [--seeds N] [--start S] [--replicas 3|5] [--steps K] "
-                + "[--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--reads on|off] [--lease TICKS] [--power-loss on|off] [--replay SEED]");
+                + "[--delivery uniform|agreed] [--faults model|beyond] [--ordering sequencer|offload] [--durability memory|log] [--reads on|off] [--lease TICKS] [--power-loss on|off] [--learners K] [--replay SEED]");
         System.exit(error == null ? 0 : 2);
     }
 }

@@ -23,12 +23,13 @@ final class SimEnd {
 
     void run() {
         sim.log("== heal: no more faults ==");
-        int majority = sim.size() / 2 + 1;
-        int alive = sim.live().size();
+        int majority = sim.options().replicas() / 2 + 1;   // of the voters
+        int alive = (int) sim.live().stream().filter(n -> sim.options().votes(n.replica)).count();
         for (int i = 0; i < sim.size(); i++) {
-            if (!sim.node(i).alive && (alive < majority || sim.options().durable() || sim.rnd().nextBoolean())) {
+            if (!sim.node(i).alive && (sim.options().votes(i) && alive < majority || sim.options().durable()
+                    || sim.rnd().nextBoolean())) {
                 sim.log("restart " + sim.start(i));
-                alive++;
+                alive += sim.options().votes(i) ? 1 : 0;
             }
         }
         sim.net().heal();

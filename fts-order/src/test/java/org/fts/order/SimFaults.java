@@ -97,7 +97,8 @@ final class SimFaults {
     private boolean beyondEveryOther(int replica, long p) {
         for (int i = 0; i < sim.size(); i++) {
             SimLog.Disk other = sim.disk(i);
-            if (i != replica && (other.last() >= p || other.root != null && other.root.position() >= p)) {
+            if (i != replica && sim.options().votes(i)   // a learner's copy makes nothing committed
+                    && (other.last() >= p || other.root != null && other.root.position() >= p)) {
                 return false;
             }
         }
@@ -106,8 +107,8 @@ final class SimFaults {
 
     private boolean heldElsewhere(int replica, long p, Entry e) {
         for (int i = 0; i < sim.size(); i++) {
-            if (i == replica) {
-                continue;
+            if (i == replica || !sim.options().votes(i)) {
+                continue;   // only a voter's copy is one a majority's recovery counts on
             }
             SimLog.Disk other = sim.disk(i);
             Entry x = other.entries.get(p);

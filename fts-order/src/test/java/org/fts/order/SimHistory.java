@@ -182,7 +182,9 @@ final class SimHistory {
             // can join: its members left that view for good, so it holds its coordinator alone and commits nothing
             // (seed 14677, docs/simulator.md "Also seen").
             Set<String> by = refoundOpeners.computeIfAbsent(List.of(epoch.view(), ballot), k -> new HashSet<>());
-            by.add(n.id.replica());
+            if (sim.options().votes(n.replica)) {   // a learner's opening makes no majority
+                by.add(n.id.replica());
+            }
             if (by.size() == sim.options().replicas() / 2 + 1 && minDelivered < start) {
                 sim.violate("uniform durability", n + " opened " + epoch + " founding the group again at " + start
                         + " with " + by + ", a majority, dropping position " + minDelivered + " that was delivered ("

@@ -215,7 +215,7 @@ final class SimSteps {
      * operator's decision: docs/primary-view.md).
      */
     private boolean crash() {
-        int n = sim.size();
+        int n = sim.options().replicas();   // the voters: learners are outside the fault model's count
         List<SimNode> live = sim.live();
         List<SimNode> c = new ArrayList<>();
         for (SimNode y : live) {
@@ -225,12 +225,13 @@ final class SimSteps {
                 // crash, whatever the others do (all of them at once included). One whose disk cannot (it installed a
                 // fetched state and has not checkpointed it yet; FTS checkpoints at once) loses its state, as a crash
                 // does without a log: replicas without the state, crashed or not, stay a minority.
-                allowed = rebuilds(sim.disk(y.replica)) || durableWithoutState(y) + 1 <= n - (n / 2 + 1);
+                allowed = rebuilds(sim.disk(y.replica)) || !sim.options().votes(y.replica)
+                        || durableWithoutState(y) + 1 <= n - (n / 2 + 1);
             } else if (sim.options().beyondFaultModel()) {
                 allowed = live.stream().anyMatch(o -> o != y && o.standing == SimNode.Standing.SYNCED);
             } else {
-                allowed = live.size() > 1 && sim.damaged() + (y.everSynced && !sim.history.superseded(y) ? 1 : 0)
-                        <= n - (n / 2 + 1);
+                allowed = live.size() > 1 && (!sim.options().votes(y.replica) || sim.damaged()
+                        + (y.everSynced && !sim.history.superseded(y) ? 1 : 0) <= n - (n / 2 + 1));
             }
             if (allowed) {
                 c.add(y);
@@ -253,7 +254,7 @@ final class SimSteps {
         int d = 0;
         for (int i = 0; i < sim.size(); i++) {
             SimNode o = sim.node(i);
-            if (o == y) {
+            if (o == y || !sim.options().votes(i)) {
                 continue;
             }
             boolean without = o.alive ? !o.everSynced || sim.history.superseded(o) : !rebuilds(sim.disk(i));

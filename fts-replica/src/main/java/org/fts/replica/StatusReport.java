@@ -74,16 +74,22 @@ public final class StatusReport {
         }
         List<String> lines = new ArrayList<>();
         int serving = 0;
+        int voters = 0;
+        int learnersServing = 0;
         boolean allWell = true;
         for (Map<String, String> a : sorted) {
             known.remove(a.get("id"));
             boolean serves = "yes".equals(a.get("serving"));
+            boolean votes = !"no".equals(a.get("voter"));   // a learner counts in no majority (fts.group.voters)
             long lag = maxDelivered - number(a.get("delivered"));
-            serving += serves ? 1 : 0;
+            voters += votes ? 1 : 0;
+            serving += serves && votes ? 1 : 0;
+            learnersServing += serves && !votes ? 1 : 0;
             allWell &= serves;   // lag is shown, not judged: under load replicas are sampled moments apart
             lines.add(String.format("%-8s reachable  %-9s view=%s epoch=%s delivered=%s lag=%d reply_cache=%s log=%s "
                             + "digest=%s serving=%s load=%s",
-                    a.getOrDefault("id", "?"), a.getOrDefault("role", "?"), a.getOrDefault("view", "?"),
+                    a.getOrDefault("id", "?"), a.getOrDefault("role", "?") + (votes ? "" : "/learner"),
+                    a.getOrDefault("view", "?"),
                     a.getOrDefault("epoch", "?"), a.getOrDefault("delivered", "?"), lag,
                     a.getOrDefault("reply_cache", "?"), a.getOrDefault("log", "-"), a.getOrDefault("digest", "?"),
                     a.getOrDefault("serving", "?"), a.getOrDefault("load", "-")));
@@ -96,22 +102,24 @@ public final class StatusReport {
             lines.add(String.format("%-8s UNREACHABLE (no replica answers at %s)", "-", s));
             allWell = false;
         }
-        int group = Math.max(size, sorted.size() + known.size());
+        int group = size > 0 ? size : voters + known.size();   // N, as every replica reports it
         int majority = group / 2 + 1;
         Health h;
         if (sorted.isEmpty()) {
             h = Health.UNREACHABLE;
         } else if (serving < majority) {
             h = Health.MINORITY;
-        } else if (!allWell || sorted.size() < group) {
+        } else if (!allWell || voters < group) {
             h = Health.RECOVERING;
         } else {
             h = Health.SERVING;
         }
         String summary = sorted.isEmpty() ? "UNREACHABLE: no replica answered (is the probe on, and are these its "
                 + "addresses and ports?)"
-                : String.format("group %s: %s, %d of %d replicas serve (majority %d), %d reachable",
-                        sorted.get(0).getOrDefault("group", "?"), h, serving, group, majority, sorted.size());
+                : String.format("group %s: %s, %d of %d replicas serve (majority %d), %d reachable%s",
+                        sorted.get(0).getOrDefault("group", "?"), h, serving, group, majority, sorted.size(),
+                        learnersServing == 0 ? "" : ", and " + learnersServing + " learner(s) serving (they count in "
+                                + "no majority)");
         return new StatusReport(lines, h, summary);
     }
 

@@ -50,6 +50,18 @@ class StatusReportTest {
     }
 
     @Test
+    void aServingLearnerCountsInNoMajority() {
+        java.util.Map<String, String> learner = new java.util.HashMap<>(replica("d", true, "a,d", 7));
+        learner.put("voter", "no");
+        StatusReport r = StatusReport.of(List.of(replica("a", true, "a,d", 7), learner), List.of());
+        assertEquals(StatusReport.Health.MINORITY, r.health(), r.summary());
+        assertTrue(r.summary().contains("1 of 3 replicas serve (majority 2)") && r.summary().contains("1 learner(s)"),
+                r.summary());
+        assertTrue(r.lines().stream().anyMatch(l -> l.startsWith("d ") && l.contains("member/learner")), r.lines()
+                .toString());
+    }
+
+    @Test
     void noAnswerIsUnreachable() {
         StatusReport r = StatusReport.of(List.of(), List.of("127.0.0.1:7500-7520"));
         assertEquals(StatusReport.Health.UNREACHABLE, r.health());

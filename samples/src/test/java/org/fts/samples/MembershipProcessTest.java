@@ -133,6 +133,37 @@ class MembershipProcessTest {
         }
     }
 
+    /**
+     * Voters r0, r1 and r2, and a replica started under another id, r3 (docs/primary-view.md, "Voters and learners"):
+     * r3 is a learner. It takes the state, executes every increment and serves a client of its own; but with r1 and r2
+     * killed, r0 and r3 are one voter of three and serve nothing. With every replica voting they would be two of three:
+     * a second majority beside r1 and r2 had those only been cut off.
+     */
+    @Test
+    void aReplicaStartedUnderAnotherIdIsALearnerThatMakesNoMajority() throws Exception {
+        start(List.of("-Dfts.group.voters=r0,r1,r2"));
+        Load load = new Load(2);
+        load.awaitMore(50, "three voters");
+        int learner = cluster.add(List.of());
+        cluster.awaitReady(learner);
+        load.awaitMore(50, "three voters and a learner");
+        int acked = load.finish();
+        assertEquals(acked + 1, at(learner).increment(), "the learner answers a client of its own");
+        assertConverged(List.of(0, 1, 2, learner), acked + 1);
+        cluster.kill(1);
+        cluster.kill(2);
+        String[] why = new String[1];
+        Waits.await(() -> {
+            try {
+                at(learner).increment();
+                why[0] = "answered";
+            } catch (TRANSIENT e) {
+                why[0] = e.getMessage();
+            }
+            return why[0] != null && why[0].contains("1 of the 3 voters");
+        }, Duration.ofSeconds(60), () -> "the learner and one voter refuse as a minority: " + why[0]);
+    }
+
     @Test
     void rollingRestartUnderLoadKeepsEveryAcknowledgedIncrementOnEveryReplica() throws Exception {
         start(List.of());

@@ -285,9 +285,10 @@ public final class EpochPlan {
                                   Map<MemberId, Report> reports, MemberId self) {
         int n = config.groupSize();
         int majority = n / 2 + 1;
-        if (n > 0 && GroupConfig.replicas(members) < majority) {
-            return Decision.notPrimary("the view holds " + GroupConfig.replicas(members) + " of the " + n
-                    + " replicas (fts.group.size); a primary needs " + majority);
+        if (n > 0 && config.voters(members) < majority) {
+            return Decision.notPrimary("the view holds " + config.voters(members) + " of the " + n
+                    + (config.voters().isEmpty() ? " replicas (fts.group.size)" : " voters (fts.group.voters)")
+                    + "; a primary needs " + majority);
         }
         List<MemberId> holders = new ArrayList<>();
         for (MemberId m : members) {
@@ -337,14 +338,14 @@ public final class EpochPlan {
         if (n > 0) {
             lineage.dropHollowEpochs(kept);
         }
-        if (n > 0 && GroupConfig.replicas(kept) < majority
-                && GroupConfig.replicas(Continuation.covered(config, members, reports, kept, self, lineage)) < majority) {
+        if (n > 0 && config.voters(kept) < majority
+                && config.voters(Continuation.covered(config, members, reports, kept, self, lineage)) < majority) {
             if (lineage.foundingNeverCommitted(kept)) {
                 long last = members.stream().mapToLong(m -> reports.get(m).last()).max().orElse(0);
                 return Decision.founding(members, true, last + 1);
             }
             Decision spliced = splice ? lineage.splice(holders, self) : null;
-            return spliced != null ? spliced : Decision.notPrimary("only " + GroupConfig.replicas(kept) + " of the "
+            return spliced != null ? spliced : Decision.notPrimary("only " + config.voters(kept) + " of the "
                     + n + " replicas here hold the group's history (restarted replicas lost theirs); a primary needs "
                     + majority);
         }

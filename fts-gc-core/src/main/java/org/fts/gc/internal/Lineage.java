@@ -64,7 +64,7 @@ final class Lineage {
      */
     boolean foundingNeverCommitted(List<MemberId> holders) {
         Report latest = top(holders);
-        return latest.founding() && GroupConfig.replicas(mayHaveOpened(latest)) < majority;
+        return latest.founding() && config.voters(mayHaveOpened(latest)) < majority;
     }
 
     /**
@@ -85,7 +85,7 @@ final class Lineage {
                     || inTop.stream().anyMatch(m -> reports.get(m).synced())) {
                 return;
             }
-            if (GroupConfig.replicas(mayHaveOpened(latest)) >= majority) {
+            if (config.voters(mayHaveOpened(latest)) >= majority) {
                 return;
             }
             holders.removeAll(inTop);
@@ -112,7 +112,7 @@ final class Lineage {
      */
     Decision splice(List<MemberId> holders, MemberId self) {
         List<MemberId> knowing = members.stream().filter(m -> reports.get(m).knowsEpoch()).toList();
-        if (GroupConfig.replicas(knowing) < majority || holders.isEmpty()) {
+        if (config.voters(knowing) < majority || holders.isEmpty()) {
             return null;   // an epoch established after the latest one reported here could have committed
         }
         Report latest = top(holders);
@@ -289,7 +289,7 @@ final class Lineage {
             }
         }
         List<MemberId> openers = mayHaveOpened(r);
-        if (GroupConfig.replicas(openers) < majority) {
+        if (config.voters(openers) < majority) {
             return true;
         }
         for (MemberId m : openers) {
@@ -346,7 +346,8 @@ final class Lineage {
         java.util.Set<String> not = new java.util.HashSet<>();
         for (MemberId m : members) {
             Report here = reports.get(m);
-            if ((didNotOpen(here, as) || here.last() < p) && here.mayHoldFrom() > p) {   // after a power loss it may
+            if ((didNotOpen(here, as) || here.last() < p) && here.mayHoldFrom() > p   // after a power loss it may
+                    && config.votes(m)) {   // of the N voters, those known not to hold it (a learner is none of them)
                 not.add(m.replica());
             }
         }

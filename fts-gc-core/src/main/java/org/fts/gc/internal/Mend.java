@@ -185,11 +185,16 @@ public final class Mend {
         Report r = reports.get(m);
         java.util.Set<String> known = new java.util.HashSet<>();
         java.util.Set<String> may = new java.util.HashSet<>();
-        may.add(m.replica());
+        if (config.votes(m)) {
+            may.add(m.replica());
+        }
         List<MemberId> candidates = new ArrayList<>(r.epochMembers());
         candidates.addAll(members);
         boolean own = r.start() > 0 && p >= r.start();
         for (MemberId x : candidates) {
+            if (!config.votes(x)) {
+                continue;   // a learner: not one of the N, its copy counts for nothing
+            }
             known.add(x.replica());
             if (x.replica().equals(m.replica())) {
                 continue;

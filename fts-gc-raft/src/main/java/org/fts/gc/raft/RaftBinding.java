@@ -63,6 +63,10 @@ public final class RaftBinding implements GroupBinding {
             throw new ConfigException(GroupConfig.READ_LEASE.name(), "is the jgroups binding's: with fts.gc=raft "
                     + "every declared read is confirmed through the log (docs/reads.md); leave it 0");
         }
+        if (!GroupConfig.VOTERS.get(config).isEmpty()) {
+            throw new ConfigException(GroupConfig.VOTERS.name(), "is the jgroups binding's: with fts.gc=raft the voters "
+                    + "are the Raft members, fts.gc.raft.members; leave it empty");
+        }
         return new RaftChannel(RaftStack.xml(config), GroupConfig.from(config), self,
                 GroupSecurity.groupKey(config), Durability.from(config), Durability.directory(config),
                 members, RESEND.get(config).toMillis(), HEARTBEAT.get(config).toMillis(),

@@ -17,7 +17,7 @@ import org.fts.gc.View;
  * {@link #awaitServing} and {@link #started()} wait for it.
  */
 public final class Standing {
-    private final int groupSize;
+    private final GroupConfig group;
     private View view;
     /** Why the view cannot serve (minority, or not primary after its recovery), or null. */
     private String blocked = "has not joined its group yet";
@@ -36,22 +36,29 @@ public final class Standing {
     /** Why it refuses to serve for good (its settings differ from the group's), or null. */
     private String refused;
 
+    /** Every replica votes. */
     public Standing(int groupSize) {
-        this.groupSize = groupSize;
+        this(new GroupConfig(groupSize, true));
+    }
+
+    /** Counts the voters of {@code group} (all replicas, unless {@code fts.group.voters} names them). */
+    public Standing(GroupConfig group) {
+        this.group = group;
     }
 
     private int majority() {
-        return groupSize / 2 + 1;
+        return group.groupSize() / 2 + 1;
     }
 
     /** A new view: until its recovery decides, requests are taken and wait for the epoch. */
     public void onView(View v) {
         view = v;
         epochOpen = false;
-        int here = GroupConfig.replicas(v.members());
+        int here = group.voters(v.members());
         blocked = here < majority()
-                ? "is in a minority view: the view holds " + here + " of the " + groupSize + " replicas "
-                        + "(fts.group.size); a primary needs " + majority()
+                ? "is in a minority view: the view holds " + here + " of the " + group.groupSize()
+                        + (group.voters().isEmpty() ? " replicas (fts.group.size)" : " voters (fts.group.voters)")
+                        + "; a primary needs " + majority()
                 : null;
         publish();
     }
