@@ -113,6 +113,8 @@ final class HistoryCounters {
         held = start - 1;
         delivered = held;
         applied = true;
+        // what it knew committed beyond the gap was of another history: the new epoch's commits say what is
+        commitKnown = Math.min(commitKnown, held);
     }
 
     /** A founding again at {@code start}: what it held was never committed, and its state is the initial one. */

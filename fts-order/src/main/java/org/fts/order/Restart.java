@@ -70,7 +70,9 @@ final class Restart {
         m.damage.extent(Math.max(h.held(), l.last()));
         h.logged(m.damage.extent());
         h.replayThrough(m.damage.extent());
-        h.knowCommitted(Math.max(refoundRoot ? 0 : l.from(), l.commitHint()));
+        // A root with no state (a gap it had not checkpointed) was written as the epoch opened: the continued history's
+        // tail it ends with commits only once a majority opened that epoch, so its position is not known committed.
+        h.knowCommitted(Math.max(refoundRoot || !rooted ? 0 : l.from(), l.commitHint()));
         if (!rooted) {
             h.nothingToReplay();   // the application fetches the group's state
             LOG.warn("{}: its log holds entries {} to {} but no state to replay them on (a gap it had not "
