@@ -70,8 +70,8 @@ public record GroupConfig(int groupSize, boolean uniform, long maxBacklog, long 
 
     public static final ConfigKey<Integer> GROUP_SIZE = ConfigKey.integer("fts.group.size", 0, 0, 64, "replicas",
             "N: a view continues the group's history only if its members hold more than N/2 replicas, and uniform "
-                    + "delivery waits for more than N/2; the GOA's 0 means the number of fts.replicas (plain "
-                    + "channels: every view is primary)");
+                    + "delivery waits for more than N/2; the GOA's 0 means the number of fts.group.voters, else of "
+                    + "fts.replicas (plain channels: every view is primary)");
     public static final ConfigKey<String> DELIVERY = ConfigKey.choice("fts.delivery", "uniform",
             List.of("agreed", "uniform"), "uniform: a broadcast is delivered (a request executed and answered) only "
                     + "once a majority of replicas hold it, so no crash or partition of a minority loses an answered "

@@ -161,6 +161,9 @@ class ProtocolSimulationTest {
                     + "a member whose log a recovery it never opened had cut back, beyond the source's end (agreement)"},
             {9021L, logs1000reads.with(Ordering.OFFLOAD), "a later epoch that committed nothing of its own hid an "
                     + "intermediate one that had committed, and the splice continued an older epoch (agreement)"},
+            {447L, logs1000reads.withLearners(1), "a learner restarted from a log whose root was an uncheckpointed gap "
+                    + "took the root as committed, became sequencer with a gap below it, and delivered its own new "
+                    + "entries on that stale commit point (agreement)"},
             // broke the simulator's own check, not the protocol: a founding done again counts from a majority opening
             {14677L, reads, "a coordinator on stale reports founded again an epoch no majority could join"},
             {101816L, reads.with(Ordering.OFFLOAD), "a splice cut back a member whose state, founded again, was past "
