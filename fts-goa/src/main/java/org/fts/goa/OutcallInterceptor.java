@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.fts.ft.FtConstants;
 import org.fts.ft.Ior;
 import org.fts.ft.client.CallerIdentity;
+import org.fts.ft.client.JacorbInvocation;
 import org.fts.goa.intake.Cast;
 import org.fts.goa.intake.Reply;
 import org.omg.CORBA.LocalObject;
@@ -36,8 +37,15 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
             "IDL:omg.org/CORBA/COMM_FAILURE:1.0", "IDL:omg.org/CORBA/TRANSIENT:1.0");
 
     private volatile Outcalls outcalls;
-    /** The call whose outcome this thread's next request to the relay carries (its leg, first or again). */
-    private final ThreadLocal<String> leg = new ThreadLocal<>();
+    /**
+     * The call whose outcome this thread's next request to the relay carries (its leg, first or again), bound to
+     * JacORB's invocation ({@link JacorbInvocation}): only a request of that same invocation is its leg.
+     */
+    private final ThreadLocal<Leg> leg = new ThreadLocal<>();
+
+    /** A leg waiting to be sent: the invocation it belongs to, and its call's key. */
+    private record Leg(Object invocation, String key) {
+    }
     /** Legs sent so far, per call, while they have not ended. */
     private final Map<String, Integer> legsSent = new ConcurrentHashMap<>();
 
@@ -71,12 +79,19 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
         RequestContext context = RequestContext.orNull();
         CallerIdentity caller = CallerIdentity.current();
         boolean relayed = context != null && caller != null && !ri.operation().startsWith("_");
+        Object invocation = JacorbInvocation.current();
+        Leg pending = leg.get();
+        if (pending != null && (invocation == null || pending.invocation() != invocation
+                || !o.hasAnswer(pending.key()))) {
+            leg.remove();   // another invocation's (its reinvocation never came): nothing of this request
+            pending = null;
+        }
         if (o.isRelay(endpoint)) {
-            String key = leg.get();
             leg.remove();
-            if (key == null || !o.hasAnswer(key)) {   // not a leg: a stub JacORB rebound to the relay by a forward
-                String id = new String(Ior.Iiop.decode(profile.data()).objectKey(), StandardCharsets.UTF_8);
-                String target = id.length() < 36 ? null : o.target(id.substring(id.length() - 36));
+            String key = pending == null ? null : pending.key();
+            if (key == null) {   // not a leg: a stub JacORB rebound to the relay by a forward
+                String target = Outcalls.target(new String(Ior.Iiop.decode(profile.data()).objectKey(),
+                        StandardCharsets.UTF_8));
                 if (target == null) {
                     return;   // the relay answers that it holds no outcome for it
                 }
@@ -96,9 +111,15 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
         }
         org.omg.CORBA.Object target = ri.effective_target();
         String ior = ((ObjectImpl) target)._orb().object_to_string(target);
+        if (pending != null) {
+            // This invocation's leg, sent back to the real target by JacORB (a leg that failed while sending resets
+            // the stub to its original reference), or by another thread sharing the stub: to the relay again, with
+            // the outcome it holds. Never a new key: that would be a second call, made here only.
+            throw new ForwardRequest(o.relayFor(ior));
+        }
         String key = callKey(caller, ri);
         settle(o, o.outcome(key, ior, context.origin(), ri.operation(), Jacorb.requestArguments(ri)));
-        leg.set(key);   // the reinvocation on the relay, next on this thread, carries it
+        leg.set(new Leg(invocation, key));   // the reinvocation on the relay, next on this thread, carries it
         throw new ForwardRequest(o.relayFor(ior));
     }
 
@@ -155,9 +176,11 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
         }
         boolean local = ri.reply_status() == org.omg.PortableInterceptor.SYSTEM_EXCEPTION.value
                 && LOCAL_FAILURES.contains(ri.received_exception_id());
-        if (local && legsSent.getOrDefault(key, 0) < LEG_ATTEMPTS && outcalls != null && outcalls.hasAnswer(key)) {
+        Object invocation = JacorbInvocation.current();
+        if (local && invocation != null && legsSent.getOrDefault(key, 0) < LEG_ATTEMPTS && outcalls != null
+                && outcalls.hasAnswer(key)) {
             // the leg failed inside this JVM (the process stopped past its reply timeout, say): the outcome is here
-            leg.set(key);
+            leg.set(new Leg(invocation, key));
             throw new ForwardRequest(ri.effective_target());
         }
         ended(key);   // a user exception outcome, or a failure past the attempts: the servant's now
@@ -165,6 +188,9 @@ public final class OutcallInterceptor extends LocalObject implements ClientReque
 
     @Override
     public void receive_other(ClientRequestInfo ri) {
-        // a forward
+        String key = legOf(ri);
+        if (key != null && !ri.response_expected()) {
+            ended(key);   // a oneway leg: sent, and no reply comes
+        }
     }
 }

@@ -5,7 +5,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -88,11 +87,6 @@ final class Outcalls {
     /** The relay's host:port: a call forwarded there is not forwarded again. */
     private final String relayEndpoint;
     private final LinkedHashMap<String, Cast.Outcome> early = new LinkedHashMap<>();
-    /**
-     * The relay's objects: one per target (its id names the target), so that a stub JacORB rebinds to the relay after
-     * a forward still names its target; each leg says which call it answers in its {@code FTS_OUTCALL} service context.
-     */
-    private final Map<String, String> targets = new ConcurrentHashMap<>();
 
     /** A call made by a servant here, and who should make it. */
     private record Pending(String key, String origin, CompletableFuture<Cast.Outcome> outcome, AtomicBoolean called,
@@ -143,24 +137,24 @@ final class Outcalls {
         t.start();
     }
 
-    /** The relay object that stands for {@code target} (stringified): a servant's leg for a call to it goes there. */
+    /**
+     * The relay object that stands for {@code target} (stringified): a servant's leg for a call to it goes there. Its
+     * object id is the target's stringified reference itself, so that a stub JacORB rebinds to the relay after a
+     * forward still names its target, at every replica alike, whatever was called in between (no table to forget it).
+     */
     org.omg.CORBA.Object relayFor(String target) {
-        String targetId = UUID.nameUUIDFromBytes(target.getBytes(StandardCharsets.UTF_8)).toString();
-        if (targets.size() > KEPT) {
-            targets.clear();   // targets a servant calls: a bound, not a cache that matters
-        }
-        targets.put(targetId, target);
         try {
-            return relayPoa.create_reference_with_id(targetId.getBytes(StandardCharsets.UTF_8),
+            return relayPoa.create_reference_with_id(target.getBytes(StandardCharsets.UTF_8),
                     "IDL:omg.org/CORBA/Object:1.0");
         } catch (RuntimeException | org.omg.PortableServer.POAPackage.WrongPolicy e) {
             throw new INTERNAL("FTS: no relay reference for " + target + ": " + e);
         }
     }
 
-    /** The target a relay object id names (a stub JacORB rebound to the relay), or null. */
-    String target(String targetId) {
-        return targets.get(targetId);
+    /** The target a relay object's key names (a stub JacORB rebound to the relay): the reference it ends with, or null. */
+    static String target(String objectKey) {
+        int at = objectKey.lastIndexOf("IOR:");
+        return at < 0 ? null : objectKey.substring(at);
     }
 
     /** Whether {@code endpoint} (host:port) is this replica's relay. */
@@ -193,12 +187,15 @@ final class Outcalls {
         }
     }
 
-    /** The interceptor: the leg for call {@code key} will carry this outcome (the relay answers it from here). */
+    /**
+     * The interceptor: the leg for call {@code key} will carry this outcome (the relay answers it from here) until the
+     * interceptor sees the leg end ({@link #answered}). Never dropped before: a leg that found none would fail here only.
+     */
     void answerWith(Cast.Outcome o) {
-        if (answers.size() > KEPT) {
-            answers.clear();   // legs that never ended: a bound; a leg that finds none gets INTERNAL
-        }
         answers.put(o.call(), o);
+        if (answers.size() > KEPT && answers.size() % KEPT == 1) {
+            LOG.warn("{}: {} outcall outcomes wait for their servants' legs to end", self, answers.size());
+        }
     }
 
     /** Whether the relay holds the outcome of call {@code key} for its leg. */

@@ -55,6 +55,8 @@ final class ReplicaEngine implements StateTransfer.Host {
     private final java.util.concurrent.ScheduledExecutorService calendarTimer;
     private final DivergenceCheck divergence;
     private final GroupConfig group;
+    /** Null unless fts.outcalls=ordered. */
+    private volatile Outcalls outcallsHere;
     /** The objects, the reply cache, the group reference and the execution record: what a snapshot holds. */
     private final Snapshot.Parts state;
     /** Opened when the application activated its objects (deliveries wait for it when the group layer logs). */
@@ -236,6 +238,7 @@ final class ReplicaEngine implements StateTransfer.Host {
 
     /** Ordered outcalls' outcomes go to {@code o} from now on ({@code fts.outcalls=ordered}). */
     void outcalls(Outcalls o) {
+        outcallsHere = o;
         router.outcalls(o, divergence::stale);
     }
 
@@ -320,6 +323,10 @@ final class ReplicaEngine implements StateTransfer.Host {
             try {
                 Snapshot.install(snapshot, state);
                 divergence.reset();
+                Outcalls o = outcallsHere;
+                if (o != null) {   // the buffered casts execute on the installed state: their calls are real ones
+                    o.stale(null);
+                }
                 done.complete(null);
             } catch (Snapshot.StateException e) {
                 done.complete(e);

@@ -78,7 +78,7 @@ final class HistoryCounters {
         applied = true;
     }
 
-    /** A majority holds everything up to {@code upTo}: never forgotten. */
+    /** A majority holds everything up to {@code upTo}: never forgotten within one history (a gap, {@link #skipTo}, ends it). */
     void knowCommitted(long upTo) {
         commitKnown = Math.max(commitKnown, upTo);
     }
@@ -113,8 +113,10 @@ final class HistoryCounters {
         held = start - 1;
         delivered = held;
         applied = true;
-        // what it knew committed beyond the gap was of another history: the new epoch's commits say what is
+        // what it knew committed, or delivered, beyond the gap was of another history: the new epoch's commits say
+        // what is (a report states max(commitKnown, deliveredHere) as committed under uniform delivery)
         commitKnown = Math.min(commitKnown, held);
+        deliveredHere = Math.min(deliveredHere, held);
     }
 
     /** A founding again at {@code start}: what it held was never committed, and its state is the initial one. */

@@ -157,8 +157,8 @@ class MembershipProcessTest {
             try {
                 at(learner).increment();
                 why[0] = "answered";
-            } catch (TRANSIENT e) {
-                why[0] = e.getMessage();
+            } catch (org.omg.CORBA.SystemException e) {   // TRANSIENT once it knows; TIMEOUT or COMM_FAILURE meanwhile
+                why[0] = e.toString();
             }
             return why[0] != null && why[0].contains("1 of the 3 voters");
         }, Duration.ofSeconds(60), () -> "the learner and one voter refuse as a minority: " + why[0]);

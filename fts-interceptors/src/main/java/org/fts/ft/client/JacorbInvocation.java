@@ -23,7 +23,7 @@ import org.omg.TimeBase.UtcT;
  * the invocation's. It is the same object for every attempt of one invocation, and a different object for every
  * new invocation, since this class's callers hold it and a held object's identity cannot be reused.
  */
-final class JacorbInvocation {
+public final class JacorbInvocation {
     private JacorbInvocation() {
     }
 
@@ -32,7 +32,7 @@ final class JacorbInvocation {
      * known (not called from JacORB's client interceptor iterator, or not JacORB). Call only on the thread
      * of the interceptor point.
      */
-    static Object current() {
+    public static Object current() {
         ArrayDeque<Map<INVOCATION_KEY, UtcT>> stack;
         try {
             stack = Delegate.getInvocationContext();

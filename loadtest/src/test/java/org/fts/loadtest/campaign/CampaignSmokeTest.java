@@ -76,7 +76,10 @@ class CampaignSmokeTest {
                     "the standard deviation of its runs " + own[0] + ", " + own[1] + ": " + line);
             assertEquals(0, p.errors(), line);
             assertTrue(p.latP50Ms() > 0 && p.latP50Ms() < 1000 && p.latP99Ms() >= p.latP50Ms(), "latencies: " + line);
-            assertTrue(p.batchMean() >= 1 && p.castLatencyMeanUs() > 0, "the replicas' counters: " + line);
+            // The counters are read one by one under load (BatchCounters): a window's messages and batches can each
+            // miss the few casts in flight, so one message per batch (NB) reads as 0.999 as often as 1.001. Read, they
+            // are near one per batch at least; unread, 0.
+            assertTrue(p.batchMean() >= 0.99 && p.castLatencyMeanUs() > 0, "the replicas' counters: " + line);
             assertTrue(p.cpuUsPerReq() > 0 && p.clientCpuUsPerReq() > 0, "servers' and driver's CPU: " + line);
         }
         for (Report.Figure f : Report.FIGURES) {
