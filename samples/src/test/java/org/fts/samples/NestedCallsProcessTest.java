@@ -186,6 +186,16 @@ class NestedCallsProcessTest {
             }
             banks.heal(holder);   // it merges back with a gap: its queued executions are replaced by the state
             banks.awaitEqualDigests(List.of(0, 1, 2), Duration.ofSeconds(40));
+            java.nio.file.Path log = LOGS.resolve(banks.group() + "-r" + holder + ".err");
+            org.fts.process.Waits.await(() -> {
+                try {
+                    String text = java.nio.file.Files.readString(log);
+                    int gap = text.indexOf("it fetches the group's state");
+                    return gap >= 0 && text.indexOf("installed the group's state", gap) > gap;
+                } catch (java.io.IOException e) {
+                    return false;
+                }
+            }, Duration.ofSeconds(10), () -> "r" + holder + "'s log (" + log + ") shows the gap, then the state installed");
             assertTrue(banks.isAlive(holder), "the replica let back goes on");
             assertEquals(997, from.balance());
         } finally {
