@@ -84,13 +84,7 @@ class NestedCallsProcessTest {
         ORB plain = ORB.init(new String[0], Clients.orbDefaults());
         HeldAudit held = new HeldAudit();
         try {
-            org.omg.PortableServer.POA root = org.omg.PortableServer.POAHelper.narrow(
-                    plain.resolve_initial_references("RootPOA"));
-            root.the_POAManager().activate();
-            String auditRef = plain.object_to_string(root.servant_to_reference(held));
-            Thread orbThread = new Thread(plain::run, "held-audit");
-            orbThread.setDaemon(true);
-            orbThread.start();
+            String auditRef = serve(plain, held);
             banks = new ReplicaCluster("sb-" + id, 3, false, List.of("-Dfts.outcalls=ordered",
                     "-Dfts.client.reply_timeout=1s", "-Dsamples.bank.audit=" + auditRef), LOGS);
             ft = ORB.init(new String[0], Clients.ftDefaults());
@@ -102,13 +96,7 @@ class NestedCallsProcessTest {
             try {
                 for (int stopped = 0; stopped < 3; stopped++) {
                     held.hold();
-                    java.util.concurrent.Future<Object> transfer = client.submit(() -> {
-                        try {
-                            return bank.transfer("acct-1", "acct-2", 1);
-                        } catch (org.omg.CORBA.SystemException e) {
-                            return e;
-                        }
-                    });
+                    java.util.concurrent.Future<Object> transfer = client.submit(() -> transferOrFailure(bank));
                     assertTrue(held.awaitCalled(Duration.ofSeconds(20)), "the callee got the transfer's call");
                     banks.pause(stopped);
                     try {
@@ -151,13 +139,7 @@ class NestedCallsProcessTest {
         HeldAudit held = new HeldAudit();
         java.util.concurrent.ExecutorService clients = java.util.concurrent.Executors.newFixedThreadPool(3);
         try {
-            org.omg.PortableServer.POA root = org.omg.PortableServer.POAHelper.narrow(
-                    plain.resolve_initial_references("RootPOA"));
-            root.the_POAManager().activate();
-            String auditRef = plain.object_to_string(root.servant_to_reference(held));
-            Thread orbThread = new Thread(plain::run, "held-audit");
-            orbThread.setDaemon(true);
-            orbThread.start();
+            String auditRef = serve(plain, held);
             banks = new ReplicaCluster("gb-" + id, 3, false, List.of("-Dfts.outcalls=ordered",
                     "-Dsamples.bank.audit=" + auditRef), LOGS);
             ft = ORB.init(new String[0], Clients.ftDefaults());
@@ -203,6 +185,18 @@ class NestedCallsProcessTest {
             held.release();
             plain.shutdown(false);
         }
+    }
+
+    /** Serves {@code held} on {@code plain}'s root POA from a thread of its own; its stringified reference. */
+    private static String serve(ORB plain, HeldAudit held) throws Exception {
+        org.omg.PortableServer.POA root = org.omg.PortableServer.POAHelper.narrow(
+                plain.resolve_initial_references("RootPOA"));
+        root.the_POAManager().activate();
+        String ref = plain.object_to_string(root.servant_to_reference(held));
+        Thread orbThread = new Thread(plain::run, "held-audit");
+        orbThread.setDaemon(true);
+        orbThread.start();
+        return ref;
     }
 
     private static Object transferOrFailure(Bank bank) {
