@@ -110,6 +110,25 @@ public interface GroupChannel extends AutoCloseable {
         onDeliveryThread(() -> barrier.refused("the group binding has no read barrier"));
     }
 
+    /**
+     * The replicas that count toward majorities now, and N ({@link Voters}). On a binding whose voters change while
+     * it serves ({@link #changeVoters}) this moves once a change is committed; read it when counting, do not keep it.
+     * Never blocks.
+     */
+    Voters voters();
+
+    /**
+     * Orders {@code change} of the voters through the group's own agreement, one change at a time
+     * (docs/membership.md). Completes with the voters after it once a majority committed it, exceptionally with a
+     * {@link GroupException} saying why when it is refused ({@link Voters#refusal}, or another change is in flight)
+     * or fails. A change that fails may still be committed later: read {@link #voters} before trying again. Never
+     * blocks. The default refuses: a binding whose voters are fixed at start.
+     */
+    default java.util.concurrent.CompletableFuture<Voters> changeVoters(VoterChange change) {
+        return java.util.concurrent.CompletableFuture.failedFuture(new GroupException("this binding's voters are "
+                + "fixed at start (" + voters() + "): change them with the runbook's restart (docs/deployment.md)"));
+    }
+
     /** This member's identity; available once created. */
     MemberId self();
 

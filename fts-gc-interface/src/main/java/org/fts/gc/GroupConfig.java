@@ -133,6 +133,11 @@ public record GroupConfig(int groupSize, boolean uniform, long maxBacklog, long 
                 REPLAY_DELAY.get(props).toNanos(), ids);
     }
 
+    /** The voters this configuration names ({@link GroupChannel#voters}: a binding's are fixed at start). */
+    public Voters voterSet() {
+        return new Voters(voters, groupSize);
+    }
+
     /** Whether replica {@code replicaId}'s presence and acknowledgements count toward majorities. */
     public boolean votes(String replicaId) {
         return voters.isEmpty() || voters.contains(replicaId);

@@ -46,7 +46,8 @@ final class DivergenceCheck {
     private final String self;
     private final String replica;
     private final int window;
-    private final int groupSize;
+    /** N, the voters' number, as the binding holds it now (it changes with the voters: docs/membership.md). */
+    private final java.util.function.IntSupplier groupSize;
     private final Consumer<Cast> cast;
     private final ArrayDeque<Own> own = new ArrayDeque<>();
     private final java.util.TreeMap<Long, Votes> votes = new java.util.TreeMap<>();
@@ -102,6 +103,12 @@ final class DivergenceCheck {
      * @param members the current view's member names
      */
     DivergenceCheck(String self, int window, int groupSize, Consumer<Cast> cast,
+                    java.util.function.Supplier<Set<String>> members) {
+        this(self, window, () -> groupSize, cast, members);
+    }
+
+    /** As above, with N read at each decision ({@code members}: the voters of the current view). */
+    DivergenceCheck(String self, int window, java.util.function.IntSupplier groupSize, Consumer<Cast> cast,
                     java.util.function.Supplier<Set<String>> members) {
         this.self = self;
         this.replica = new org.fts.gc.MemberId(self).replica();
@@ -179,18 +186,19 @@ final class DivergenceCheck {
             return;
         }
         v.by.computeIfAbsent(new Hashes(d.hashes()), h -> new HashSet<>()).add(d.member());
-        int majority = groupSize / 2 + 1;
+        int n = groupSize.getAsInt();
+        int majority = n / 2 + 1;
         Map.Entry<Hashes, Set<String>> group = null;
         String how = null;
         for (Map.Entry<Hashes, Set<String>> e : v.by.entrySet()) {
             if (e.getValue().size() >= majority) {
                 group = e;
-                how = e.getValue().size() + " of " + groupSize + " replicas agree";
+                how = e.getValue().size() + " of " + n + " replicas agree";
             }
         }
-        if (group == null && v.replicas.size() >= groupSize && v.by.size() > 1) {
+        if (group == null && v.replicas.size() >= n && v.by.size() > 1) {
             group = v.by.entrySet().iterator().next();   // no majority agrees: the first delivered decides
-            how = "no majority of the " + groupSize + " replicas agrees; the first digest ordered decides";
+            how = "no majority of the " + n + " replicas agrees; the first digest ordered decides";
         }
         if (group == null) {
             if (v.by.size() > 1 && v.replicas.size() == 2) {

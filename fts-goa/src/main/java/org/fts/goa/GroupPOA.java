@@ -182,10 +182,15 @@ public final class GroupPOA extends PoaBasics {
             engine.backups().directory(Backups.directory(props));
             engine.backups().passcode(passcode);
             if (!passcode.configured()) {
-                LOG.warn("replica {}: fts backup and fts restore are accepted from anyone who reaches its probe port; "
-                        + "set {} (docs/security.md)", config.replicaId(), AdminPasscode.FILE.name());
+                LOG.warn("replica {}: fts backup, fts restore and fts members add/remove are accepted from anyone who "
+                        + "reaches its probe port; set {} (docs/security.md)", config.replicaId(), AdminPasscode.FILE.name());
             }
-            channel.diagnostics().exposeCommands(engine.backups()::command);   // fts backup, fts restore
+            VoterCommands voters = new VoterCommands(config.replicaId(), config.group(), channel);
+            voters.passcode(passcode);
+            channel.diagnostics().exposeCommands(key -> {   // fts backup, fts restore; fts members
+                Map<String, String> answer = engine.backups().command(key);
+                return answer != null ? answer : voters.command(key);
+            });
             LOG.info("replica {} joined group {} (view {})", config.replicaId(), config.group(), channel.view());
             if (!config.replicas().isEmpty() && !config.replicas().contains(endpoint)) {
                 LOG.info("replica {}: endpoint {} is not in fts.replicas; announcing it to the group",

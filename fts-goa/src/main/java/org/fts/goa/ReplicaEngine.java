@@ -83,13 +83,17 @@ final class ReplicaEngine implements StateTransfer.Host {
                 FailStop.threads("fts-batch-timer-" + self));
         this.castPath = new CastPath(batcher, longDoorway);
         this.lanes = new ExecutionLanes(self, config.backgroundThreads(), channel, ownLane);
-        this.standing = new Standing(group);
+        this.standing = new Standing(channel::voters);
         this.replay = replay;
         this.transfer = new StateTransfer(this, Math.max(250, config.stateTimeout().toMillis() / 4), self);
         boolean oneLane = config.backgroundThreads() == 1;
-        this.divergence = new DivergenceCheck(member.name(), oneLane ? divergenceWindow : 0, config.groupSize(),
-                castPath::castControl, () -> channel.view().members().stream().filter(group::votes)
-                        .map(MemberId::name).collect(java.util.stream.Collectors.toSet()));
+        this.divergence = new DivergenceCheck(member.name(), oneLane ? divergenceWindow : 0,
+                () -> channel.voters().n() > 0 ? channel.voters().n() : config.groupSize(), castPath::castControl,
+                () -> {
+                    org.fts.gc.Voters voters = channel.voters();
+                    return channel.view().members().stream().filter(m -> voters.votes(m.replica()))
+                            .map(MemberId::name).collect(java.util.stream.Collectors.toSet());
+                });
         this.state = new Snapshot.Parts(objects, cache, membership, record);
         Execution execution = new Execution(self, config.group(), objects, replay, cache, this.objects, lanes, castPath, record, divergence,
                 oneLane);

@@ -224,8 +224,10 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         f.put("primary", Boolean.toString(isPrimary()));
         f.put("members", channel.view() == null ? "" : channel.view().members().stream()
                 .map(m -> m.name().split("#")[0]).collect(Collectors.joining(",")));
-        f.put("size", Integer.toString(config.groupSize()));   // N: the voters' number
-        f.put("voter", engine.group().votes(config.replicaId()) ? "yes" : "no");
+        org.fts.gc.Voters voters = channel.voters();   // the binding's now: they may change (docs/membership.md)
+        f.put("size", Integer.toString(voters.n() > 0 ? voters.n() : config.groupSize()));   // N: the voters' number
+        f.put("voter", voters.votes(config.replicaId()) ? "yes" : "no");
+        f.put("voters", voters.toString());
         f.put("group_version", Long.toString(getGroupVersion()));
         f.put("reply_cache", Integer.toString(getReplyCacheSize()));
         org.fts.gc.LogFigures log = channel.diagnostics().logFigures();

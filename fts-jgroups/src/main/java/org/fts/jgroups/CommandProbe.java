@@ -9,7 +9,7 @@ import org.jgroups.stack.DiagnosticsHandler;
 
 /**
  * Answers JGroups' {@code probe} keys that start with {@value #PREFIX} with an operator command's outcome ({@link
- * org.fts.gc.GroupChannel#exposeCommands}): {@code fts backup} and {@code fts restore} send theirs this way, on the
+ * org.fts.gc.GroupChannel#exposeCommands}): {@code fts backup}, {@code fts restore} and {@code fts members} send theirs this way, on the
  * same diagnostics port as {@code fts status} ({@link StatusProbe}). Each field is answered as {@code
  * fts.<name>=<value>}, on one line. A command runs on the diagnostics thread; its handler bounds how long.
  */
@@ -68,6 +68,7 @@ public final class CommandProbe implements DiagnosticsHandler.ProbeHandler {
 
     @Override
     public String[] supportedKeys() {
-        return new String[] {PREFIX + "backup", PREFIX + "restore=<file>"};
+        return new String[] {PREFIX + "backup", PREFIX + "restore=<file>", PREFIX + "members-list",
+                PREFIX + "members-add=<id>", PREFIX + "members-remove=<id>"};
     }
 }

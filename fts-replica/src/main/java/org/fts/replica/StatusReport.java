@@ -88,7 +88,8 @@ public final class StatusReport {
             allWell &= serves;   // lag is shown, not judged: under load replicas are sampled moments apart
             lines.add(String.format("%-8s reachable  %-9s view=%s epoch=%s delivered=%s lag=%d reply_cache=%s log=%s "
                             + "digest=%s serving=%s load=%s",
-                    a.getOrDefault("id", "?"), a.getOrDefault("role", "?") + (votes ? "" : "/learner"),
+                    a.getOrDefault("id", "?"), a.getOrDefault("role", "?")
+                            + (votes || "learner".equals(a.get("role")) ? "" : "/learner"),
                     a.getOrDefault("view", "?"),
                     a.getOrDefault("epoch", "?"), a.getOrDefault("delivered", "?"), lag,
                     a.getOrDefault("reply_cache", "?"), a.getOrDefault("log", "-"), a.getOrDefault("digest", "?"),
@@ -120,6 +121,16 @@ public final class StatusReport {
                         sorted.get(0).getOrDefault("group", "?"), h, serving, group, majority, sorted.size(),
                         learnersServing == 0 ? "" : ", and " + learnersServing + " learner(s) serving (they count in "
                                 + "no majority)");
+        Set<String> named = new java.util.TreeSet<>();
+        for (Map<String, String> a : sorted) {
+            if (a.get("voters") != null) {
+                named.add(a.get("voters"));
+            }
+        }
+        if (named.size() > 1) {   // a change of the voters is being applied (docs/membership.md)
+            summary += "; the replicas name different voters: " + String.join(" / ", named)
+                    + " (a change being applied: bin/fts members list)";
+        }
         return new StatusReport(lines, h, summary);
     }
 

@@ -62,6 +62,18 @@ class StatusReportTest {
     }
 
     @Test
+    void replicasThatNameDifferentVotersAreShownAsAChangeBeingApplied() {
+        java.util.Map<String, String> a = new java.util.HashMap<>(replica("a", true, "a,b", 7));
+        java.util.Map<String, String> b = new java.util.HashMap<>(replica("b", true, "a,b", 7));
+        a.put("voters", "a,b,c");
+        b.put("voters", "a,b");
+        StatusReport r = StatusReport.of(List.of(a, b), List.of());
+        assertTrue(r.summary().contains("name different voters: a,b / a,b,c"), r.summary());
+        b.put("voters", "a,b,c");
+        assertTrue(!StatusReport.of(List.of(a, b), List.of()).summary().contains("different voters"));
+    }
+
+    @Test
     void noAnswerIsUnreachable() {
         StatusReport r = StatusReport.of(List.of(), List.of("127.0.0.1:7500-7520"));
         assertEquals(StatusReport.Health.UNREACHABLE, r.health());

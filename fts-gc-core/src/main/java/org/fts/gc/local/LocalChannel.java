@@ -118,6 +118,11 @@ public final class LocalChannel implements GroupChannel, GroupChannel.Diagnostic
     }
 
     @Override
+    public org.fts.gc.Voters voters() {
+        return config.voterSet();
+    }
+
+    @Override
     public View view() {
         return view;
     }

@@ -210,6 +210,11 @@ final class JGroupsChannel implements GroupChannel, GroupChannel.Diagnostics, Re
     }
 
     @Override
+    public org.fts.gc.Voters voters() {
+        return config.voterSet();
+    }
+
+    @Override
     public View view() {
         return view;
     }

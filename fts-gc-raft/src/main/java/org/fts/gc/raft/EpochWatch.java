@@ -28,7 +28,8 @@ final class EpochWatch {
     private static final Logger LOG = LoggerFactory.getLogger(EpochWatch.class);
 
     private final MemberId self;
-    private final List<String> raftMembers;
+    /** The Raft members now: they change through the log (docs/membership.md). */
+    private final java.util.function.Supplier<List<String>> raftMembers;
     private final DeliveryPump pump;
     private final List<Object[]> held = new ArrayList<>();
     private boolean opened;
@@ -40,7 +41,7 @@ final class EpochWatch {
     private long reportedView = -1;
     private long reportedTerm = -1;
 
-    EpochWatch(MemberId self, List<String> raftMembers, DeliveryPump pump) {
+    EpochWatch(MemberId self, java.util.function.Supplier<List<String>> raftMembers, DeliveryPump pump) {
         this.self = self;
         this.raftMembers = raftMembers;
         this.pump = pump;
@@ -113,14 +114,16 @@ final class EpochWatch {
         if (v == null || r == null) {
             return;
         }
-        int present = present(v);
-        int majority = raftMembers.size() / 2 + 1;
+        List<String> members = raftMembers.get();
+        int present = present(v, members);
+        int majority = members.size() / 2 + 1;
         if (present < majority) {
-            if (reportedView != v.id()) {
+            // once per view, and again if this view served until the members changed under it
+            if (reportedView != v.id() || reportedTerm != -1) {
                 reportedView = v.id();
                 reportedTerm = -1;
-                pump.notPrimary(v, "the view holds " + present + " of the " + raftMembers.size() + " raft members; "
-                        + "Raft needs " + majority);
+                pump.notPrimary(v, "the view holds " + present + " of the " + members.size() + " raft members "
+                        + members + "; Raft needs " + majority);
             }
             return;
         }
@@ -150,10 +153,10 @@ final class EpochWatch {
         }
     }
 
-    private int present(View v) {
+    private static int present(View v, List<String> members) {
         Set<String> here = new HashSet<>();
         for (MemberId m : v.members()) {
-            if (raftMembers.contains(m.replica())) {
+            if (members.contains(m.replica())) {
                 here.add(m.replica());
             }
         }

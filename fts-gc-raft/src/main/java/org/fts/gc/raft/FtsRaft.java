@@ -58,6 +58,12 @@ public class FtsRaft extends RAFT {
     }
 
     private long lastRound = System.nanoTime();
+    /**
+     * The Raft members as RAFT's own thread last left them. RAFT changes its list in place (cleared, then filled) on
+     * its runner thread, where a committed addServer/removeServer or an installed snapshot takes effect; a reader on
+     * another thread could see it empty. Published after each round of processing, which is where it changes.
+     */
+    private volatile List<String> voters = List.of();
     private long rounds;
     private long repeatsDropped;
     private long staleDropped;
@@ -79,11 +85,47 @@ public class FtsRaft extends RAFT {
         return staleDropped;
     }
 
+    /** Per member, the highest log index it acknowledged to this member as leader (RAFT's runner thread writes). */
+    private final java.util.concurrent.ConcurrentHashMap<Address, Long> acknowledged =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** The highest index {@code member} acknowledged while this member led (0: none): who answers, and how far. */
+    public long acknowledged(Address member) {
+        return acknowledged.getOrDefault(member, 0L);
+    }
+
+    /** The Raft members now (those whose votes and appends count), safe to read from any thread. */
+    public List<String> voters() {
+        return voters;
+    }
+
+    @Override
+    public RAFT members(java.util.Collection<String> list) {
+        RAFT r = super.members(list);
+        publishVoters();
+        return r;
+    }
+
+    @Override
+    public void start() throws Exception {
+        super.start();   // the snapshot and the log's committed membership changes are applied here
+        publishVoters();
+    }
+
+    /** Publishes the members as they are now: call on RAFT's runner thread (where they change). */
+    void publishVoters() {
+        List<String> now = List.copyOf(members());
+        if (!now.equals(voters)) {
+            voters = now;
+        }
+    }
+
     @Override
     protected void process(List<Request> q) {
         try {
             super.process(q);
         } finally {
+            publishVoters();
             long now = System.nanoTime();
             if (commit_table != null && isLeader() && now - lastRound >= TimeUnit.MILLISECONDS.toNanos(resend_interval)) {
                 lastRound = now;
@@ -97,6 +139,10 @@ public class FtsRaft extends RAFT {
     public void handleUpRequest(Message msg, RaftHeader hdr) {
         if (hdr instanceof AppendEntriesResponse r && commit_table != null && isLeader()
                 && r.currTerm() == currentTerm()) {
+            long ok = FtsRaftHeaders.appended(r);
+            if (ok >= 0) {
+                acknowledged.merge(msg.src(), ok, Math::max);
+            }
             CommitTable.Entry e = commit_table.get(msg.src());
             long last = FtsRaftHeaders.entryNotFound(r);
             long acked = FtsRaftHeaders.appended(r);

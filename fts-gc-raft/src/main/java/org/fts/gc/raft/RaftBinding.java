@@ -22,8 +22,9 @@ import org.fts.jgroups.JGroupsStack;
  */
 public final class RaftBinding implements GroupBinding {
     public static final ConfigKey<List<String>> MEMBERS = ConfigKey.list("fts.gc.raft.members", List.of(),
-            "fts.gc=raft: the replica ids (fts.replica.id) of the group's static Raft membership, e.g. r0,r1,r2; a "
-                    + "majority of them must be in a view for it to serve");
+            "fts.gc=raft: the replica ids (fts.replica.id) of the group's first Raft members, e.g. r0,r1,r2; a "
+                    + "majority of them must be in a view for it to serve. A replica not named starts as a learner; "
+                    + "bin/fts members changes the members while serving, and a member's log keeps them");
     public static final ConfigKey<Duration> RESEND = ConfigKey.duration("fts.gc.raft.resend", Duration.ofSeconds(1),
             Duration.ofMillis(50), Duration.ofMinutes(1),
             "fts.gc=raft: a member appends its broadcasts again when none was applied for this long (a lost "

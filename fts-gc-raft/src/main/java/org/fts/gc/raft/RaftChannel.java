@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +20,8 @@ import org.fts.gc.GroupException;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
+import org.fts.gc.VoterChange;
+import org.fts.gc.Voters;
 import org.fts.gc.internal.DeliveryPump;
 import org.fts.gc.internal.Pumps;
 import org.fts.jgroups.AddressBook;
@@ -76,7 +79,11 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
 
     private volatile DeliveryPump pump;
     private volatile JChannel channel;
+    /** How long a change waits for the members to acknowledge a new entry, which makes them present. */
+    static final long PRESENT_MILLIS = 2000;
     private volatile RAFT raft;
+    /** The change of the voters this member (the leader) ordered and has not seen committed yet, or null. */
+    private volatile CompletableFuture<Voters> changing;
     private volatile Submitter submitter;
     private volatile View view;
     /** The last JGroups view this member accepted, for what a new one adds. */
@@ -84,7 +91,7 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
     private volatile boolean closed;
     private volatile boolean replaying;
     private final AddressBook addresses = new AddressBook();
-    private ScheduledExecutorService watch;
+    private volatile ScheduledExecutorService watch;
     private volatile EpochWatch epochs;
     private volatile RaftHandle handle;
     private volatile RaftReads reads;
@@ -112,13 +119,9 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
         if (closed || channel != null) {
             throw new GroupException(self + ": a channel joins once");
         }
-        if (!raftMembers.contains(self.replica())) {
-            throw new GroupException(self + ": replica " + self.replica() + " is not among the raft members "
-                    + raftMembers + " (" + RaftBinding.MEMBERS.name() + ")");
-        }
         EpochWatch[] watched = new EpochWatch[1];
         DeliveryPump p = new DeliveryPump(self.name(), listener, config.maxBacklog(), () -> watched[0].unsynced());
-        EpochWatch watcher = new EpochWatch(self, raftMembers, p);
+        EpochWatch watcher = new EpochWatch(self, this::raftVoters, p);
         watched[0] = watcher;
         epochs = watcher;
         pump = p;
@@ -215,8 +218,15 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
             if (sameName > 1) {
                 throw new GroupException("member " + self + " is already in group " + group);
             }
-            LOG.info("{}: raft member {} of {}, log in {} (fsync {}), term {}, commit index {}", self, self.replica(),
-                    raftMembers, dir, durability.log(), r.currentTerm(), r.commitIndex());
+            List<String> members = raftVoters();
+            if (members.contains(self.replica())) {
+                LOG.info("{}: raft member {} of {}, log in {} (fsync {}), term {}, commit index {}", self,
+                        self.replica(), members, dir, durability.log(), r.currentTerm(), r.commitIndex());
+            } else {   // fts.gc.raft.members, or the membership its log holds, does not name it
+                LOG.info("{}: a learner: replica {} is not among the raft members {}; it takes the state and serves, "
+                        + "and counts toward no majority until it is added (bin/fts members add {}); log in {}", self,
+                        self.replica(), members, self.replica(), dir);
+            }
         } catch (GroupException e) {
             close();
             throw e;
@@ -345,6 +355,118 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
         return self;
     }
 
+    /** The Raft members now: RAFT's, once it started (its log may have changed them), else fts.gc.raft.members. */
+    private List<String> raftVoters() {
+        List<String> now = raft instanceof FtsRaft f ? f.voters() : List.of();
+        return now.isEmpty() ? raftMembers : now;
+    }
+
+    @Override
+    public Voters voters() {
+        return Voters.of(raftVoters());
+    }
+
+    /**
+     * Through jgroups-raft's own membership entries (addServer/removeServer: committed by a majority, applied in log
+     * order on every member, kept in its log and snapshots), at the leader only, one change at a time: a change this
+     * leader ordered is refused until it is committed, and none is ordered before the leader committed an entry of
+     * its own term (the no-op below: Raft's fix for single-server changes across leaders, docs/membership.md). A
+     * member counts as present only if it acknowledged an entry
+     * appended after the command arrived (a no-op), within {@link #PRESENT_MILLIS}: a member killed a moment ago is
+     * still in the JGroups view until failure detection excludes it, and a change counted on it could leave the group
+     * without a majority of live voters (found by the first run of MembershipProcessTest's voters test). Other
+     * refusals: {@link Voters#refusal}.
+     */
+    @Override
+    public CompletableFuture<Voters> changeVoters(VoterChange change) {
+        RAFT r = raft;
+        RaftHandle h = handle;
+        ScheduledExecutorService timer = watch;
+        if (!(r instanceof FtsRaft leader) || h == null || timer == null || closed) {
+            return CompletableFuture.failedFuture(new GroupException(self + ": not joined"));
+        }
+        CompletableFuture<Voters> done = new CompletableFuture<>();
+        synchronized (this) {
+            if (!r.isLeader()) {
+                Address l = r.leader();
+                return refused("replica " + self.replica() + " is not the raft leader (the leader is "
+                        + (l == null ? "not known yet" : AddressBook.name(l).replica())
+                        + "): send the change to the leader, whose fts status says role=leader");
+            }
+            CompletableFuture<Voters> prior = changing;
+            if (prior != null && !prior.isDone()) {
+                return refused("another change of the voters is in flight: wait until it is committed (bin/fts "
+                        + "members list)");
+            }
+            String why = voters().refusal(change, view);   // what the view alone rules out, before the round
+            if (why != null) {
+                return refused(why);
+            }
+            changing = done;
+        }
+        long target = leader.lastAppended() + 1;
+        CompletableFuture<byte[]> noop;
+        try {
+            noop = h.setAsync(Ledger.NOOP, 0, Ledger.NOOP.length, Options.create(true));
+        } catch (Exception e) {
+            done.completeExceptionally(new GroupException(self + ": " + change + " not ordered: " + e.getMessage(), e));
+            return done;
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PRESENT_MILLIS);
+        Runnable[] poll = new Runnable[1];
+        poll[0] = () -> {
+            try {
+                View v = view;
+                List<MemberId> present = v.members().stream().filter(m -> m.equals(self)
+                        || addresses.get(m) != null && leader.acknowledged(addresses.get(m)) >= target).toList();
+                Voters now = voters();
+                String why = now.refusal(change, new View(v.id(), present, self));
+                if (noop.isCompletedExceptionally()) {
+                    why = "this leader's no-op was not committed (it stopped leading?)";
+                } else if (why == null && !noop.isDone()) {
+                    why = "this leader has not committed an entry of its own term within " + PRESENT_MILLIS + " ms";
+                }
+                boolean everyone = present.size() == v.members().size() && noop.isDone();
+                if (why != null && !everyone && System.nanoTime() < deadline) {
+                    timer.schedule(poll[0], 20, TimeUnit.MILLISECONDS);   // not everyone has answered yet
+                    return;
+                }
+                if (why != null) {
+                    done.completeExceptionally(new GroupException("refused: " + why + " (present: the members that "
+                            + "acknowledged a new entry within " + PRESENT_MILLIS + " ms)"));
+                    return;
+                }
+                if (!r.isLeader()) {
+                    done.completeExceptionally(new GroupException("refused: replica " + self.replica() + " stopped "
+                            + "leading before the change was ordered; send it to the new leader"));
+                    return;
+                }
+                Voters next = now.after(change);
+                LOG.info("{}: ordering the voters' change '{}': {} -> {}", self, change, now, next);
+                (change.add() ? r.addServer(change.replica()) : r.removeServer(change.replica())).whenComplete(
+                        (ok, err) -> {
+                            if (err != null) {
+                                done.completeExceptionally(new GroupException(self + ": " + change + " failed: "
+                                        + err.getMessage(), err));
+                            } else {   // on RAFT's runner, where the change was just applied: published first
+                                leader.publishVoters();
+                                LOG.info("{}: the voters' change '{}' is committed: voters {}", self, change, next);
+                                done.complete(next);
+                            }
+                        });
+            } catch (Exception e) {
+                done.completeExceptionally(new GroupException(self + ": " + change + " not ordered: " + e.getMessage(),
+                        e));
+            }
+        };
+        timer.execute(poll[0]);
+        return done;
+    }
+
+    private static CompletableFuture<Voters> refused(String why) {
+        return CompletableFuture.failedFuture(new GroupException("refused: " + why));
+    }
+
     @Override
     public Map<String, String> standing() {
         RAFT r = raft;
@@ -352,7 +474,7 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
             return Map.of();
         }
         View v = view;
-        return Map.of("role", r.isLeader() ? "leader" : "follower", "view", v == null ? "-" : Long.toString(v.id()),
+        return Map.of("role", r.isLeader() ? "leader" : raftVoters().contains(self.replica()) ? "follower" : "learner", "view", v == null ? "-" : Long.toString(v.id()),
                 "epoch", "term " + r.currentTerm(), "delivered", Long.toString(r.commitIndex()),
                 "committed", Long.toString(r.commitIndex()));
     }

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.fts.gc.Epoch;
 import org.fts.gc.GroupConfig;
 import org.fts.gc.View;
+import org.fts.gc.Voters;
 
 /**
  * Whether this replica may execute and answer requests (docs/primary-view.md): the group layer says whether
@@ -17,7 +18,8 @@ import org.fts.gc.View;
  * {@link #awaitServing} and {@link #started()} wait for it.
  */
 public final class Standing {
-    private final GroupConfig group;
+    /** The voters as the binding holds them now: read at each view (they may change: docs/membership.md). */
+    private final java.util.function.Supplier<Voters> group;
     private View view;
     /** Why the view cannot serve (minority, or not primary after its recovery), or null. */
     private String blocked = "has not joined its group yet";
@@ -43,22 +45,24 @@ public final class Standing {
 
     /** Counts the voters of {@code group} (all replicas, unless {@code fts.group.voters} names them). */
     public Standing(GroupConfig group) {
-        this.group = group;
+        this(group::voterSet);
     }
 
-    private int majority() {
-        return group.groupSize() / 2 + 1;
+    /** Counts the voters the binding names at each view ({@link org.fts.gc.GroupChannel#voters}). */
+    public Standing(java.util.function.Supplier<Voters> voters) {
+        this.group = voters;
     }
 
     /** A new view: until its recovery decides, requests are taken and wait for the epoch. */
     public void onView(View v) {
         view = v;
         epochOpen = false;
-        int here = group.voters(v.members());
-        blocked = here < majority()
-                ? "is in a minority view: the view holds " + here + " of the " + group.groupSize()
-                        + (group.voters().isEmpty() ? " replicas (fts.group.size)" : " voters (fts.group.voters)")
-                        + "; a primary needs " + majority()
+        Voters voters = group.get();
+        int here = voters.count(v.members());
+        blocked = voters.n() > 0 && here < voters.majority()
+                ? "is in a minority view: the view holds " + here + " of the " + voters.n()
+                        + (voters.ids().isEmpty() ? " replicas (fts.group.size)" : " voters (" + voters + ")")
+                        + "; a primary needs " + voters.majority()
                 : null;
         publish();
     }
