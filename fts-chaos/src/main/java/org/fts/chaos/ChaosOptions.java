@@ -37,7 +37,7 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
     public static final String LEASE = "500ms";
 
     public static final String USAGE = "bin/fts chaos [--nemesis kill|pause|partition|mixed|netpart|bridge|oneway"
-            + "|lossy|netmixed|killall|corrupt|ctrl|diskfull|clock|powerloss] [--skew 30] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
+            + "|lossy|netmixed|killall|corrupt|ctrl|diskfull|clock|powerloss|reconfig] [--skew 30] [--seconds 60] [--replicas 3] [--hosts] [--delivery agreed|uniform] "
             + "[--batching ALIAS] [--durability memory|log] [--seed S] [--clients 10] [--keys 5] [--budget "
             + Linearizability.DEFAULT_BUDGET + "] [--encrypt none|sym] [--gc jgroups|raft] [--ordering sequencer|offload]"
             + " [--placement first|load] [--reads declared|lease|ordered] [--workload registers|bank]";
@@ -61,6 +61,10 @@ public record ChaosOptions(FaultPlan.Kind nemesis, int seconds, String delivery,
             throw new IllegalArgumentException("--nemesis killall loses every replica's memory at once: it needs "
                     + "--durability log (without a log every write is lost and the group is founded anew, empty: "
                     + "docs/primary-view.md)");
+        }
+        if (nemesis.needsRaft() && !"raft".equals(gc)) {
+            throw new IllegalArgumentException("--nemesis " + nemesis + " changes the voters while the group serves: it "
+                    + "needs --gc raft (the jgroups binding's voters are fixed at start: docs/membership.md)");
         }
         if (nemesis.needsLog() && !durable) {
             throw new IllegalArgumentException("--nemesis " + nemesis + " damages or fills the replicas' logs: it needs "

@@ -37,6 +37,38 @@ final class ClusterTarget implements NemesisTarget {
     }
 
     @Override
+    public String id(int i) {
+        return cluster.id(i);
+    }
+
+    @Override
+    public void relaunchAs(int i, String id) throws Exception {
+        cluster.relaunchAs(i, id);
+    }
+
+    /** Through the probe port of the replica whose status says {@code role=leader} (unsigned: no passcode here). */
+    @Override
+    public String changeVoters(String change) throws Exception {
+        String[] c = change.split(" ");
+        String key = ("add".equals(c[0]) ? "fts-members-add=" : "fts-members-remove=") + c[1];
+        for (int i = 0; i < size(); i++) {
+            java.util.Map<String, String> status = cluster.isAlive(i) ? cluster.probe(i, "fts", 3000) : null;
+            if (status != null && "leader".equals(status.get("role"))) {
+                java.util.Map<String, String> answer = cluster.probe(i, key, 45_000);
+                if (answer == null) {
+                    throw new IllegalStateException(id(i) + " did not answer " + change);
+                }
+                String error = answer.getOrDefault("members.error", answer.get("error"));
+                if (error != null) {
+                    throw new IllegalStateException(id(i) + ": " + error);
+                }
+                return answer.get("members.voters");
+            }
+        }
+        throw new IllegalStateException("no replica is the raft leader now");
+    }
+
+    @Override
     public int size() {
         return cluster.ports().size();
     }

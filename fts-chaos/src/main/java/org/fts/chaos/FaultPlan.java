@@ -50,6 +50,11 @@ import java.util.Random;
  * raft binding the kill is all it plays: jgroups-raft syncs each append before acknowledging it, inside its own file
  * layer, so nothing it synced can be told from its append in flight, and raft detects no damage.
  *
+ * <p>{@code reconfig} (the raft binding, docs/membership.md) draws {@code kill}, {@code pause}, {@code partition} and,
+ * one time in two, a replacement: the voter at a replica's place is removed (bin/fts members remove), killed, and a
+ * replica of a new id started there 0.5-3 s later; once it serves (a learner) it is added. So the voters are
+ * changed under the faults of the episodes before and after, and the group's ids move on (r3, r4, ...).
+ *
  * <p>{@code clock} is {@code kill}'s schedule (the same episodes for the same seed) on a group where one replica,
  * drawn from the seed, runs with its wall clock set {@code --skew} seconds off (libfaketime), from its first start and at every restart ({@link ChaosOptions#skewedReplica}).
  */
@@ -57,7 +62,7 @@ public final class FaultPlan {
     /** The nemeses. */
     public enum Kind {
         KILL, PAUSE, PARTITION, MIXED, NETPART, BRIDGE, ONEWAY, LOSSY, NETMIXED, KILLALL, CORRUPT, CTRL, DISKFULL, CLOCK,
-        POWERLOSS;
+        POWERLOSS, RECONFIG;
 
         public static Kind parse(String s) {
             try {
@@ -77,6 +82,11 @@ public final class FaultPlan {
             return this == KILLALL || this == CORRUPT || this == CTRL || this == DISKFULL || this == POWERLOSS;
         }
 
+        /** Whether it changes the voters while the group serves: the raft binding only (docs/membership.md). */
+        public boolean needsRaft() {
+            return this == RECONFIG;
+        }
+
         /** Whether it fills a replica's disk: each replica's log on a volume of its own (tmpfs; root). */
         public boolean needsVolumes(boolean durable) {
             return this == DISKFULL || this == NETMIXED && durable;
@@ -90,7 +100,7 @@ public final class FaultPlan {
 
     /** Every nemesis, as the options name them. */
     public static final String NAMES = "kill, pause, partition, mixed, netpart, bridge, oneway, lossy, netmixed, "
-            + "killall, corrupt, ctrl, diskfull, clock, powerloss";
+            + "killall, corrupt, ctrl, diskfull, clock, powerloss, reconfig";
 
     /** What {@code mixed} and {@code netmixed} draw from; fixed, so that a seed keeps its schedule. */
     private static final Kind[] MIXED = {Kind.KILL, Kind.PAUSE, Kind.PARTITION};
@@ -101,12 +111,16 @@ public final class FaultPlan {
     /** What {@code netmixed} draws from when the replicas log: damaged logs and a full disk too. */
     private static final Kind[] NETMIXED_DURABLE = {Kind.KILL, Kind.PAUSE, Kind.NETPART, Kind.BRIDGE, Kind.ONEWAY,
         Kind.LOSSY, Kind.CORRUPT, Kind.CTRL, Kind.DISKFULL};
+    /** What {@code reconfig} draws from: a replacement one time in two (RECONFIG standing for it). */
+    private static final Kind[] RECONFIG = {Kind.KILL, Kind.PAUSE, Kind.PARTITION, Kind.RECONFIG, Kind.RECONFIG,
+        Kind.RECONFIG};
     /** The share of packets a lossy episode drops, in percent. */
     static final int[] LOSS_PERCENTS = {5, 20, 50};
 
     /** What an episode does. CUT_OFF to LOSSY drop packets between replica hosts ({@link #isNetwork()}). */
     public enum Action {
-        KILL, PAUSE, ISOLATE, ISOLATE_TWO, CUT_OFF, BRIDGE, ONEWAY, LOSSY, KILL_ALL, CORRUPT, CTRL, DISK_FULL, POWER_LOSS;
+        KILL, PAUSE, ISOLATE, ISOLATE_TWO, CUT_OFF, BRIDGE, ONEWAY, LOSSY, KILL_ALL, CORRUPT, CTRL, DISK_FULL, POWER_LOSS,
+        REPLACE;
 
         public boolean isNetwork() {
             return ordinal() >= CUT_OFF.ordinal() && ordinal() <= LOSSY.ordinal();
@@ -145,7 +159,8 @@ public final class FaultPlan {
          */
         public boolean needsEveryReplicaServing() {
             return action == Action.KILL || action == Action.KILL_ALL || action == Action.CORRUPT
-                    || action == Action.CTRL || action == Action.DISK_FULL || action == Action.POWER_LOSS;
+                    || action == Action.CTRL || action == Action.DISK_FULL || action == Action.POWER_LOSS
+                    || action == Action.REPLACE;
         }
 
         /** Whether the fault stays below failure detection (the others may not notice it). */
@@ -175,6 +190,9 @@ public final class FaultPlan {
             String others = second < 0 ? "every other replica" : "r" + second;
             return switch (action) {
                 case KILL -> String.format(Locale.ROOT, "kill -9 r%d, restart after %.1f s", replica, holdMillis / 1e3);
+                case REPLACE -> String.format(Locale.ROOT, "reconfig: remove replica %d's id from the voters, kill -9 it, "
+                        + "start a new id in its place %.1f s later (a learner), add it once it serves", replica,
+                        holdMillis / 1e3);
                 case KILL_ALL -> String.format(Locale.ROOT, "kill -9 every replica at once (power loss), restart them "
                         + "all after %.1f s", holdMillis / 1e3);
                 case PAUSE -> String.format(Locale.ROOT, "pause r%d for %.1f s", replica, holdMillis / 1e3);
@@ -250,6 +268,7 @@ public final class FaultPlan {
         Kind k = switch (kind) {
             case MIXED -> mixed[random.nextInt(mixed.length)];
             case NETMIXED -> netmixed[random.nextInt(netmixed.length)];
+            case RECONFIG -> RECONFIG[random.nextInt(RECONFIG.length)];
             default -> kind;
         };
         int victim = random.nextInt(replicas);
@@ -269,6 +288,8 @@ public final class FaultPlan {
             case CTRL -> new Episode(gap, Action.CTRL, victim, between(3_000, 6_000), other(victim), 0,
                     between(5_000, 10_000), (int) between(25, 75));
             case DISKFULL -> Episode.of(gap, Action.DISK_FULL, victim, 60_000);
+            // holdMillis: between the old replica's kill and the new one's start
+            case RECONFIG -> Episode.of(gap, Action.REPLACE, victim, between(500, 3_000));
             // lossPercent: how many replicas lose power (2 or 3); second: the other one when 2
             case POWERLOSS -> new Episode(gap, Action.POWER_LOSS, victim, between(500, 3_000), other(victim), 0,
                     between(5_000, 10_000), random.nextBoolean() ? 2 : 3);

@@ -56,6 +56,10 @@ public final class Nemesis {
      * found one not serving, or a fault came after it.
      */
     private long servingSince = -1;
+    /** The next replica id a replacement starts under ({@code r<size>}, then up). */
+    private int nextId = -1;
+    /** A new replica started in a replacement and not yet added to the voters, or null. */
+    private String pendingAdd;
     /** Set when an action's bounded wait was interrupted: the schedule stops, the faults still end. */
     private boolean interrupted;
 
@@ -161,7 +165,75 @@ public final class Nemesis {
             case CTRL -> ctrl(e, deadline);
             case POWER_LOSS -> powerLoss(e, deadline);
             case DISK_FULL -> diskFull(e, deadline);
+            case REPLACE -> replace(e, deadline);
             default -> throw new IllegalStateException(e.toString());
+        }
+    }
+
+    /**
+     * A replacement (docs/membership.md): the voter at {@code e.replica()}'s place is removed from the voters, killed,
+     * and a replica of a new id started in its place after {@code holdMillis}; once it serves (a learner, holding the
+     * state) it is added. A refused removal (a voter not present) skips the episode; a failed add is tried again at the
+     * next replacement and at the end.
+     */
+    private void replace(Episode e, long deadline) throws InterruptedException {
+        int slot = e.replica();
+        if (nextId < 0) {
+            nextId = target.size();
+        }
+        if (pendingAdd != null && !changeVoters("add " + pendingAdd, deadline)) {
+            log("skipped: " + pendingAdd + " is still not a voter");
+            return;
+        }
+        pendingAdd = null;
+        String old = target.id(slot);
+        if (!changeVoters("remove " + old, deadline)) {
+            return;
+        }
+        if (!inject("kill -9 " + old + " (r" + slot + "'s place), removed from the voters", () -> target.kill(slot))) {
+            return;
+        }
+        killed.add(slot);
+        sleepUntil(after(e.holdMillis()), deadline);
+        String fresh = "r" + nextId++;
+        act("start " + fresh + " in r" + slot + "'s place, a learner (not waiting for it)",
+                () -> target.relaunchAs(slot, fresh));
+        killed.remove(slot);
+        lastFaultEnd = clock.nanos();
+        pendingAdd = fresh;
+        long until = Math.min(deadline, after(ADMISSION_MILLIS));
+        while (!target.serves(slot)) {
+            if (!sleepUntil(Math.min(until, after(500)), deadline) || clock.nanos() >= until) {
+                log(fresh + " did not serve within " + ADMISSION_MILLIS / 1000 + " s or before the end: not added yet");
+                return;
+            }
+        }
+        if (changeVoters("add " + fresh, deadline)) {
+            pendingAdd = null;
+        }
+    }
+
+    /**
+     * Asks the leader for {@code change}, again while no leader is known or another change is in flight (at most 30 s,
+     * not past the deadline). Logs the outcome; true if it was committed.
+     */
+    private boolean changeVoters(String change, long deadline) throws InterruptedException {
+        long until = Math.min(deadline, after(30_000));
+        while (true) {
+            try {
+                String voters = target.changeVoters(change);
+                log("members " + change + ": committed, voters " + voters);
+                return true;
+            } catch (InterruptedException ie) {
+                throw ie;
+            } catch (Exception ex) {
+                String why = String.valueOf(ex.getMessage());
+                boolean retry = why.contains("leader") || why.contains("in flight") || why.contains("did not answer");
+                if (!retry || !sleepUntil(Math.min(until, after(500)), deadline) || clock.nanos() >= until) {
+                    log("members " + change + ": not done: " + why);
+                    return false;
+                }
+            }
         }
     }
 
@@ -318,6 +390,10 @@ public final class Nemesis {
                 }
                 restart(r);
             }
+        }
+        if (pendingAdd != null) {   // one try, bounded by the target's own wait: a replacement cut short
+            String add = "add " + pendingAdd;
+            act("members " + add + " (a replacement cut short)", () -> log("voters " + target.changeVoters(add)));
         }
         if (faults == 0) {
             lastFaultEnd = clock.nanos();

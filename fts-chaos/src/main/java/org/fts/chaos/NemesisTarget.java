@@ -56,4 +56,22 @@ public interface NemesisTarget {
 
     /** Grows replica {@code i}'s log volume back to its full size. */
     void growVolume(int i) throws Exception;
+
+    /** The replica id replica {@code i} runs under now ({@code r<i>} unless {@link #relaunchAs} changed it). */
+    default String id(int i) {
+        return "r" + i;
+    }
+
+    /** Starts replica {@code i}, which is not running, under the new replica id {@code id}, without waiting. */
+    default void relaunchAs(int i, String id) throws Exception {
+        throw new UnsupportedOperationException("this target cannot replace a replica");
+    }
+
+    /**
+     * Asks the group's leader to change the voters ({@code add <id>} or {@code remove <id>}: bin/fts members) and
+     * returns the voters after it; throws with the group's reason when it is refused or fails (bounded: 45 s).
+     */
+    default String changeVoters(String change) throws Exception {
+        throw new UnsupportedOperationException("this target cannot change the voters");
+    }
 }

@@ -48,6 +48,8 @@ public final class ReplicaCluster implements AutoCloseable {
     /** JVM options that place the replicas on distinct hosts (JGroups over TCP); empty on one host. */
     private final List<String> placement = new ArrayList<>();
     private final Map<Integer, Map<String, String>> environments = new ConcurrentHashMap<>();
+    /** Replicas started under another id than {@code r<i>} ({@link #relaunchAs}). */
+    private final Map<Integer, String> ids = new java.util.HashMap<>();
     /**
      * This group's own multicast port, unless the caller names one: groups that share an address and port
      * receive each other's traffic and discard it (JGroups' JGRP000012), which costs every one of them CPU.
@@ -166,7 +168,7 @@ public final class ReplicaCluster implements AutoCloseable {
         }
         List<String> jvmArgs = new ArrayList<>(List.of("-Xmx512m", "-Djava.net.preferIPv4Stack=true",
                 "-DOAIAddr=" + hosts.get(i), "-D" + portProperty + "=" + ports.get(i), "-Dfts.group=" + group,
-                "-Dfts.replica.id=r" + i, "-Dfts.replicas=" + endpoints,
+                "-Dfts.replica.id=" + id(i), "-Dfts.replicas=" + endpoints,
                 "-Dfts.jgroups.probe_port=" + probePorts.get(i)));
         jvmArgs.addAll(multicast);
         if (dataDir != null) {
@@ -182,9 +184,9 @@ public final class ReplicaCluster implements AutoCloseable {
         jvmArgs.addAll(ReplicaJmx.agentOptions(hosts.get(i), jmxPort));
         jvmArgs.addAll(extra);
         jvmArgs.addAll(more);
-        return new ReplicaProcess(group + "-r" + i, jvmArgs, args.stream().filter(a -> !a.equals(AS_SERVICES)).toList(),
+        return new ReplicaProcess(group + "-" + id(i), jvmArgs, args.stream().filter(a -> !a.equals(AS_SERVICES)).toList(),
                 plain, args.contains(AS_SERVICES), logDir, references, environments.getOrDefault(i, Map.of()),
-                new ReplicaJmx(group, "r" + i, hosts.get(i), jmxPort));
+                new ReplicaJmx(group, id(i), hosts.get(i), jmxPort));
     }
 
     /**
@@ -193,6 +195,45 @@ public final class ReplicaCluster implements AutoCloseable {
      */
     public synchronized void environment(int i, Map<String, String> variables) {
         environments.put(i, Map.copyOf(variables));
+    }
+
+    /** The replica id replica {@code i} runs under: {@code r<i>}, unless {@link #relaunchAs} gave it another. */
+    public synchronized String id(int i) {
+        return ids.getOrDefault(i, "r" + i);
+    }
+
+    /**
+     * Starts replica {@code i}, which must be dead, under another replica id (same address and ports, a fresh log
+     * directory): a new replica replacing the one that ran there. Returns at once, like {@link #relaunch}.
+     */
+    public synchronized void relaunchAs(int i, String id) throws IOException {
+        ids.put(i, id);
+        relaunch(i, List.of());
+    }
+
+    /**
+     * Sends JGroups' probe key {@code key} to replica {@code i}'s probe port (TCP, one line) and returns the
+     * {@code fts.*} fields of the answer without the prefix; null if none answers within {@code timeoutMs}.
+     */
+    public Map<String, String> probe(int i, String key, int timeoutMs) {
+        String[] hp = probeAddress(i).split(":");
+        try (java.net.Socket s = new java.net.Socket()) {
+            s.connect(new java.net.InetSocketAddress(hp[0], Integer.parseInt(hp[1])), Math.min(timeoutMs, 500));
+            s.setSoTimeout(timeoutMs);
+            s.getOutputStream().write((key + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            s.getOutputStream().flush();
+            String text = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            Map<String, String> fields = new java.util.LinkedHashMap<>();
+            for (String line : text.split("\r?\n")) {
+                int eq = line.indexOf('=');
+                if (line.startsWith("fts.") && eq > 0) {
+                    fields.put(line.substring(4, eq), line.substring(eq + 1).trim());
+                }
+            }
+            return fields.isEmpty() ? null : fields;
+        } catch (IOException e) {
+            return null;
+        }
     }
 
     /** Where replica {@code i} answers JGroups' probe and {@code fts status}: {@code host:port}. */

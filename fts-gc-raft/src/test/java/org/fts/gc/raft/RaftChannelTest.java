@@ -296,14 +296,17 @@ class RaftChannelTest {
     }
 
     @Test
-    void aReplicaOutsideTheMembersOrNoMembersAtAllIsAStartupError() {
+    void noMembersAtAllIsAStartupErrorAndAReplicaOutsideThemJoinsAsALearner() {
         Properties p = config();
         p.setProperty("fts.gc.raft.members", "");
         ConfigException e = assertThrows(ConfigException.class, () -> GroupChannels.create(p, "r0#1"));
         assertTrue(e.getMessage().contains("fts.gc.raft.members"), e.getMessage());
+        // docs/membership.md: it takes the log and serves, and counts for nothing until bin/fts members adds it
         GroupChannel stranger = GroupChannels.create(config(), new MemberId("r9#1").name());
         opened.add(stranger);
-        assertThrows(org.fts.gc.GroupException.class, () -> stranger.join(group, new Recorder()));
+        stranger.join(group, new Recorder());
+        assertTrue(!stranger.voters().votes("r9") && stranger.voters().votes("r0"), stranger.voters().toString());
+        assertEquals("learner", stranger.diagnostics().standing().get("role"));
     }
 
     /**
