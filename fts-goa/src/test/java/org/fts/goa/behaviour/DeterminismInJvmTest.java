@@ -105,8 +105,13 @@ class DeterminismInJvmTest {
                 calls++;
             }
             Waits.await(() -> !stopped.isEmpty(), Duration.ofSeconds(10), () -> "a replica stops");
-            assertTrue(calls <= 3 * 8, "caught within a window and its digests' round: " + calls + " calls");
             String why = stopped.get(0).getMessage();
+            // Caught within a window and its digests' round, counted in positions of the order: the client's calls
+            // go on while the digests are ordered, so how many slip in depends on scheduling (37 once, under a
+            // loaded verify), while the position the check names does not.
+            java.util.regex.Matcher at = java.util.regex.Pattern.compile("at position (\\d+)").matcher(why);
+            assertTrue(at.find() && Integer.parseInt(at.group(1)) < 3 * 8, "caught within a window and its digests' "
+                    + "round (" + calls + " calls): " + why);
             assertTrue(why.startsWith("replica r2 diverged from the group at position "), why);
             assertTrue(why.contains("get on object 'hello'") && why.contains("2 of 3 replicas agree"), why);
             for (int k = 0; k < 20; k++) {   // the majority goes on
