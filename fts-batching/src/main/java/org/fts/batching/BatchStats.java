@@ -125,6 +125,14 @@ public final class BatchStats implements BatchStatsMBean {
         return batchingDelayNanos.sum();
     }
 
+    /**
+     * The cast latency (a message's cast to its delivery here, in nanoseconds) as cumulative counts at or below each
+     * of {@code boundsNanos}, for a Prometheus histogram ({@link Histogram#cumulative}).
+     */
+    public Histogram.Cumulative castLatencyHistogram(long[] boundsNanos) {
+        return castLatencyNanos.cumulative(boundsNanos);
+    }
+
     @Override
     public long getCastLatencyCount() {
         return castLatencyNanos.count();

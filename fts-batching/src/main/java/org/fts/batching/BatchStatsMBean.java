@@ -1,11 +1,15 @@
 package org.fts.batching;
 
+import org.fts.config.Counter;
+
 /** The JMX view of {@link BatchStats} ({@code org.fts:type=Batching,member=...}). Times in microseconds. */
 public interface BatchStatsMBean {
     String getPolicy();
 
+    @Counter
     long getBatchesSent();
 
+    @Counter
     long getMessagesSent();
 
     double getBatchLengthMean();
@@ -34,14 +38,18 @@ public interface BatchStatsMBean {
     double getCpuMicrosPerMessage();
 
     /** Batching delays recorded since the replica started (cumulative: a monitor takes differences). */
+    @Counter
     long getBatchingDelayCount();
 
     /** The sum of the batching delays recorded, in nanoseconds (cumulative). */
+    @Counter
     long getBatchingDelaySumNanos();
 
     /** Cast latencies recorded since the replica started (cumulative). */
+    @Counter
     long getCastLatencyCount();
 
     /** The sum of the cast latencies recorded, in nanoseconds (cumulative). */
+    @Counter
     long getCastLatencySumNanos();
 }

@@ -37,6 +37,28 @@ public final class Histogram {
         return ((long) (SUB + mant)) << (exp - 4);
     }
 
+    /**
+     * One consistent reading for a Prometheus histogram: per bound in {@code bounds} (ascending), how many values are
+     * at most it, counting whole cells only (a cell that straddles a bound is counted at the next: a bound's count may
+     * miss values up to about 6% below it); and the count and sum of every value.
+     */
+    public synchronized Cumulative cumulative(long[] bounds) {
+        long[] atOrBelow = new long[bounds.length];
+        long n = 0;
+        int cell = 0;
+        for (int b = 0; b < bounds.length; b++) {
+            while (cell < buckets.length - 1 && lowerBound(cell + 1) - 1 <= bounds[b]) {
+                n += buckets[cell++];
+            }
+            atOrBelow[b] = n;
+        }
+        return new Cumulative(atOrBelow, count, sum);
+    }
+
+    /** What {@link #cumulative} read: counts at or below each bound, and the count and sum of every value. */
+    public record Cumulative(long[] atOrBelow, long count, long sum) {
+    }
+
     public synchronized long count() {
         return count;
     }

@@ -213,6 +213,33 @@ public final class Nemesis {
         }
     }
 
+    /** Adds {@link #pendingAdd} to the voters once it is in the view (endAll: the run's checks want the group whole). */
+    private void finishReplacement() {
+        String add = "add " + pendingAdd;
+        long until = clock.nanos() + TimeUnit.MILLISECONDS.toNanos(ADMISSION_MILLIS);
+        while (true) {
+            try {
+                log("members " + add + " (a replacement cut short by the end): committed, voters "
+                        + target.changeVoters(add));
+                pendingAdd = null;
+                return;
+            } catch (Exception e) {
+                String why = String.valueOf(e.getMessage());
+                boolean wait = why.contains("not in the view") || why.contains("leader") || why.contains("in flight")
+                        || why.contains("did not answer");
+                if (!wait || interrupted || clock.nanos() >= until) {
+                    log("members " + add + " (a replacement cut short by the end): not done: " + why);
+                    return;
+                }
+                try {
+                    clock.sleep(500);
+                } catch (InterruptedException ie) {
+                    interrupted = true;
+                }
+            }
+        }
+    }
+
     /**
      * Asks the leader for {@code change}, again while no leader is known or another change is in flight (at most 30 s,
      * not past the deadline). Logs the outcome; true if it was committed.
@@ -372,7 +399,11 @@ public final class Nemesis {
                 + e.links(target.size()).stream().map(Object::toString).collect(Collectors.joining(" "));
     }
 
-    /** Ends every fault still in place; restarts every replica not running. Never sleeps. */
+    /**
+     * Ends every fault still in place; restarts every replica not running; adds a replacement cut short by the
+     * deadline to the voters. Sleeps only for that: until the new replica is in the view, at most
+     * {@link #ADMISSION_MILLIS} (once, without waiting, when interrupted).
+     */
     private void endAll() {
         if (netFaulted) {
             restoreNet();
@@ -391,9 +422,8 @@ public final class Nemesis {
                 restart(r);
             }
         }
-        if (pendingAdd != null) {   // one try, bounded by the target's own wait: a replacement cut short
-            String add = "add " + pendingAdd;
-            act("members " + add + " (a replacement cut short)", () -> log("voters " + target.changeVoters(add)));
+        if (pendingAdd != null) {
+            finishReplacement();
         }
         if (faults == 0) {
             lastFaultEnd = clock.nanos();

@@ -173,7 +173,9 @@ public final class GroupPOA extends PoaBasics {
             }
             this.leaveOnShutdown = GoaConfig.LEAVE_ON_SHUTDOWN.get(props)
                     ? new Thread(() -> leave("the JVM shuts down"), "fts-leave-" + config.replicaId()) : null;
-            this.metrics = MetricsEndpoint.start(props, local.host());
+            this.metrics = MetricsEndpoint.start(props, local.host(), engine.batcher().stats(),
+                    io.prometheus.metrics.model.snapshots.Labels.of("group", config.group(), "member",
+                            config.replicaId()));   // as org.fts:type=Batching names them
             if (metrics != null) {
                 made.push(metrics::close);
             }

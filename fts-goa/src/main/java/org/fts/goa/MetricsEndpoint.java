@@ -16,12 +16,19 @@ import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 import io.prometheus.metrics.exporter.httpserver.HTTPServer;
+import io.prometheus.metrics.instrumentation.jvm.JvmMetrics;
 import io.prometheus.metrics.model.registry.MultiCollector;
 import io.prometheus.metrics.model.registry.PrometheusRegistry;
+import io.prometheus.metrics.model.snapshots.ClassicHistogramBuckets;
+import io.prometheus.metrics.model.snapshots.CounterSnapshot;
+import io.prometheus.metrics.model.snapshots.DataPointSnapshot;
 import io.prometheus.metrics.model.snapshots.GaugeSnapshot;
+import io.prometheus.metrics.model.snapshots.HistogramSnapshot;
 import io.prometheus.metrics.model.snapshots.Labels;
 import io.prometheus.metrics.model.snapshots.MetricSnapshot;
 import io.prometheus.metrics.model.snapshots.MetricSnapshots;
+import org.fts.batching.BatchStats;
+import org.fts.batching.Histogram;
 import org.fts.config.ConfigKey;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,10 +36,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The replica's Prometheus endpoint ({@code fts.metrics.port}; off by default): {@code GET /metrics} in the text
  * format, on the configured address only. It exposes what JMX exposes, read at each scrape: every attribute of this
- * JVM's FTS MBeans ({@code org.fts:type=Replica|Batching}, the order's {@code jgroups:type=fts-order}) as a gauge
- * {@code fts_<type>_<attribute>} labelled by the MBean's name (group and member, or cluster); a boolean is 1 or 0;
- * a text attribute (the view, the role) is a gauge of 1 labelled {@code value}. Names and alert rules:
- * docs/metrics.md. Never fatal once started: an MBean that fails to answer is left out of that scrape.
+ * JVM's FTS MBeans ({@code org.fts:type=Replica|Batching}, the order's {@code jgroups:type=fts-order}, on either
+ * binding) as {@code fts_<type>_<attribute>} labelled by the MBean's name (group and member, or cluster): a counter
+ * ({@code _total}) where the attribute is marked {@link org.fts.config.Counter}, else a gauge; a boolean is 1 or 0;
+ * a text attribute (the view, the role) is a gauge of 1 labelled {@code value}. Besides: the cast latency as a
+ * histogram ({@code fts_cast_latency_seconds}), and the JVM's own metrics ({@code jvm_*}, {@code process_*}). Names
+ * and alert rules: docs/metrics.md. Never fatal once started: an MBean that fails to answer is left out of that
+ * scrape.
  */
 final class MetricsEndpoint implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MetricsEndpoint.class);
@@ -49,6 +59,9 @@ final class MetricsEndpoint implements AutoCloseable {
     private static final List<String> PATTERNS = List.of("org.fts:*", "jgroups:type=fts-order,*");
     /** Text attributes longer than this are cut (a label value). */
     private static final int MAX_TEXT = 200;
+    /** The cast latency histogram's bounds, in seconds (the last bucket, +Inf, is added). */
+    static final double[] LATENCY_BOUNDS = {0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+        0.25, 0.5, 1, 2.5};
 
     private final HTTPServer server;
 
@@ -62,7 +75,7 @@ final class MetricsEndpoint implements AutoCloseable {
      * @return the endpoint, or null when off
      * @throws org.fts.config.ListenFailure naming the key when the port cannot be bound (a restart may succeed)
      */
-    static MetricsEndpoint start(Properties props, String host) {
+    static MetricsEndpoint start(Properties props, String host, BatchStats batching, Labels replica) {
         int port = PORT.get(props);
         if (port == 0) {
             return null;
@@ -70,6 +83,8 @@ final class MetricsEndpoint implements AutoCloseable {
         String address = ADDRESS.get(props).isEmpty() ? host : ADDRESS.get(props);
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register((MultiCollector) MetricsEndpoint::collect);
+        registry.register(() -> castLatency(batching, replica));
+        JvmMetrics.builder().register(registry);   // heap, GC, threads, CPU, file descriptors
         try {
             HTTPServer s = HTTPServer.builder().hostname(address).port(port).registry(registry).buildAndStart();
             LOG.info("metrics: http://{}:{}/metrics (fts.metrics.port)", address, s.getPort());
@@ -85,10 +100,39 @@ final class MetricsEndpoint implements AutoCloseable {
         server.close();
     }
 
+    /**
+     * The cast latency (a request's cast to its delivery here: the order's share of a call) as a classic histogram in
+     * seconds, cumulative since the replica started: {@code histogram_quantile(0.99, rate(..._bucket[5m]))} gives a
+     * windowed percentile. A bucket's count leaves out values in the cell of about 6% that straddles its bound
+     * ({@link Histogram#cumulative}).
+     */
+    static HistogramSnapshot castLatency(BatchStats batching, Labels replica) {
+        long[] boundsNanos = new long[LATENCY_BOUNDS.length];
+        for (int i = 0; i < boundsNanos.length; i++) {
+            boundsNanos[i] = Math.round(LATENCY_BOUNDS[i] * 1e9);
+        }
+        Histogram.Cumulative c = batching.castLatencyHistogram(boundsNanos);
+        double[] bounds = java.util.Arrays.copyOf(LATENCY_BOUNDS, LATENCY_BOUNDS.length + 1);
+        bounds[bounds.length - 1] = Double.POSITIVE_INFINITY;
+        long[] counts = new long[bounds.length];
+        long below = 0;
+        for (int i = 0; i < boundsNanos.length; i++) {
+            counts[i] = c.atOrBelow()[i] - below;
+            below = c.atOrBelow()[i];
+        }
+        counts[counts.length - 1] = c.count() - below;
+        return HistogramSnapshot.builder().name("fts_cast_latency_seconds")
+                .help("a request's cast to its delivery at this replica (the order's share of a call), since start")
+                .dataPoint(HistogramSnapshot.HistogramDataPointSnapshot.builder()
+                        .classicHistogramBuckets(ClassicHistogramBuckets.of(bounds, counts)).sum(c.sum() / 1e9)
+                        .labels(replica).build())
+                .build();
+    }
+
     /** One scrape: every exported MBean's attributes, grouped into one family per (type, attribute). */
     static MetricSnapshots collect() {
         MBeanServer mbs = ManagementFactory.getPlatformMBeanServer();
-        Map<String, List<GaugeSnapshot.GaugeDataPointSnapshot>> families = new TreeMap<>();
+        Map<String, List<DataPointSnapshot>> families = new TreeMap<>();
         Map<String, String> help = new TreeMap<>();
         for (String pattern : PATTERNS) {
             try {
@@ -101,15 +145,21 @@ final class MetricsEndpoint implements AutoCloseable {
         }
         List<MetricSnapshot> out = new ArrayList<>();
         families.forEach((name, points) -> {
-            GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help.get(name));
-            points.forEach(b::dataPoint);
-            out.add(b.build());
+            if (points.get(0) instanceof CounterSnapshot.CounterDataPointSnapshot) {
+                CounterSnapshot.Builder b = CounterSnapshot.builder().name(name).help(help.get(name));
+                points.forEach(p -> b.dataPoint((CounterSnapshot.CounterDataPointSnapshot) p));
+                out.add(b.build());
+            } else {
+                GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help.get(name));
+                points.forEach(p -> b.dataPoint((GaugeSnapshot.GaugeDataPointSnapshot) p));
+                out.add(b.build());
+            }
         });
         return new MetricSnapshots(out);
     }
 
-    private static void read(MBeanServer mbs, ObjectName on, Map<String, List<GaugeSnapshot.GaugeDataPointSnapshot>>
-            families, Map<String, String> help) {
+    private static void read(MBeanServer mbs, ObjectName on, Map<String, List<DataPointSnapshot>> families,
+                             Map<String, String> help) {
         String type = on.getKeyProperty("type");
         if (type == null) {
             return;
@@ -125,22 +175,33 @@ final class MetricsEndpoint implements AutoCloseable {
         try {
             MBeanAttributeInfo[] infos = mbs.getMBeanInfo(on).getAttributes();
             String[] names = java.util.Arrays.stream(infos).map(MBeanAttributeInfo::getName).toArray(String[]::new);
+            Map<String, Boolean> counters = new java.util.HashMap<>();
+            for (MBeanAttributeInfo info : infos) {
+                counters.put(info.getName(), "counter".equals(info.getDescriptor().getFieldValue("metricType")));
+            }
             for (Attribute a : mbs.getAttributes(on, names).asList()) {
                 String family = "fts_" + snake(type) + "_" + snake(a.getName());
                 Object v = a.getValue();
-                GaugeSnapshot.GaugeDataPointSnapshot.Builder p = GaugeSnapshot.GaugeDataPointSnapshot.builder();
-                if (v instanceof Number n) {
-                    p.value(n.doubleValue()).labels(labels);
+                DataPointSnapshot point;
+                if (v instanceof Number n && counters.getOrDefault(a.getName(), false)) {
+                    if (n.doubleValue() < 0) {
+                        continue;   // not kept here (the log's syncs without a log): no counter
+                    }
+                    point = CounterSnapshot.CounterDataPointSnapshot.builder().value(n.doubleValue()).labels(labels)
+                            .build();
+                } else if (v instanceof Number n) {
+                    point = GaugeSnapshot.GaugeDataPointSnapshot.builder().value(n.doubleValue()).labels(labels).build();
                 } else if (v instanceof Boolean bool) {
-                    p.value(bool ? 1 : 0).labels(labels);
+                    point = GaugeSnapshot.GaugeDataPointSnapshot.builder().value(bool ? 1 : 0).labels(labels).build();
                 } else if (v instanceof String text) {
                     family += "_info";
                     String cut = text.length() > MAX_TEXT ? text.substring(0, MAX_TEXT) : text;
-                    p.value(1).labels(labels.add("value", cut));
+                    point = GaugeSnapshot.GaugeDataPointSnapshot.builder().value(1).labels(labels.add("value", cut))
+                            .build();
                 } else {
                     continue;
                 }
-                families.computeIfAbsent(family, f -> new ArrayList<>()).add(p.build());
+                families.computeIfAbsent(family, f -> new ArrayList<>()).add(point);
                 help.putIfAbsent(family, "JMX " + on.getDomain() + ":type=" + type + " attribute " + a.getName());
             }
         } catch (JMException | RuntimeException e) {

@@ -1,5 +1,7 @@
 package org.fts.goa;
 
+import org.fts.config.Counter;
+
 /**
  * A replica's state over JMX, {@code org.fts:type=Replica,group=…,member=…} (docs/deployment.md). Every
  * attribute is read when asked, from the replica's live state; none blocks the request path.
@@ -29,6 +31,12 @@ public interface ReplicaMXBean {
     /** The version of the object group references it hands out (grows with membership changes). */
     long getGroupVersion();
 
+    /** The voters as its binding names them now, comma-separated ("every replica" when none are named). */
+    String getVoters();
+
+    /** N, the number of voters a majority is counted against (docs/membership.md). */
+    int getGroupSize();
+
     /** Replies held for retries. */
     int getReplyCacheSize();
 
@@ -36,12 +44,15 @@ public interface ReplicaMXBean {
      * Replies evicted before their requests expired, since the replica started: the cache was full
      * ({@code fts.cache.max_entries}), and a retry of one gets IMP_LIMIT instead of its reply.
      */
+    @Counter
     long getReplyCacheEarlyEvictions();
 
     /** States it installed from another replica (after a restart, a partition, or a join). */
+    @Counter
     long getStateTransfersInstalled();
 
     /** States it gave to another replica. */
+    @Counter
     long getStateTransfersProvided();
 
     /** Requests received here, cast, and waiting for their execution. */
@@ -51,6 +62,7 @@ public interface ReplicaMXBean {
     int getConnections();
 
     /** New client connections this replica forwarded to a less loaded one (fts.placement=load). */
+    @Counter
     long getConnectionsForwarded();
 
     /** This replica's load and every replica's connections as its whiteboard shows them (docs/placement.md). */
@@ -87,15 +99,19 @@ public interface ReplicaMXBean {
     long getPendingDeliveryBytes();
 
     /** How many times this replica's execution fell too far behind the group and it fetched the group's state. */
+    @Counter
     long getFellBehind();
 
     /** Declared reads executed here after a read barrier, not ordered (docs/reads.md). */
+    @Counter
     long getReadsLocal();
 
     /** Declared reads whose read barrier was refused, so they were ordered like any request. */
+    @Counter
     long getReadsOrdered();
 
     /** Syncs of this replica's log since it started ({@code fts.durability=log}); -1 without a log. */
+    @Counter
     long getLogSyncs();
 
     /** Log entries made durable per sync, on average since it started; -1 without a log. */

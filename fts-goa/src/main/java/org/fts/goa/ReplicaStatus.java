@@ -68,6 +68,17 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
     }
 
     @Override
+    public String getVoters() {
+        return channel.voters().toString();
+    }
+
+    @Override
+    public int getGroupSize() {
+        org.fts.gc.Voters voters = channel.voters();
+        return voters.n() > 0 ? voters.n() : config.groupSize();
+    }
+
+    @Override
     public long getGroupVersion() {
         return membership.current().version();
     }
@@ -225,7 +236,7 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         f.put("members", channel.view() == null ? "" : channel.view().members().stream()
                 .map(m -> m.name().split("#")[0]).collect(Collectors.joining(",")));
         org.fts.gc.Voters voters = channel.voters();   // the binding's now: they may change (docs/membership.md)
-        f.put("size", Integer.toString(voters.n() > 0 ? voters.n() : config.groupSize()));   // N: the voters' number
+        f.put("size", Integer.toString(getGroupSize()));   // N: the voters' number
         f.put("voter", voters.votes(config.replicaId()) ? "yes" : "no");
         f.put("voters", voters.toString());
         f.put("group_version", Long.toString(getGroupVersion()));

@@ -1,5 +1,7 @@
 package org.fts.order;
 
+import org.fts.config.Counter;
+
 /**
  * The total order's counters of one member, beside JGroups' own MBeans:
  * {@code jgroups:type=fts-order,cluster="<group>/<member>"}. Each getter reads the protocol's current value; none
@@ -7,15 +9,19 @@ package org.fts.order;
  */
 public interface OrderStatsMBean {
     /** Read barriers this member confirmed (docs/reads.md). */
+    @Counter
     long getReadsConfirmed();
 
     /** Read barriers this member refused: their reads were ordered. */
+    @Counter
     long getReadsRefused();
 
     /** Read-index requests this member sent its sequencer (each for every barrier waiting then). */
+    @Counter
     long getReadRequests();
 
     /** As a sequencer: read-index requests it answered, a round of pings or none (three replicas) each. */
+    @Counter
     long getReadRounds();
 
     /** {@code sequencer} or {@code offload} ({@code fts.gc.jgroups.ordering}). */
@@ -46,20 +52,26 @@ public interface OrderStatsMBean {
     long getUnacked();
 
     /** Offload, as the sequencer: grants made since this member started. */
+    @Counter
     long getGrants();
 
     /** Recoveries this member coordinated (one per view it was the coordinator of). */
+    @Counter
     long getRecoveries();
 
     /** How many times this member suspected its sequencer. */
+    @Counter
     long getSequencerSuspicions();
 
     /** Epochs this member opened since it started. */
+    @Counter
     long getEpochsOpened();
 
     /** Of those, the ones it opened with a gap: it had to fetch the group's state. */
+    @Counter
     long getEpochsOpenedWithAGap();
 
     /** Of those, foundings of the group again (an interrupted founding committed nothing). */
+    @Counter
     long getFoundingsAgain();
 }

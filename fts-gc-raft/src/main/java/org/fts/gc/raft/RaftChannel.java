@@ -79,6 +79,8 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
 
     private volatile DeliveryPump pump;
     private volatile JChannel channel;
+    /** The figures under the jgroups binding's names (jgroups:type=fts-order): dashboards and alerts read both. */
+    private final RaftOrderStats stats;
     /** How long a change waits for the members to acknowledge a new entry, which makes them present. */
     static final long PRESENT_MILLIS = 2000;
     private volatile RAFT raft;
@@ -112,6 +114,7 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
         this.logRoot = logRoot;
         this.raftMembers = List.copyOf(raftMembers);
         this.resendMillis = resendMillis;
+        this.stats = new RaftOrderStats(self.name(), this::raftVoters);
     }
 
     @Override
@@ -235,6 +238,7 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
             throw new GroupException(self + ": cannot join group " + group + ": " + e.getMessage(), e);
         }
         submitter.start();
+        stats.register(raft, group + "/" + self.name());
         ScheduledExecutorService w = Executors.newSingleThreadScheduledExecutor(FailStop.threads("fts-raft-watch-"
                 + self));
         w.scheduleWithFixedDelay(this::watchLeader, WATCH_MILLIS, WATCH_MILLIS, TimeUnit.MILLISECONDS);
@@ -283,6 +287,7 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
         EpochWatch e = epochs;
         if (e != null && !closed) {
             e.check(view, raft);
+            stats.watch();
         }
         RaftReads r = reads;
         if (r != null) {
@@ -535,6 +540,7 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
             return;
         }
         closed = true;
+        stats.unregister();
         board.stop();
         ScheduledExecutorService w = watch;
         if (w != null) {

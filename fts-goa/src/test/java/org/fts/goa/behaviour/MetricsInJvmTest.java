@@ -62,16 +62,37 @@ class MetricsInJvmTest {
             String first = scrape(port);
             assertTrue(first.contains("fts_replica_view_info{group=\"goa\",member=\"r2\",value=\""), first);
             assertEquals(1.0, value(first, "fts_replica_primary", "r2"), first);
-            double sent = value(first, "fts_batching_messages_sent", "r2");
+            double sent = value(first, "fts_batching_messages_sent_total", "r2");
             assertTrue(sent >= 0, first);
+            // counters are counters; the JVM's own metrics and the cast latency's histogram are there too
+            assertTrue(first.contains("# TYPE fts_batching_messages_sent_total counter"), first);
+            assertTrue(first.contains("# TYPE fts_replica_reply_cache_size gauge"), first);
+            assertTrue(first.contains("jvm_memory_used_bytes{area=\"heap\"}"), first);
+            assertTrue(first.contains("# TYPE fts_cast_latency_seconds histogram"), first);
+            double cast = value(first, "fts_cast_latency_seconds_count", "r2");
 
             var counter = CounterHelper.narrow(r.at(2, "counter"));
             for (int i = 0; i < 20; i++) {
                 counter.increment();
             }
-            Waits.await(() -> value(scrapeNow(port), "fts_batching_messages_sent", "r2") >= sent + 20,
+            Waits.await(() -> value(scrapeNow(port), "fts_batching_messages_sent_total", "r2") >= sent + 20,
                     Duration.ofSeconds(10), () -> "r2's messages sent did not count the 20 calls");
+            String after = scrape(port);
+            assertTrue(value(after, "fts_cast_latency_seconds_count", "r2") >= cast + 20, after);
+            assertEquals(value(after, "fts_cast_latency_seconds_count", "r2"), bucket(after, "+Inf", "r2"), after);
+            assertTrue(bucket(after, "1.0E-4", "r2") <= bucket(after, "2.5", "r2"), after);
         }
+    }
+
+    /** The cumulative count of the cast latency's bucket {@code le} for replica {@code member}, or NaN. */
+    private static double bucket(String text, String le, String member) {
+        for (String line : text.split("\n")) {
+            if (line.startsWith("fts_cast_latency_seconds_bucket{") && line.contains("member=\"" + member + "\"")
+                    && line.contains("le=\"" + le + "\"")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return Double.NaN;
     }
 
     @Test
