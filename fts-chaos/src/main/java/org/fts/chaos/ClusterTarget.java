@@ -69,6 +69,17 @@ final class ClusterTarget implements NemesisTarget {
     }
 
     @Override
+    public String voters() throws Exception {
+        for (int i = 0; i < size(); i++) {
+            java.util.Map<String, String> list = cluster.isAlive(i) ? cluster.probe(i, "fts-members-list", 3000) : null;
+            if (list != null && list.get("members.voters") != null) {
+                return list.get("members.voters");
+            }
+        }
+        throw new IllegalStateException("no replica lists the voters now");
+    }
+
+    @Override
     public int size() {
         return cluster.ports().size();
     }

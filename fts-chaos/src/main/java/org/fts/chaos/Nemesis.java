@@ -60,6 +60,8 @@ public final class Nemesis {
     private int nextId = -1;
     /** A new replica started in a replacement and not yet added to the voters, or null. */
     private String pendingAdd;
+    /** The place a replacement killed and has not started its new replica in yet, or -1. */
+    private int replacing = -1;
     /** Set when an action's bounded wait was interrupted: the schedule stops, the faults still end. */
     private boolean interrupted;
 
@@ -81,6 +83,13 @@ public final class Nemesis {
                 if (!sleepUntil(clock.nanos() + TimeUnit.MILLISECONDS.toNanos(e.gapMillis()), deadline)) {
                     break;
                 }
+                if (pendingAdd != null && !changeVoters("add " + pendingAdd, deadline)) {
+                    // a replacement's new replica is not a voter yet: N is one short, and a fault on a voter now
+                    // would be a second one (the fault model is one at a time)
+                    log("skipped, " + pendingAdd + " is not a voter yet: " + e);
+                    continue;
+                }
+                pendingAdd = null;
                 if (e.needsEveryReplicaServing() && !everyReplicaServes(deadline)) {
                     log("skipped, not every replica served (within " + ADMISSION_MILLIS / 1000 + " s or before the "
                             + "end): " + e);
@@ -181,26 +190,23 @@ public final class Nemesis {
         if (nextId < 0) {
             nextId = target.size();
         }
-        if (pendingAdd != null && !changeVoters("add " + pendingAdd, deadline)) {
-            log("skipped: " + pendingAdd + " is still not a voter");
-            return;
-        }
-        pendingAdd = null;
         String old = target.id(slot);
         if (!changeVoters("remove " + old, deadline)) {
             return;
         }
+        String fresh = "r" + nextId++;
+        replacing = slot;   // from here on the end starts the new id there, not the old one
+        pendingAdd = fresh;
         if (!inject("kill -9 " + old + " (r" + slot + "'s place), removed from the voters", () -> target.kill(slot))) {
             return;
         }
         killed.add(slot);
         sleepUntil(after(e.holdMillis()), deadline);
-        String fresh = "r" + nextId++;
         act("start " + fresh + " in r" + slot + "'s place, a learner (not waiting for it)",
                 () -> target.relaunchAs(slot, fresh));
         killed.remove(slot);
+        replacing = -1;
         lastFaultEnd = clock.nanos();
-        pendingAdd = fresh;
         long until = Math.min(deadline, after(ADMISSION_MILLIS));
         while (!target.serves(slot)) {
             if (!sleepUntil(Math.min(until, after(500)), deadline) || clock.nanos() >= until) {
@@ -210,6 +216,17 @@ public final class Nemesis {
         }
         if (changeVoters("add " + fresh, deadline)) {
             pendingAdd = null;
+        }
+    }
+
+    /** Whether the voters already show {@code change} ({@code add rX}: rX votes; {@code remove rX}: it does not). */
+    private boolean done(String change) {
+        try {
+            String[] c = change.split(" ");
+            java.util.List<String> voters = java.util.List.of(target.voters().split(","));
+            return "add".equals(c[0]) == voters.contains(c[1]);
+        } catch (Exception e) {
+            return false;   // nobody answered: not known
         }
     }
 
@@ -225,8 +242,13 @@ public final class Nemesis {
                 return;
             } catch (Exception e) {
                 String why = String.valueOf(e.getMessage());
+                if (done(add)) {
+                    log("members " + add + " (a replacement cut short by the end): committed (" + why + ")");
+                    pendingAdd = null;
+                    return;
+                }
                 boolean wait = why.contains("not in the view") || why.contains("leader") || why.contains("in flight")
-                        || why.contains("did not answer");
+                        || why.contains("did not answer") || why.contains("not known committed");
                 if (!wait || interrupted || clock.nanos() >= until) {
                     log("members " + add + " (a replacement cut short by the end): not done: " + why);
                     return;
@@ -255,7 +277,12 @@ public final class Nemesis {
                 throw ie;
             } catch (Exception ex) {
                 String why = String.valueOf(ex.getMessage());
-                boolean retry = why.contains("leader") || why.contains("in flight") || why.contains("did not answer");
+                if (done(change)) {   // committed all the same (an answer lost or late, or a retry of a committed one)
+                    log("members " + change + ": committed (" + why + ")");
+                    return true;
+                }
+                boolean retry = why.contains("leader") || why.contains("in flight") || why.contains("did not answer")
+                        || why.contains("not known committed") || why.contains("not in the view");
                 if (!retry || !sleepUntil(Math.min(until, after(500)), deadline) || clock.nanos() >= until) {
                     log("members " + change + ": not done: " + why);
                     return false;
@@ -419,7 +446,17 @@ public final class Nemesis {
                 if (!killed.contains(r)) {
                     noteUnexpectedExit(r);
                 }
-                restart(r);
+                if (r == replacing && pendingAdd != null) {   // cut short between the kill and the new start
+                    String fresh = pendingAdd;
+                    int place = r;
+                    act("start " + fresh + " in r" + r + "'s place, a learner (a replacement cut short)",
+                            () -> target.relaunchAs(place, fresh));
+                    killed.remove(r);
+                    replacing = -1;
+                    lastFaultEnd = clock.nanos();
+                } else {
+                    restart(r);
+                }
             }
         }
         if (pendingAdd != null) {

@@ -74,4 +74,9 @@ public interface NemesisTarget {
     default String changeVoters(String change) throws Exception {
         throw new UnsupportedOperationException("this target cannot change the voters");
     }
+
+    /** The voters as a replica that answers names them (comma-separated; bin/fts members list); throws if none does. */
+    default String voters() throws Exception {
+        throw new UnsupportedOperationException("this target has no voters to list");
+    }
 }

@@ -11,7 +11,6 @@ import java.util.Properties;
 
 import org.fts.config.ConfigKey;
 import org.fts.config.ConfigReference;
-import org.fts.gc.GroupConfig;
 
 /**
  * The settings every replica of a group must share (docs/configuration.md, "Settings the group agrees on"): a
@@ -27,7 +26,13 @@ final class AgreedSettings {
     static final List<String> KEYS = List.of("fts.group.size", "fts.delivery", "fts.durability", "fts.gc",
             "fts.gc.jgroups.ordering", "fts.cache.max_entries", "fts.cache.ttl", "fts.cache.margin",
             "fts.servants.independent", "fts.pool.background", "fts.objects.max", "fts.divergence.window", "fts.outcalls",
-            "fts.group.voters");
+            "fts.group.voters", "fts.gc.raft.members");
+    /**
+     * Keys compared as sets, whatever order each replica lists them in. {@code fts.gc.raft.members} is the raft
+     * group's first members: jgroups-raft applies the log's membership changes on top of it, so it must be the same
+     * list everywhere, new replicas included (docs/membership.md).
+     */
+    private static final java.util.Set<String> SETS = java.util.Set.of("fts.group.voters", "fts.gc.raft.members");
 
     private final Map<String, String> values;
     private final long fingerprint;
@@ -45,8 +50,14 @@ final class AgreedSettings {
                 v.put(key, Integer.toString(groupSize));
                 continue;
             }
-            if (key.equals(GroupConfig.VOTERS.name())) {   // a set: the same whatever order each replica lists it in
-                v.put(key, String.join(",", new java.util.TreeSet<>(GroupConfig.VOTERS.get(props))));
+            if (SETS.contains(key)) {   // a set: the same whatever order each replica lists it in
+                java.util.TreeSet<String> ids = new java.util.TreeSet<>();
+                for (String id : props.getProperty(key, "").split(",")) {
+                    if (!id.isBlank()) {
+                        ids.add(id.trim());
+                    }
+                }
+                v.put(key, String.join(",", ids));
                 continue;
             }
             ConfigKey<?> declared = ConfigReference.allKeys().stream().filter(k -> k.name().equals(key)).findFirst()

@@ -145,13 +145,17 @@ final class MetricsEndpoint implements AutoCloseable {
         }
         List<MetricSnapshot> out = new ArrayList<>();
         families.forEach((name, points) -> {
+            // one type per family, the first point's: a point of the other (two MBeans declaring one attribute
+            // differently) is left out of this scrape rather than fail it
             if (points.get(0) instanceof CounterSnapshot.CounterDataPointSnapshot) {
                 CounterSnapshot.Builder b = CounterSnapshot.builder().name(name).help(help.get(name));
-                points.forEach(p -> b.dataPoint((CounterSnapshot.CounterDataPointSnapshot) p));
+                points.stream().filter(p -> p instanceof CounterSnapshot.CounterDataPointSnapshot)
+                        .forEach(p -> b.dataPoint((CounterSnapshot.CounterDataPointSnapshot) p));
                 out.add(b.build());
             } else {
                 GaugeSnapshot.Builder b = GaugeSnapshot.builder().name(name).help(help.get(name));
-                points.forEach(p -> b.dataPoint((GaugeSnapshot.GaugeDataPointSnapshot) p));
+                points.stream().filter(p -> p instanceof GaugeSnapshot.GaugeDataPointSnapshot)
+                        .forEach(p -> b.dataPoint((GaugeSnapshot.GaugeDataPointSnapshot) p));
                 out.add(b.build());
             }
         });

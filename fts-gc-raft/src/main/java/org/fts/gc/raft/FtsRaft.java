@@ -85,18 +85,44 @@ public class FtsRaft extends RAFT {
         return staleDropped;
     }
 
-    /** Per member, the highest log index it acknowledged to this member as leader (RAFT's runner thread writes). */
-    private final java.util.concurrent.ConcurrentHashMap<Address, Long> acknowledged =
+    /**
+     * A member's latest successful answer to this member as leader: in which term, the commit index it reported (what
+     * it has learned is committed), and when (RAFT's runner thread writes).
+     */
+    private record Answer(long term, long commit, long nanos) {
+    }
+
+    private final java.util.concurrent.ConcurrentHashMap<Address, Answer> answers =
             new java.util.concurrent.ConcurrentHashMap<>();
 
-    /** The highest index {@code member} acknowledged while this member led (0: none): who answers, and how far. */
-    public long acknowledged(Address member) {
-        return acknowledged.getOrDefault(member, 0L);
+    /**
+     * Whether {@code member} answered this member, leading in {@code term}, at or after {@code sinceNanos}, reporting
+     * a commit index of at least {@code committed}: it is alive, follows this leader, and has learned that everything
+     * up to {@code committed} is committed (docs/membership.md, "present"). An answer's raw last index is not enough:
+     * jgroups-raft answers a commit notice with the follower's last appended index, which may be a tail of an older
+     * term that the leader's log does not hold.
+     */
+    public boolean answered(Address member, long term, long sinceNanos, long committed) {
+        Answer a = member == null ? null : answers.get(member);
+        return a != null && a.term == term && a.nanos - sinceNanos >= 0 && a.commit >= committed;
     }
 
     /** The Raft members now (those whose votes and appends count), safe to read from any thread. */
     public List<String> voters() {
         return voters;
+    }
+
+    /** As RAFT's; the members are published at once, before the change's caller is told it is committed. */
+    @Override
+    protected void _addServer(String name) {
+        super._addServer(name);
+        publishVoters();
+    }
+
+    @Override
+    protected void _removeServer(String name) {
+        super._removeServer(name);
+        publishVoters();
     }
 
     @Override
@@ -139,9 +165,8 @@ public class FtsRaft extends RAFT {
     public void handleUpRequest(Message msg, RaftHeader hdr) {
         if (hdr instanceof AppendEntriesResponse r && commit_table != null && isLeader()
                 && r.currTerm() == currentTerm()) {
-            long ok = FtsRaftHeaders.appended(r);
-            if (ok >= 0) {
-                acknowledged.merge(msg.src(), ok, Math::max);
+            if (FtsRaftHeaders.appended(r) >= 0) {
+                answers.put(msg.src(), new Answer(currentTerm(), FtsRaftHeaders.commitIndex(r), System.nanoTime()));
             }
             CommitTable.Entry e = commit_table.get(msg.src());
             long last = FtsRaftHeaders.entryNotFound(r);

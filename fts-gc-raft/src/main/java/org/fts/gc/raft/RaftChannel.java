@@ -376,8 +376,8 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
      * order on every member, kept in its log and snapshots), at the leader only, one change at a time: a change this
      * leader ordered is refused until it is committed, and none is ordered before the leader committed an entry of
      * its own term (the no-op below: Raft's fix for single-server changes across leaders, docs/membership.md). A
-     * member counts as present only if it acknowledged an entry
-     * appended after the command arrived (a no-op), within {@link #PRESENT_MILLIS}: a member killed a moment ago is
+     * member counts as present only if, within {@link #PRESENT_MILLIS}, it answered this leader in the same term
+     * reporting a commit index at or past that no-op ({@link FtsRaft#answered}): a member killed a moment ago is
      * still in the JGroups view until failure detection excludes it, and a change counted on it could leave the group
      * without a majority of live voters (found by the first run of MembershipProcessTest's voters test). Other
      * refusals: {@link Voters#refusal}.
@@ -409,54 +409,59 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
             }
             changing = done;
         }
-        long target = leader.lastAppended() + 1;
+        long term = r.currentTerm();
+        long since = System.nanoTime();
+        // the no-op's index or later, read on RAFT's runner thread as the no-op is applied (committed)
+        java.util.concurrent.atomic.AtomicLong committedNoop = new java.util.concurrent.atomic.AtomicLong(-1);
         CompletableFuture<byte[]> noop;
         try {
             noop = h.setAsync(Ledger.NOOP, 0, Ledger.NOOP.length, Options.create(true));
+            noop.thenRun(() -> committedNoop.set(leader.lastAppended()));
         } catch (Exception e) {
             done.completeExceptionally(new GroupException(self + ": " + change + " not ordered: " + e.getMessage(), e));
             return done;
         }
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PRESENT_MILLIS);
+        long deadline = since + TimeUnit.MILLISECONDS.toNanos(PRESENT_MILLIS);
         Runnable[] poll = new Runnable[1];
         poll[0] = () -> {
             try {
+                if (!r.isLeader() || r.currentTerm() != term) {   // lost, perhaps won back in a later term
+                    done.completeExceptionally(new GroupException("refused: replica " + self.replica() + " stopped "
+                            + "leading in term " + term + " before the change was ordered; send it to the new leader"));
+                    return;
+                }
                 View v = view;
+                long target = committedNoop.get();
                 List<MemberId> present = v.members().stream().filter(m -> m.equals(self)
-                        || addresses.get(m) != null && leader.acknowledged(addresses.get(m)) >= target).toList();
+                        || target >= 0 && leader.answered(addresses.get(m), term, since, target)).toList();
                 Voters now = voters();
                 String why = now.refusal(change, new View(v.id(), present, self));
                 if (noop.isCompletedExceptionally()) {
                     why = "this leader's no-op was not committed (it stopped leading?)";
-                } else if (why == null && !noop.isDone()) {
+                } else if (why == null && target < 0) {
                     why = "this leader has not committed an entry of its own term within " + PRESENT_MILLIS + " ms";
                 }
-                boolean everyone = present.size() == v.members().size() && noop.isDone();
+                boolean everyone = target >= 0 && present.size() == v.members().size();
                 if (why != null && !everyone && System.nanoTime() < deadline) {
                     timer.schedule(poll[0], 20, TimeUnit.MILLISECONDS);   // not everyone has answered yet
                     return;
                 }
                 if (why != null) {
                     done.completeExceptionally(new GroupException("refused: " + why + " (present: the members that "
-                            + "acknowledged a new entry within " + PRESENT_MILLIS + " ms)"));
-                    return;
-                }
-                if (!r.isLeader()) {
-                    done.completeExceptionally(new GroupException("refused: replica " + self.replica() + " stopped "
-                            + "leading before the change was ordered; send it to the new leader"));
+                            + "learned this leader's no-op is committed within " + PRESENT_MILLIS + " ms)"));
                     return;
                 }
                 Voters next = now.after(change);
-                LOG.info("{}: ordering the voters' change '{}': {} -> {}", self, change, now, next);
+                LOG.info("{}: ordering the voters' change '{}' in term {}: {} -> {}", self, change, term, now, next);
                 (change.add() ? r.addServer(change.replica()) : r.removeServer(change.replica())).whenComplete(
                         (ok, err) -> {
                             if (err != null) {
                                 done.completeExceptionally(new GroupException(self + ": " + change + " failed: "
                                         + err.getMessage(), err));
-                            } else {   // on RAFT's runner, where the change was just applied: published first
-                                leader.publishVoters();
-                                LOG.info("{}: the voters' change '{}' is committed: voters {}", self, change, next);
-                                done.complete(next);
+                            } else {   // on RAFT's runner, where the change was just applied (and published)
+                                Voters after = voters();
+                                LOG.info("{}: the voters' change '{}' is committed: voters {}", self, change, after);
+                                done.complete(after);
                             }
                         });
             } catch (Exception e) {

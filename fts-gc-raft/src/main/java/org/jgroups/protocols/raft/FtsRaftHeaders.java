@@ -17,6 +17,12 @@ public final class FtsRaftHeaders {
         return a != null && a.result == AppendResult.Result.FAIL_ENTRY_NOT_FOUND ? a.index : -1;
     }
 
+    /** The follower's commit index as its answer {@code r} reports it (0 when not said). */
+    public static long commitIndex(AppendEntriesResponse r) {
+        AppendResult a = r.result;
+        return a == null ? 0 : a.commit_index;
+    }
+
     /** The follower's last index acknowledged if {@code r} is a success, else -1. */
     public static long appended(AppendEntriesResponse r) {
         AppendResult a = r.result;
