@@ -53,7 +53,8 @@ final class MetricsEndpoint implements AutoCloseable {
     static final ConfigKey<String> ADDRESS = ConfigKey.optionalString("fts.metrics.address",
             "the address the Prometheus endpoint listens on; empty: the replica's own (JacORB's OAIAddr, the host "
                     + "its references name)");
-    static final List<ConfigKey<?>> KEYS = List.of(PORT, ADDRESS);
+    static final List<ConfigKey<?>> KEYS = List.of(PORT, ADDRESS, MetricsSecurity.KEYSTORE,
+            MetricsSecurity.KEYSTORE_PASSWORD_FILE, MetricsSecurity.BASIC_AUTH_FILE);
 
     /** The MBeans whose attributes are exported, by ObjectName pattern. */
     private static final List<String> PATTERNS = List.of("org.fts:*", "jgroups:type=fts-order,*");
@@ -81,13 +82,27 @@ final class MetricsEndpoint implements AutoCloseable {
             return null;
         }
         String address = ADDRESS.get(props).isEmpty() ? host : ADDRESS.get(props);
+        com.sun.net.httpserver.HttpsConfigurator https = MetricsSecurity.https(props);   // errors name their key
+        com.sun.net.httpserver.Authenticator auth = MetricsSecurity.basicAuth(props);
+        if (auth != null && https == null) {
+            LOG.warn("metrics: {} is set without {}: scrapes send the password in the clear",
+                    MetricsSecurity.BASIC_AUTH_FILE.name(), MetricsSecurity.KEYSTORE.name());
+        }
         PrometheusRegistry registry = new PrometheusRegistry();
         registry.register((MultiCollector) MetricsEndpoint::collect);
         registry.register(() -> castLatency(batching, replica));
         JvmMetrics.builder().register(registry);   // heap, GC, threads, CPU, file descriptors
         try {
-            HTTPServer s = HTTPServer.builder().hostname(address).port(port).registry(registry).buildAndStart();
-            LOG.info("metrics: http://{}:{}/metrics (fts.metrics.port)", address, s.getPort());
+            HTTPServer.Builder b = HTTPServer.builder().hostname(address).port(port).registry(registry);
+            if (https != null) {
+                b.httpsConfigurator(https);
+            }
+            if (auth != null) {
+                b.authenticator(auth);
+            }
+            HTTPServer s = b.buildAndStart();
+            LOG.info("metrics: {}://{}:{}/metrics (fts.metrics.port){}", https != null ? "https" : "http", address,
+                    s.getPort(), auth != null ? ", basic authentication" : "");
             return new MetricsEndpoint(s);
         } catch (IOException | RuntimeException e) {
             throw new org.fts.config.ListenFailure(PORT.name(), "is " + port + ", but the metrics endpoint cannot "

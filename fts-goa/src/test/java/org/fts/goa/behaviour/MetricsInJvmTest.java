@@ -95,6 +95,84 @@ class MetricsInJvmTest {
         return Double.NaN;
     }
 
+    /** A PKCS12 key pair for 127.0.0.1, made with the JDK's keytool. */
+    private static java.nio.file.Path keystore(java.nio.file.Path dir, String password) throws Exception {
+        java.nio.file.Path store = dir.resolve("metrics.p12");
+        java.nio.file.Path keytool = java.nio.file.Path.of(System.getProperty("java.home"), "bin", "keytool");
+        Process p = new ProcessBuilder(keytool.toString(), "-genkeypair", "-alias", "metrics", "-keyalg", "RSA",
+                "-keysize", "2048", "-validity", "2", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1",
+                "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", password, "-keypass", password)
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+            p.destroyForcibly();
+            throw new IllegalStateException("keytool failed: " + out);
+        }
+        return store;
+    }
+
+    /** docs/metrics.md, "Who may read it": HTTPS with the configured key pair, and basic authentication. */
+    @Test
+    void overHttpsWithBasicAuthenticationOnlyAScrapeWithThePasswordReadsTheFigures(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        String password = "metrics-store-pw";
+        java.nio.file.Path store = keystore(dir, password);
+        java.nio.file.Files.writeString(dir.resolve("store.pw"), password + "\n");
+        java.nio.file.Files.writeString(dir.resolve("scrape.auth"), "prometheus:s3cret-scrape\n");
+        try (InJvmReplicas r = new InJvmReplicas(3)) {
+            int port = org.fts.process.Ports.free("127.0.0.1");
+            Properties more = new Properties();
+            more.setProperty("fts.metrics.port", Integer.toString(port));
+            more.setProperty("fts.metrics.keystore", store.toString());
+            more.setProperty("fts.metrics.keystore_password_file", dir.resolve("store.pw").toString());
+            more.setProperty("fts.metrics.basic_auth_file", dir.resolve("scrape.auth").toString());
+            r.stop(2);
+            r.startReplica(2, List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl()), more);
+            java.security.KeyStore trusted = java.security.KeyStore.getInstance(store.toFile(), password.toCharArray());
+            javax.net.ssl.TrustManagerFactory tmf = javax.net.ssl.TrustManagerFactory.getInstance(
+                    javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+            tmf.init(trusted);
+            javax.net.ssl.SSLContext tls = javax.net.ssl.SSLContext.getInstance("TLS");
+            tls.init(null, tmf.getTrustManagers(), null);
+            HttpClient https = HttpClient.newBuilder().sslContext(tls).connectTimeout(Duration.ofSeconds(5)).build();
+            URI uri = URI.create("https://127.0.0.1:" + port + "/metrics");
+            java.util.function.Function<String, HttpResponse<String>> get = credentials -> {
+                HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
+                if (credentials != null) {
+                    b.header("Authorization", "Basic " + java.util.Base64.getEncoder().encodeToString(
+                            credentials.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+                }
+                try {
+                    return https.send(b.build(), HttpResponse.BodyHandlers.ofString());
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            };
+            HttpResponse<String> ok = get.apply("prometheus:s3cret-scrape");
+            assertEquals(200, ok.statusCode());
+            assertTrue(ok.body().contains("fts_replica_serving{group=\"goa\",member=\"r2\"}"), ok.body());
+            assertEquals(401, get.apply(null).statusCode());
+            assertEquals(401, get.apply("prometheus:wrong").statusCode());
+            assertEquals(401, get.apply("grafana:s3cret-scrape").statusCode());
+            // plain HTTP to the HTTPS port is not answered with the figures
+            String plain = scrapeNow(port);
+            assertTrue(!plain.contains("fts_replica_serving"), plain);
+        }
+    }
+
+    @Test
+    void aKeystoreWithoutItsPasswordFileStopsTheStartNamingTheKey() throws Exception {
+        try (InJvmReplicas r = new InJvmReplicas(3)) {
+            Properties more = new Properties();
+            more.setProperty("fts.metrics.port", Integer.toString(org.fts.process.Ports.free("127.0.0.1")));
+            more.setProperty("fts.metrics.keystore", "/etc/fts/metrics.p12");
+            r.stop(2);
+            org.fts.config.ConfigException e = assertThrows(org.fts.config.ConfigException.class, () ->
+                    r.startReplica(2, List.of(new HelloObjImpl(), new CounterImpl(), new AccountImpl()), more));
+            assertTrue(e.getMessage().contains("fts.metrics.keystore_password_file"), e.getMessage());
+        }
+    }
+
     @Test
     void aMetricsPortThatIsTakenStopsTheStartNamingTheKey() throws Exception {
         try (InJvmReplicas r = new InJvmReplicas(3);
