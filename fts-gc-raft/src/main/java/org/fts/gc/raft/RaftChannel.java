@@ -83,6 +83,8 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
     private final RaftOrderStats stats;
     /** How long a change waits for the members to acknowledge a new entry, which makes them present. */
     static final long PRESENT_MILLIS = 2000;
+    /** Longest a change holds this member's one-change-at-a-time slot (the operator's command waits 30 s). */
+    static final long CHANGE_BOUND_SECONDS = 60;
     private volatile RAFT raft;
     /** The change of the voters this member (the leader) ordered and has not seen committed yet, or null. */
     private volatile CompletableFuture<Voters> changing;
@@ -407,7 +409,9 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
             if (why != null) {
                 return refused(why);
             }
-            changing = done;
+            // bounded: a change whose leader lost its place may never be answered by jgroups-raft, and must not
+            // hold this member's slot for good (the change may still commit: the refusals read the live voters)
+            changing = done.orTimeout(CHANGE_BOUND_SECONDS, TimeUnit.SECONDS);
         }
         long term = r.currentTerm();
         long since = System.nanoTime();
