@@ -198,6 +198,8 @@ public final class Nemesis {
         replacing = slot;   // from here on the end starts the new id there, not the old one
         pendingAdd = fresh;
         if (!inject("kill -9 " + old + " (r" + slot + "'s place), removed from the voters", () -> target.kill(slot))) {
+            replacing = -1;
+            pendingAdd = old;   // it still runs, a learner now: it becomes a voter again before the next episode
             return;
         }
         killed.add(slot);
