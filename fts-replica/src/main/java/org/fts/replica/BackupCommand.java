@@ -59,12 +59,7 @@ public final class BackupCommand {
             throw new IllegalArgumentException("the first argument is backup or restore");
         }
         boolean restore = "restore".equals(args[0]);
-        Properties config = new Properties();
-        String hosts = null;
-        String at = null;
-        String group = null;
-        Integer port = null;
-        Integer range = null;
+        SearchOptions where = new SearchOptions();
         Path to = null;
         Path from = null;
         String replicaId = null;
@@ -84,13 +79,10 @@ public final class BackupCommand {
                 throw new IllegalArgumentException("option " + a + " needs a value");
             }
             String v = args[++i];
+            if (where.take(a, v)) {
+                continue;
+            }
             switch (a) {
-                case "--config" -> config = Status.load(Path.of(v));
-                case "--hosts" -> hosts = v;
-                case "--port" -> port = Integer.parseInt(v);
-                case "--range" -> range = Integer.parseInt(v);
-                case "--group" -> group = v;
-                case "--at" -> at = v;
                 case "--replica" -> replicaId = v;
                 case "--passcode-file" -> passcodeFile = Path.of(v);
                 case "--to" -> to = restore ? unknown(a) : Path.of(v);
@@ -116,10 +108,11 @@ public final class BackupCommand {
         } else {
             key = "fts-backup";
         }
+        Properties config = where.config;
         if (replicaId != null) {
             config.setProperty("fts.replica.id", replicaId);   // named outright: that one, or none
         }
-        Status.Found replica = servingReplica(config, hosts, port, range, at, group);
+        Status.Found replica = choose(where.find(5000).found(), config, BackupCommand::isThisHost);
         if (replica == null || replicaId != null && !replicaId.equals(replica.fields().get("id"))) {
             out.println("fts " + args[0] + ": " + (replicaId != null ? "replica " + replicaId + " did not answer as "
                     + "serving" : "no serving replica answered") + " (fts status says why)");
@@ -140,12 +133,6 @@ public final class BackupCommand {
 
     private static <T> T unknown(String option) {
         throw new IllegalArgumentException("unknown option " + option);
-    }
-
-    private static Status.Found servingReplica(Properties config, String hosts, Integer port, Integer range,
-                                               String at, String group) {
-        return choose(Status.find(config, hosts, port, range, at, group, 5000).found(), config,
-                BackupCommand::isThisHost);
     }
 
     /**

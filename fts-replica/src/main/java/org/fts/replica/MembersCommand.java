@@ -4,7 +4,6 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 
 import org.fts.goa.AdminPasscode;
 
@@ -65,12 +64,7 @@ public final class MembersCommand {
             id = args[1];
             i = 2;
         }
-        Properties config = new Properties();
-        String hosts = null;
-        String at = null;
-        String group = null;
-        Integer port = null;
-        Integer range = null;
+        SearchOptions where = new SearchOptions();
         String replicaId = null;
         Path passcodeFile = null;
         for (; i < args.length; i++) {
@@ -83,13 +77,10 @@ public final class MembersCommand {
                 throw new IllegalArgumentException("option " + a + " needs a value");
             }
             String v = args[++i];
+            if (where.take(a, v)) {
+                continue;
+            }
             switch (a) {
-                case "--config" -> config = Status.load(Path.of(v));
-                case "--hosts" -> hosts = v;
-                case "--port" -> port = Integer.parseInt(v);
-                case "--range" -> range = Integer.parseInt(v);
-                case "--group" -> group = v;
-                case "--at" -> at = v;
                 case "--replica" -> replicaId = v;
                 case "--passcode-file" -> passcodeFile = Path.of(v);
                 default -> throw new IllegalArgumentException("unknown option " + a);
@@ -101,12 +92,12 @@ public final class MembersCommand {
             default -> "fts-members-list";
         };
         AdminPasscode passcode = "list".equals(what) ? AdminPasscode.none() : passcodeFile != null
-                ? AdminPasscode.fromFile(passcodeFile, "--passcode-file") : AdminPasscode.load(config);
+                ? AdminPasscode.fromFile(passcodeFile, "--passcode-file") : AdminPasscode.load(where.config);
         long deadline = System.nanoTime() + LEADER_WAIT_NANOS;
         Map<String, String> answer;
         String targetId;
         while (true) {   // a leader being elected (the old one killed, or removed) answers "not the leader" meanwhile
-            List<Status.Found> found = Status.find(config, hosts, port, range, at, group, 5000).found();
+            List<Status.Found> found = where.find(5000).found();
             Status.Found target = choose(found, replicaId);
             if (target == null) {
                 out.println("fts members: " + (replicaId != null ? "replica " + replicaId + " did not answer"

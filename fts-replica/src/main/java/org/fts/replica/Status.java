@@ -57,12 +57,7 @@ public final class Status {
 
     /** Runs the command, printing to {@code out}; returns the exit status. */
     public static int run(String[] args, PrintStream out) {
-        Properties config = new Properties();
-        String hosts = null;
-        Integer port = null;
-        Integer range = null;
-        String group = null;
-        String at = null;
+        SearchOptions where = new SearchOptions();
         int timeoutMs = 5000;
         for (int i = 0; i < args.length; i++) {
             String a = args[i];
@@ -74,18 +69,13 @@ public final class Status {
                 throw new IllegalArgumentException("option " + a + " needs a value");
             }
             String v = args[++i];
-            switch (a) {
-                case "--config" -> config = load(Path.of(v));
-                case "--hosts" -> hosts = v;
-                case "--port" -> port = Integer.parseInt(v);
-                case "--range" -> range = Integer.parseInt(v);
-                case "--group" -> group = v;
-                case "--at" -> at = v;
-                case "--timeout-ms" -> timeoutMs = Integer.parseInt(v);
-                default -> throw new IllegalArgumentException("unknown option " + a);
+            if ("--timeout-ms".equals(a)) {
+                timeoutMs = Integer.parseInt(v);
+            } else if (!where.take(a, v)) {
+                throw new IllegalArgumentException("unknown option " + a);
             }
         }
-        Search found = find(config, hosts, port, range, at, group, timeoutMs);
+        Search found = where.find(timeoutMs);
         List<Map<String, String>> answers = found.found().stream().map(Found::fields).toList();
         List<String> silent = found.silent();
         StatusReport report = StatusReport.of(answers, silent);
@@ -171,7 +161,7 @@ public final class Status {
      * Sends the probe key {@code key} to {@code host:port} and returns the {@code fts.*} fields of the answer,
      * without the prefix; null if none answers there (within {@code timeoutMs}).
      */
-    static Map<String, String> probe(String host, int port, int timeoutMs, String key) {
+    public static Map<String, String> probe(String host, int port, int timeoutMs, String key) {
         try (Socket s = new Socket()) {
             s.connect(new InetSocketAddress(host, port), Math.min(timeoutMs, 500));
             s.setSoTimeout(timeoutMs);

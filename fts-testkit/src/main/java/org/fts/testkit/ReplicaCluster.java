@@ -216,24 +216,9 @@ public final class ReplicaCluster implements AutoCloseable {
      * {@code fts.*} fields of the answer without the prefix; null if none answers within {@code timeoutMs}.
      */
     public Map<String, String> probe(int i, String key, int timeoutMs) {
-        String[] hp = probeAddress(i).split(":");
-        try (java.net.Socket s = new java.net.Socket()) {
-            s.connect(new java.net.InetSocketAddress(hp[0], Integer.parseInt(hp[1])), Math.min(timeoutMs, 500));
-            s.setSoTimeout(timeoutMs);
-            s.getOutputStream().write((key + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            s.getOutputStream().flush();
-            String text = new String(s.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            Map<String, String> fields = new java.util.LinkedHashMap<>();
-            for (String line : text.split("\r?\n")) {
-                int eq = line.indexOf('=');
-                if (line.startsWith("fts.") && eq > 0) {
-                    fields.put(line.substring(4, eq), line.substring(eq + 1).trim());
-                }
-            }
-            return fields.isEmpty() ? null : fields;
-        } catch (IOException e) {
-            return null;
-        }
+        int colon = probeAddress(i).lastIndexOf(':');
+        return org.fts.replica.Status.probe(probeAddress(i).substring(0, colon),
+                Integer.parseInt(probeAddress(i).substring(colon + 1)), timeoutMs, key);
     }
 
     /** Where replica {@code i} answers JGroups' probe and {@code fts status}: {@code host:port}. */
