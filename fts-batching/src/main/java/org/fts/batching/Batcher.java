@@ -59,6 +59,8 @@ public final class Batcher implements BatchState, AutoCloseable {
     private long timerDeadline = Long.MAX_VALUE;
     private final ArrayDeque<long[]> flying = new ArrayDeque<>();   // cast times of sent batches, in send order
     private volatile boolean closed;
+    /** The group's wire version: the format of the batches sent from now on (docs/upgrades.md). */
+    private volatile int wireVersion = 1;
 
     /**
      * @param timerThreads makes the timer's thread (the adaptor's stops the process if it fails); null for tests: no
@@ -104,6 +106,17 @@ public final class Batcher implements BatchState, AutoCloseable {
     /** Exits the doorway entered with {@link #enter()}, adding {@code message} to the current batch. */
     public void exit(byte[] message) {
         add(message);
+    }
+
+    /**
+     * Sends the batches formed from now on in the format of wire version {@code version}: the group's, once the total
+     * order moved it there (every member speaks it).
+     */
+    public void speak(int version) {
+        if (version < 1 || version > 255) {
+            throw new IllegalArgumentException("wire version " + version);
+        }
+        wireVersion = version;
     }
 
     /**
@@ -244,7 +257,7 @@ public final class Batcher implements BatchState, AutoCloseable {
                         stats.batchingDelay(b.swappedAt() - t);
                     }
                     try {
-                        sink.send(BatchCodec.encode(b.messages()));
+                        sink.send(BatchCodec.encode(wireVersion, b.messages()));
                     } catch (RuntimeException e) {
                         LOG.warn("batch of {} could not be sent: {}", b.messages().size(), e.toString());
                         unsent(b);

@@ -60,4 +60,42 @@ class BatchCodecTest {
         byte[] endlessVarint = {(byte) 0xB7, 1, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, (byte) 0x80, 1};
         assertThrows(IllegalArgumentException.class, () -> BatchCodec.decode(endlessVarint));
     }
+
+    /** Wire version 2 (docs/upgrades.md): the same messages, and a checksum that catches any byte changed. */
+    @Test
+    void versionTwoEndsInAChecksumThatCatchesEveryChangedByte() {
+        List<byte[]> in = List.of(new byte[] {1, 2}, new byte[200], new byte[] {3});
+        byte[] v2 = BatchCodec.encode(2, in);
+        assertEquals(BatchCodec.encode(1, in).length + 4, v2.length);
+        assertEquals(2, v2[1]);
+        List<byte[]> out = BatchCodec.decode(v2, 0, 1, 2);
+        assertEquals(3, out.size());
+        assertArrayEquals(in.get(1), out.get(1));
+        assertEquals(3, BatchCodec.decode(BatchCodec.encode(1, in), 0, 1, 2).size(), "a 1-2 reader reads version 1");
+        for (int i = 2; i < v2.length; i++) {   // past the header: a changed magic or version is caught before
+            byte[] damaged = v2.clone();
+            damaged[i] ^= 0x10;
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> BatchCodec.decode(damaged, 0, 1, 2), "byte " + i);
+            assertTrue(e.getMessage().startsWith("malformed batch"), e.getMessage());
+        }
+        for (int cut = 0; cut < v2.length; cut++) {
+            byte[] t = Arrays.copyOf(v2, cut);
+            assertThrows(IllegalArgumentException.class, () -> BatchCodec.decode(t, 0, 1, 2), "cut at " + cut);
+        }
+    }
+
+    /** A reader that does not speak a batch's version says so, apart from damage: it cannot follow the group. */
+    @Test
+    void aBatchOfAVersionTheReaderDoesNotSpeakIsAVersionExceptionNamingBoth() {
+        byte[] v2 = BatchCodec.encode(2, List.of(new byte[] {7}));
+        BatchCodec.VersionException e = assertThrows(BatchCodec.VersionException.class,
+                () -> BatchCodec.decode(v2, 0, 1, 1));
+        assertEquals(2, e.version());
+        assertEquals("a batch of wire version 2, and this build speaks wire version 1", e.getMessage());
+        BatchCodec.VersionException older = assertThrows(BatchCodec.VersionException.class,
+                () -> BatchCodec.decode(BatchCodec.encode(1, List.of()), 0, 2, 3));
+        assertTrue(older.getMessage().endsWith("speaks wire versions 2-3"), older.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> BatchCodec.encode(0, List.of()));
+    }
 }

@@ -15,6 +15,12 @@ import org.slf4j.LoggerFactory;
 public final class FailStop {
     /** The exit status of a replica stopped by a local failure (70: internal software error, sysexits.h). */
     public static final int EXIT_CODE = 70;
+    /**
+     * The exit status of a replica that stops because starting it again would change nothing (its build cannot speak
+     * the group's wire version): the status a replica refused at start exits with, which a supervisor does not restart
+     * ({@code RestartPreventExitStatus=2}).
+     */
+    public static final int REFUSED_EXIT_CODE = 2;
     private static final Logger LOG = LoggerFactory.getLogger(FailStop.class);
     private static final Instrumentation[] INSTRUMENTS = loadInstruments();
 
@@ -24,6 +30,29 @@ public final class FailStop {
     /** Logs {@code cause} and stops the process; called from the failing thread. */
     public static void fatal(Throwable cause) {
         fail(Thread.currentThread(), cause);
+    }
+
+    /**
+     * Logs {@code cause} and stops the process with {@link #REFUSED_EXIT_CODE}: it cannot go on, and starting it
+     * again changes nothing until an operator acts (an {@link Instrumentation} may take it over, as for {@link #fatal}).
+     */
+    public static void refuse(Throwable cause) {
+        try {
+            for (int i = 0; i < INSTRUMENTS.length; i++) {
+                if (INSTRUMENTS[i].fatal(Thread.currentThread(), cause)) {
+                    return;
+                }
+            }
+        } catch (Throwable ignored) {
+            // halt anyway
+        }
+        try {
+            LOG.error("REFUSED: {}; this replica stops (exit {}): starting it again changes nothing", cause.getMessage(),
+                    REFUSED_EXIT_CODE);
+        } catch (Throwable ignored) {
+            // halt anyway
+        }
+        Runtime.getRuntime().halt(REFUSED_EXIT_CODE);
     }
 
     /** Runs {@code body}; an {@link Error} stops the process, exceptions propagate as they are. */

@@ -31,8 +31,11 @@ public interface Whiteboard {
     /** How often, at most, a member whose entry changed and that multicast nothing sends it on its own. */
     long REFRESH_MILLIS = 200;
 
-    /** How many values an entry holds at most. */
-    int MAX_VALUES = 8;
+    /**
+     * How many values an entry holds at most: more than FTS publishes (9), so that a later build may add one without a
+     * reader of this build refusing its entries.
+     */
+    int MAX_VALUES = 16;
 
     /**
      * This member's new values, replacing its previous ones. Does nothing if they are equal to the current ones.

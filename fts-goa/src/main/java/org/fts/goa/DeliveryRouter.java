@@ -15,6 +15,7 @@ import org.fts.gc.GroupChannel;
 import org.fts.gc.GroupListener;
 import org.fts.gc.MemberId;
 import org.fts.gc.View;
+import org.fts.gc.WireVersion;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,9 +48,13 @@ final class DeliveryRouter implements GroupListener {
     /** Takes and installs the replica's state (checkpoints, and the state a restart goes on from). */
     private final StateTransfer.Host states;
     private final Backups backups;
+    /** The group's wire version, with the position and the calendar: what the batcher speaks follows it. */
+    private final ExecutionRecord record;
     /** Runs on the delivery thread when this replica begins to serve (again). */
     private final Runnable servingBegan;
     private boolean serving;
+    /** Whether it found that its build cannot speak the group's wire version (delivery thread). */
+    private boolean cannotFollow;
     /** Null unless fts.outcalls=ordered. */
     private volatile Outcalls outcalls;
     private volatile java.util.function.Consumer<Boolean> outcallsStale = b -> { };
@@ -57,8 +62,9 @@ final class DeliveryRouter implements GroupListener {
     DeliveryRouter(String self, MemberId member, GroupChannel channel, Batcher batcher, Standing standing,
                    CastPath castPath, Execution execution, ExecutionLanes lanes, StateTransfer transfer,
                    Membership membership, java.util.concurrent.CountDownLatch activation, StateTransfer.Host states,
-                   Backups backups, Runnable servingBegan) {
+                   Backups backups, ExecutionRecord record, Runnable servingBegan) {
         this.backups = backups;
+        this.record = record;
         this.servingBegan = servingBegan;
         this.activation = activation;
         this.states = states;
@@ -81,9 +87,13 @@ final class DeliveryRouter implements GroupListener {
         }
         List<Cast> casts = new ArrayList<>();
         try {
-            for (byte[] m : BatchCodec.decode(payload, 0)) {
+            for (byte[] m : BatchCodec.decode(payload, 0, WireVersion.lowest(), WireVersion.highest())) {
                 casts.add(Cast.decode(m));
             }
+        } catch (BatchCodec.VersionException e) {
+            // Not a damaged batch that every replica drops alike: the others execute it. This one cannot follow.
+            cannotFollow(e.version(), "a batch from " + sender + " is of wire version " + e.version());
+            return;
         } catch (RuntimeException e) {
             // Every replica receives the same bytes and drops them alike, whole: no divergence.
             LOG.error("{}: dropped an undecodable batch from {}: {}", self, sender, e.getMessage());
@@ -157,6 +167,7 @@ final class DeliveryRouter implements GroupListener {
             throw new IllegalStateException(self + ": its checkpoint at " + position + " cannot be installed: "
                     + e.getMessage(), e);
         }
+        batcher.speak(record.wire());
         LOG.info("{}: restored its state from its checkpoint at {} ({} bytes); its log replays from there", self,
                 position, state.length);
     }
@@ -180,6 +191,8 @@ final class DeliveryRouter implements GroupListener {
             if (to != null) {
                 to.delivered(o);   // here, not behind the lane: the lane waits for it
             }
+        } else if (c instanceof Cast.WireUpgrade w) {
+            upgrade(w.version());
         } else if (c instanceof Cast.Announce a) {
             lanes.atCut(() -> {
                 if (membership.add(a.endpoint())) {
@@ -187,6 +200,43 @@ final class DeliveryRouter implements GroupListener {
                             a.endpoint(), membership.current());
                 }
             });
+        }
+    }
+
+    /**
+     * The group moves to wire version {@code version} here (never down): the batches this replica sends from now on
+     * are of that version. A replica whose build does not speak it cannot follow the group.
+     */
+    private void upgrade(int version) {
+        if (version <= record.wire()) {
+            return;
+        }
+        if (!WireVersion.speaks(version)) {
+            cannotFollow(version, "the group moved to wire version " + version);
+            return;
+        }
+        LOG.info("{}: the group speaks wire version {} from here (was {}; this build speaks {})", self, version,
+                record.wire(), WireVersion.describe());
+        record.wire(version);
+        batcher.speak(version);
+    }
+
+    /**
+     * This replica's build does not speak the group's wire version {@code version}: before its start returned, the
+     * start fails; after, the process stops. Either way with exit status 2 (starting it again changes nothing), naming
+     * both versions.
+     */
+    private void cannotFollow(int version, String what) {
+        if (cannotFollow) {
+            return;   // refused already: it never serves, and what it is delivered goes nowhere
+        }
+        cannotFollow = true;
+        String why = "replica " + self + " cannot follow its group: " + what + ", and this build speaks "
+                + WireVersion.describe() + ". Upgrade it to a release that speaks " + version + " (docs/upgrades.md)";
+        if (standing.refuse(new org.fts.config.ConfigException("wire version", "differs from the group's: " + why))) {
+            LOG.error("{}: refuses to serve: {}", self, why);
+        } else {
+            org.fts.gc.FailStop.refuse(new IllegalStateException(why));
         }
     }
 
@@ -289,6 +339,7 @@ final class DeliveryRouter implements GroupListener {
 
     /** The state transfer installed the group's state: current, and the group layer counts it as synced. */
     private void installed() {
+        batcher.speak(record.wire());   // the state's: the group's version at its cut, and any upgrade since
         standing.installed();
         channel.synced();   // on the delivery thread: the group layer ignores it if a newer gap is queued
         standingChanged(false, null);

@@ -15,6 +15,8 @@ import java.io.IOException;
 final class ExecutionRecord {
     private long position;
     private final GroupCalendar calendar = new GroupCalendar();
+    /** The group's wire version (docs/upgrades.md): replicated, moved up by {@code Cast.WireUpgrade} only. */
+    private volatile int wire = org.fts.gc.WireVersion.FIRST;
 
     /** Execution path: the next request's position, counting it; -1 while the position is unknown. */
     synchronized long next() {
@@ -41,22 +43,40 @@ final class ExecutionRecord {
         return calendar;
     }
 
+    /** The group's wire version at this position of the order. */
+    int wire() {
+        return wire;
+    }
+
+    /** On the delivery thread, at a {@code Cast.WireUpgrade}: the group speaks {@code version} from here. */
+    void wire(int version) {
+        wire = version;
+    }
+
+    /** The snapshot's form (format 5: the wire version after the calendar). */
     void writeTo(DataOutputStream out) throws IOException {
         out.writeLong(position());
         calendar.writeTo(out);
+        out.writeByte(wire);
     }
 
     /** Read from a snapshot, not yet installed. */
-    record Contents(long position, GroupCalendar.Contents calendar) {
+    record Contents(long position, GroupCalendar.Contents calendar, int wire) {
         /** A state of a format before positions: the position is unknown until the group aligns it. */
-        static final Contents UNKNOWN = new Contents(-1, GroupCalendar.Contents.EMPTY);
+        static final Contents UNKNOWN = new Contents(-1, GroupCalendar.Contents.EMPTY, org.fts.gc.WireVersion.FIRST);
 
-        static Contents read(DataInputStream in) throws IOException {
+        /** From a snapshot of {@code format} (4: no wire version, which is then the first). */
+        static Contents read(DataInputStream in, int format) throws IOException {
             long position = in.readLong();
             if (position < -1) {
                 throw new IOException("position " + position);
             }
-            return new Contents(position, GroupCalendar.Contents.read(in));
+            GroupCalendar.Contents calendar = GroupCalendar.Contents.read(in);
+            int wire = format >= 5 ? in.readUnsignedByte() : org.fts.gc.WireVersion.FIRST;
+            if (wire < org.fts.gc.WireVersion.FIRST) {
+                throw new IOException("wire version " + wire);
+            }
+            return new Contents(position, calendar, wire);
         }
     }
 
@@ -64,5 +84,6 @@ final class ExecutionRecord {
     synchronized void replaceWith(Contents c) {
         position = c.position();
         calendar.replaceWith(c.calendar());
+        wire = c.wire();
     }
 }

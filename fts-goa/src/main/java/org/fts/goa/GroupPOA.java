@@ -151,7 +151,7 @@ public final class GroupPOA extends PoaBasics {
             String endpoint = frontEnd == null ? local.endpoint() : frontEnd.endpoint();
             references.ownEndpoint(frontEnd == null ? null : endpoint);
             this.placement = placement(props, endpoint,
-                    engine.settingsCheck(AgreedSettings.of(props, config.groupSize())));
+                    engine.settingsCheck(AgreedSettings.of(props, config.groupSize())), engine.wireCheck());
             made.push(placement::close);
             Dispatcher dispatcher = new Dispatcher(orb, config, objects, engine, membership, references::iogr,
                     placement, reads);
@@ -232,7 +232,7 @@ public final class GroupPOA extends PoaBasics {
     }
 
     /** Stage 0: reads {@code fts.placement} and starts measuring this replica's load (docs/placement.md). */
-    private Placement placement(Properties props, String endpoint, SettingsCheck settings) {
+    private Placement placement(Properties props, String endpoint, SettingsCheck settings, WireCheck wire) {
         ConfigKeys.validateAndLog(LOG, "placement", props, List.of(Placement.MODE));
         boolean byLoad = Placement.MODE.get(props).equals("load");
         if (byLoad && frontEnd != null) {
@@ -241,7 +241,7 @@ public final class GroupPOA extends PoaBasics {
         }
         LoadIndex load = new LoadIndex(config.replicaId(), channel.whiteboard(),
                 () -> membership.current().endpoints().indexOf(endpoint), () -> engine.standing().notServing() == null,
-                () -> engine.castPath().inFlight(), byLoad, settings.fingerprint(),
+                () -> engine.castPath().inFlight(), byLoad, settings.fingerprint(), wire::published,
                 c -> c instanceof org.fts.goa.frontend.ClientConnection own ? own.isOpen() : Jacorb.isOpen(c));
         Placement p;
         try {
@@ -254,6 +254,7 @@ public final class GroupPOA extends PoaBasics {
         load.afterSample(() -> {
             p.learn();
             settings.check();   // on the same thread, after the fingerprint went out with the sample
+            wire.check();
         });
         return p;
     }

@@ -99,7 +99,7 @@ final class ReplicaEngine implements StateTransfer.Host {
                 oneLane);
         this.backups = new Backups(self, member, config.group(), channel, castPath, lanes, state);
         this.router = new DeliveryRouter(self, member, channel, batcher, standing, castPath, execution, lanes,
-                transfer, membership, logged ? activation : null, this, backups,
+                transfer, membership, logged ? activation : null, this, backups, record,
                 // behind what is already queued for delivery (a log's replay): the estimate is then current
                 this::castClockOffsetLater);
         this.calendarTimer = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(
@@ -116,6 +116,16 @@ final class ReplicaEngine implements StateTransfer.Host {
         SettingsCheck c = new SettingsCheck(self, mine, channel, standing);
         router.settings(c);
         return c;
+    }
+
+    /** Publishes this build's wire versions, refuses to join a group it cannot speak to, moves the group up. */
+    WireCheck wireCheck() {
+        return new WireCheck(self, channel, standing, record, castPath::castControl);
+    }
+
+    /** The group's wire version (docs/upgrades.md). */
+    int wireVersion() {
+        return record.wire();
     }
 
     /** What the channel delivers to. */

@@ -31,6 +31,12 @@ public interface ReplicaMXBean {
     /** The version of the object group references it hands out (grows with membership changes). */
     long getGroupVersion();
 
+    /** The group's wire version: the format its replicas speak (docs/upgrades.md). */
+    int getWireVersion();
+
+    /** The wire versions this replica's build speaks, {@code lowest-highest}. */
+    String getWireVersions();
+
     /** The voters as its binding names them now, comma-separated ("every replica" when none are named). */
     String getVoters();
 

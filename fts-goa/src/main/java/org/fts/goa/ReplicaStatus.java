@@ -79,6 +79,16 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
     }
 
     @Override
+    public int getWireVersion() {
+        return engine.wireVersion();
+    }
+
+    @Override
+    public String getWireVersions() {
+        return org.fts.gc.WireVersion.lowest() + "-" + org.fts.gc.WireVersion.highest();
+    }
+
+    @Override
     public long getGroupVersion() {
         return membership.current().version();
     }
@@ -240,6 +250,8 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         f.put("voter", voters.votes(config.replicaId()) ? "yes" : "no");
         f.put("voters", voters.toString());
         f.put("group_version", Long.toString(getGroupVersion()));
+        f.put("wire", Integer.toString(getWireVersion()));
+        f.put("wire_speaks", getWireVersions());
         f.put("reply_cache", Integer.toString(getReplyCacheSize()));
         org.fts.gc.LogFigures log = channel.diagnostics().logFigures();
         f.put("log", log == null ? "-" : log.format());

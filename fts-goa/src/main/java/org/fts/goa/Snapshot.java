@@ -32,12 +32,14 @@ import org.omg.PortableServer.Servant;
  *               clients:int (client:utf runs:int (first:long last:long until:long)*)*      remembered ids
  *               (format 2 had tombstones:int (client:utf retention:long expires:long)* here; still read)
  *   execution:= position:long calendarLast:long offsets:int (replica:utf offset:long)*     (from format 4)
+ *               wire:byte                                     the group's wire version (from format 5)
  *   object   := idLength:short id [type:utf] checkpointable:byte [stateLength:int state]  (type from format 4)
  * </pre>
  */
 final class Snapshot {
-    // 2: the reply cache carries its tombstones; 3: its remembered ids; 4: the execution record and each object's type
-    private static final int VERSION = 4;
+    // 2: the reply cache carries its tombstones; 3: its remembered ids; 4: the execution record and each object's type;
+    // 5: the group's wire version (docs/upgrades.md)
+    private static final int VERSION = 5;
 
     /** A snapshot cannot be taken or installed; the message says which object and why. */
     static final class StateException extends Exception {
@@ -117,8 +119,12 @@ final class Snapshot {
                 endpoints.add(in.readUTF());
             }
             ReplyCache.Contents replies = ReplyCache.read(in, v == 2);
-            ExecutionRecord.Contents execution = v >= 4 ? ExecutionRecord.Contents.read(in)
+            ExecutionRecord.Contents execution = v >= 4 ? ExecutionRecord.Contents.read(in, v)
                     : ExecutionRecord.Contents.UNKNOWN;
+            if (!org.fts.gc.WireVersion.speaks(execution.wire())) {
+                throw new StateException("the group's state is at wire version " + execution.wire() + ", and this "
+                        + "build speaks " + org.fts.gc.WireVersion.describe() + " (docs/upgrades.md)");
+            }
             int n = in.readInt();
             List<ObjectKey> keys = new ArrayList<>();
             List<String> types = new ArrayList<>();

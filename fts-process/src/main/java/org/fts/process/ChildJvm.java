@@ -1,6 +1,7 @@
 package org.fts.process;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -75,13 +76,25 @@ public final class ChildJvm implements AutoCloseable {
     public static ChildJvm start(String name, Class<?> mainClass, List<String> jvmArgs, List<String> args, Path logs,
                                  java.util.Map<String, String> environment, Consumer<String> listener)
             throws IOException {
+        return start(name, mainClass, jvmArgs, args, logs, environment, "", listener);
+    }
+
+    /**
+     * {@link #start(String, Class, List, List, Path, java.util.Map, Consumer)} with {@code classPathFirst} (a jar or
+     * directory, or empty) before this JVM's class path: what it holds is found before the rest (e.g. another build
+     * of a module).
+     */
+    public static ChildJvm start(String name, Class<?> mainClass, List<String> jvmArgs, List<String> args, Path logs,
+                                 java.util.Map<String, String> environment, String classPathFirst,
+                                 Consumer<String> listener) throws IOException {
         String java = ProcessHandle.current().info().command().orElse("java");
         List<String> cmd = new ArrayList<>();
         cmd.add(java);
         cmd.addAll(EXTRA_OPTIONS);
         cmd.addAll(jvmArgs);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add((classPathFirst.isEmpty() ? "" : classPathFirst + File.pathSeparator)
+                + System.getProperty("java.class.path"));
         cmd.add(mainClass.getName());
         cmd.addAll(args);
         Files.createDirectories(logs);

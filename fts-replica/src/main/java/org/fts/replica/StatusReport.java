@@ -87,12 +87,13 @@ public final class StatusReport {
             learnersServing += serves && !votes ? 1 : 0;
             allWell &= serves;   // lag is shown, not judged: under load replicas are sampled moments apart
             lines.add(String.format("%-8s reachable  %-9s view=%s epoch=%s delivered=%s lag=%d reply_cache=%s log=%s "
-                            + "digest=%s serving=%s load=%s",
+                            + "digest=%s wire=%s/%s serving=%s load=%s",
                     a.getOrDefault("id", "?"), a.getOrDefault("role", "?")
                             + (votes || "learner".equals(a.get("role")) ? "" : "/learner"),
                     a.getOrDefault("view", "?"),
                     a.getOrDefault("epoch", "?"), a.getOrDefault("delivered", "?"), lag,
                     a.getOrDefault("reply_cache", "?"), a.getOrDefault("log", "-"), a.getOrDefault("digest", "?"),
+                    a.getOrDefault("wire", "?"), a.getOrDefault("wire_speaks", "?"),
                     a.getOrDefault("serving", "?"), a.getOrDefault("load", "-")));
         }
         for (String m : known) {
@@ -130,6 +131,16 @@ public final class StatusReport {
         if (named.size() > 1) {   // a change of the voters is being applied (docs/membership.md)
             summary += "; the replicas name different voters: " + String.join(" / ", named)
                     + " (a change being applied: bin/fts members list)";
+        }
+        Set<String> builds = new java.util.TreeSet<>();
+        Set<String> wires = new java.util.TreeSet<>();
+        for (Map<String, String> a : sorted) {
+            builds.add(a.getOrDefault("wire_speaks", "?"));
+            wires.add(a.getOrDefault("wire", "?"));
+        }
+        if (builds.size() > 1) {   // a rolling upgrade (docs/upgrades.md)
+            summary += "; builds of different wire versions serve (" + String.join(" / ", builds) + "), the group "
+                    + "speaking " + String.join(" / ", wires) + ": an upgrade in progress";
         }
         return new StatusReport(lines, h, summary);
     }

@@ -48,6 +48,8 @@ public final class ReplicaCluster implements AutoCloseable {
     /** JVM options that place the replicas on distinct hosts (JGroups over TCP); empty on one host. */
     private final List<String> placement = new ArrayList<>();
     private final Map<Integer, Map<String, String>> environments = new ConcurrentHashMap<>();
+    /** The build each replica runs, where it is not the test's ({@link #build}). */
+    private final Map<Integer, String> builds = new ConcurrentHashMap<>();
     /** Replicas started under another id than {@code r<i>} ({@link #relaunchAs}). */
     private final Map<Integer, String> ids = new java.util.HashMap<>();
     /**
@@ -186,7 +188,7 @@ public final class ReplicaCluster implements AutoCloseable {
         jvmArgs.addAll(more);
         return new ReplicaProcess(group + "-" + id(i), jvmArgs, args.stream().filter(a -> !a.equals(AS_SERVICES)).toList(),
                 plain, args.contains(AS_SERVICES), logDir, references, environments.getOrDefault(i, Map.of()),
-                new ReplicaJmx(group, id(i), hosts.get(i), jmxPort));
+                builds.getOrDefault(i, ""), new ReplicaJmx(group, id(i), hosts.get(i), jmxPort));
     }
 
     /**
@@ -195,6 +197,15 @@ public final class ReplicaCluster implements AutoCloseable {
      */
     public synchronized void environment(int i, Map<String, String> variables) {
         environments.put(i, Map.copyOf(variables));
+    }
+
+    /**
+     * Replica {@code i}'s processes from their next start on run another build: {@code classPathFirst} (a jar or a
+     * directory) comes before the test's class path, so what it holds replaces those classes and resources (e.g. a
+     * build of a higher wire version, docs/upgrades.md). Empty: the test's own build again.
+     */
+    public synchronized void build(int i, String classPathFirst) {
+        builds.put(i, classPathFirst);
     }
 
     /** The replica id replica {@code i} runs under: {@code r<i>}, unless {@link #relaunchAs} gave it another. */

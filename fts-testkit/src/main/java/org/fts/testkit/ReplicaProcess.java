@@ -27,8 +27,8 @@ final class ReplicaProcess {
      * @param references where the published object references go (the first of each id is kept)
      */
     ReplicaProcess(String name, List<String> jvmArgs, List<String> args, boolean plain, boolean service, Path logDir,
-                   Map<String, String> references, Map<String, String> environment, ReplicaJmx jmx)
-            throws IOException {
+                   Map<String, String> references, Map<String, String> environment, String classPathFirst,
+                   ReplicaJmx jmx) throws IOException {
         this.references = references;
         this.jmx = jmx;
         // commands on stdin, and the replica ends with this process (its stdin closes); or a service
@@ -37,7 +37,8 @@ final class ReplicaProcess {
             programArgs.add("--plain");
         }
         programArgs.addAll(args);
-        this.jvm = ChildJvm.start(name, HarnessReplica.class, jvmArgs, programArgs, logDir, environment, this::read);
+        this.jvm = ChildJvm.start(name, HarnessReplica.class, jvmArgs, programArgs, logDir, environment,
+                classPathFirst, this::read);
         if (service) {
             jvm.closeStdin();
         }

@@ -60,58 +60,6 @@ class MembershipProcessTest {
                 Clients.corbaloc("127.0.0.1", cluster.ports().get(i), cluster.group(), "counter")));
     }
 
-    /** FT clients incrementing the group's counter until stopped; every value they were answered. */
-    private final class Load {
-        final List<Integer> values = Collections.synchronizedList(new ArrayList<>());
-        final List<Throwable> errors = Collections.synchronizedList(new ArrayList<>());
-        final AtomicBoolean stop = new AtomicBoolean();
-        final List<Thread> threads = new ArrayList<>();
-        /** When the latest answer came, and the longest time any client load went without one (nanoseconds). */
-        final java.util.concurrent.atomic.AtomicLong lastAnswer = new java.util.concurrent.atomic.AtomicLong(System.nanoTime());
-        final java.util.concurrent.atomic.AtomicLong longestGap = new java.util.concurrent.atomic.AtomicLong();
-
-        Load(int clients) {
-            String ref = cluster.reference("counter");
-            for (int c = 0; c < clients; c++) {
-                Counter mine = CounterHelper.narrow(ft.string_to_object(ref));
-                Thread t = new Thread(() -> {
-                    try {
-                        while (!stop.get()) {
-                            values.add(mine.increment());
-                            long now = System.nanoTime();
-                            long gap = now - lastAnswer.getAndSet(now);
-                            longestGap.accumulateAndGet(gap, Math::max);
-                        }
-                    } catch (Throwable e) {
-                        errors.add(e);
-                    }
-                }, "membership-client-" + c);
-                threads.add(t);
-                t.start();
-            }
-        }
-
-        void awaitMore(int calls, String what) {
-            int target = values.size() + calls;
-            Waits.await(() -> values.size() >= target || !errors.isEmpty(), Duration.ofSeconds(60),
-                    () -> what + ": " + values.size() + " of " + target + " calls");
-            assertEquals(List.of(), errors);
-        }
-
-        int finish() throws InterruptedException {
-            stop.set(true);
-            for (Thread t : threads) {
-                t.join(60_000);
-                assertTrue(!t.isAlive(), t.getName() + " still running");
-            }
-            assertEquals(List.of(), errors);
-            Set<Integer> unique = new HashSet<>(values);
-            assertEquals(values.size(), unique.size(), "a value was returned twice");
-            assertEquals(values.size(), (int) Collections.max(values), "values are exactly 1..acknowledged");
-            return values.size();
-        }
-    }
-
     private void assertConverged(List<Integer> replicas, int acked) throws Exception {
         for (int i : replicas) {
             assertEquals(acked, at(i).value(), "r" + i + "'s counter = acknowledged increments");
@@ -148,7 +96,7 @@ class MembershipProcessTest {
     @Test
     void aReplicaStartedUnderAnotherIdIsALearnerThatMakesNoMajority() throws Exception {
         start(List.of("-Dfts.group.voters=r0,r1,r2"));
-        Load load = new Load(2);
+        CounterLoad load = new CounterLoad(ft, cluster.reference("counter"), 2);
         load.awaitMore(50, "three voters");
         int learner = cluster.add(List.of());
         cluster.awaitReady(learner);
@@ -183,7 +131,7 @@ class MembershipProcessTest {
         Path data = java.nio.file.Files.createTempDirectory(Path.of("target"), "voters-");
         start(List.of("-Dfts.gc=raft", "-Dfts.gc.raft.members=r0,r1,r2", "-Dfts.durability=" + durability,
                 "-Dfts.durability.dir=" + data.toAbsolutePath()));
-        Load load = new Load(4);
+        CounterLoad load = new CounterLoad(ft, cluster.reference("counter"), 4);
         load.awaitMore(100, "three voters");
         assertEquals("r0,r1,r2", voters(members("list")));
         int r3 = cluster.add(List.of());
@@ -259,7 +207,7 @@ class MembershipProcessTest {
     @Test
     void rollingRestartUnderLoadKeepsEveryAcknowledgedIncrementOnEveryReplica() throws Exception {
         start(List.of());
-        Load load = new Load(6);
+        CounterLoad load = new CounterLoad(ft, cluster.reference("counter"), 6);
         load.awaitMore(300, "traffic started");
         for (int victim : new int[] {1, 2, 0}) {   // r0, the sequencer, last
             cluster.kill(victim);
@@ -274,7 +222,7 @@ class MembershipProcessTest {
     @Test
     void aPartitionedReplicaRefusesTheMajorityServesAndAfterHealAllConverge() throws Exception {
         start(List.of());
-        Load load = new Load(4);
+        CounterLoad load = new CounterLoad(ft, cluster.reference("counter"), 4);
         load.awaitMore(200, "traffic started");
         cluster.isolate(2);
         Waits.await(() -> refuses(2), Duration.ofSeconds(30), () -> "r2 still serves while cut off");

@@ -11,10 +11,10 @@ import org.fts.gc.MemberId;
  * What a replica casts into the total order, one per message of a batch, each with its own type tag: a
  * client's {@link Invocation}, a replica's endpoint {@link Announce}ment, a {@link StateMarker}, an operator's
  * {@link Backup} or {@link Restore}, a replica's {@link ClockOffset} (the group's calendar) and {@link ReplyDigest}
- * (divergence caught while serving). Every replica delivers the same casts in the same order and acts on each alike.
+ * (divergence caught while serving), and the group's move to a higher {@link WireUpgrade wire version}. Every replica delivers the same casts in the same order and acts on each alike.
  */
 public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateMarker, Cast.Backup, Cast.Restore,
-        Cast.ClockOffset, Cast.ReplyDigest, Cast.Outcome, Cast.PositionBase {
+        Cast.ClockOffset, Cast.ReplyDigest, Cast.Outcome, Cast.PositionBase, Cast.WireUpgrade {
 
     /** A client request captured by the replica that received it (stages 1-4). */
     record Invocation(Request request) implements Cast {
@@ -72,10 +72,18 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
     record PositionBase(String replica) implements Cast {
     }
 
+    /**
+     * Every replica moves the group to wire version {@code version} at this position of the order, if it is higher than
+     * the group's (docs/upgrades.md): cast once every member of the view said it speaks it. A replica that does not
+     * speak it cannot follow the group and stops.
+     */
+    record WireUpgrade(int version) implements Cast {
+    }
+
     /*
      * Tags from 0x11: the casts of earlier versions began with a version byte 2, so an old cast is refused as
-     * an unknown type instead of being misread. Replicas of different wire versions do not mix: upgrade the
-     * whole group at once (docs/goa.md).
+     * an unknown type instead of being misread. A new type or field comes behind a new wire version
+     * (org.fts.gc.WireVersion, docs/upgrades.md): a replica sends it only once the group moved there.
      */
     byte INVOCATION = 0x11;
     byte ANNOUNCE = 0x12;
@@ -86,6 +94,7 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
     byte REPLY_DIGEST = 0x17;
     byte OUTCOME = 0x18;
     byte POSITION_BASE = 0x19;
+    byte WIRE_UPGRADE = 0x1A;
     /** The most hashes one digest carries (fts.divergence.window's bound). */
     int MAX_DIGEST_HASHES = 4096;
 
@@ -123,6 +132,9 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
             } else if (c instanceof PositionBase b) {
                 out.writeByte(POSITION_BASE);
                 out.writeUTF(b.replica());
+            } else if (c instanceof WireUpgrade w) {
+                out.writeByte(WIRE_UPGRADE);
+                out.writeByte(w.version());
             } else if (c instanceof Outcome o) {
                 out.writeByte(OUTCOME);
                 out.writeUTF(o.call());
@@ -176,6 +188,9 @@ public sealed interface Cast permits Cast.Invocation, Cast.Announce, Cast.StateM
                     break;
                 case POSITION_BASE:
                     c = new PositionBase(in.readUTF());
+                    break;
+                case WIRE_UPGRADE:
+                    c = new WireUpgrade(in.readUnsignedByte());
                     break;
                 default:
                     throw new IllegalArgumentException("unknown cast type " + data[0] + " ("

@@ -28,7 +28,9 @@ import org.slf4j.LoggerFactory;
  *       arrived);</li>
  *   <li>{@link #FIXED}: the part of {@link #CPU} its connections do not explain ({@link CpuSplit}): executing
  *       every request, and for the sequencer ordering them all;</li>
- *   <li>{@link #FINGERPRINT}: not a load: its {@link AgreedSettings}' fingerprint ({@link SettingsCheck}).</li>
+ *   <li>{@link #FINGERPRINT}: not a load: its {@link AgreedSettings}' fingerprint ({@link SettingsCheck});</li>
+ *   <li>{@link #WIRE}: not a load: the wire versions its build speaks and the group's ({@code WireCheck},
+ *       {@link org.fts.gc.WireVersion#pack}).</li>
  * </ol>
  * Connections are counted from their first request ({@link #arrived}); one that is closed leaves the count at the
  * next sample. Thread-safe.
@@ -42,6 +44,7 @@ public final class LoadIndex implements AutoCloseable {
     static final int ARRIVALS = 5;
     static final int FIXED = 6;
     public static final int FINGERPRINT = 7;
+    public static final int WIRE = 8;
     static final long SAMPLE_MILLIS = 250;
     /** The weight of a new sample in the averages: about a second of samples. */
     private static final double SMOOTHING = 0.25;
@@ -70,6 +73,7 @@ public final class LoadIndex implements AutoCloseable {
     private double connectionCpu;
     private volatile long[] last;
     private final long fingerprint;
+    private final java.util.function.LongSupplier wire;
     private volatile Runnable afterSample = () -> { };
     private final java.util.function.Predicate<Object> open;
 
@@ -78,10 +82,12 @@ public final class LoadIndex implements AutoCloseable {
      * @param open  whether a connection, as the listener that read it names it, is still open
      */
     public LoadIndex(String replicaId, Whiteboard board, IntSupplier endpoint, BooleanSupplier serving,
-                     IntSupplier inFlight, boolean split, long fingerprint, java.util.function.Predicate<Object> open) {
+                     IntSupplier inFlight, boolean split, long fingerprint, java.util.function.LongSupplier wire,
+                     java.util.function.Predicate<Object> open) {
         this.open = open;
         this.fingerprint = fingerprint;
-        this.last = new long[] {-1, 0, 0, 0, 0, 0, 0, fingerprint};
+        this.wire = wire;
+        this.last = new long[] {-1, 0, 0, 0, 0, 0, 0, fingerprint, wire.getAsLong()};
         this.split = new CpuSplit(split);
         this.board = board;
         this.endpoint = endpoint;
@@ -164,7 +170,7 @@ public final class LoadIndex implements AutoCloseable {
             cpuAverage += SMOOTHING * (cpu.total() - cpuAverage);
             connectionCpu += SMOOTHING * (Math.min(cpu.connections(), cpu.total()) - connectionCpu);
             long[] v = {endpoint.getAsInt(), serves ? 1 : 0, placed, inFlight.getAsInt(), Math.round(cpuAverage),
-                arrivals, Math.round(cpuAverage - connectionCpu), fingerprint};
+                arrivals, Math.round(cpuAverage - connectionCpu), fingerprint, wire.getAsLong()};
             last = v;
             board.publish(v);
             afterSample.run();
