@@ -119,6 +119,11 @@ public final class Batcher implements BatchState, AutoCloseable {
         wireVersion = version;
     }
 
+    /** The wire version of the batches it sends now. */
+    public int speaking() {
+        return wireVersion;
+    }
+
     /**
      * The short doorway: enters on the call and exits once the message is in the batch, so threads queued
      * behind the batch lock are inside the doorway (the paper's short doorway spans {@code cast()} itself).

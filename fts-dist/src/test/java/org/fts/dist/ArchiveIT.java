@@ -174,6 +174,15 @@ class ArchiveIT {
                 "examples/local/client.properties")) {
             assertTrue(Files.isRegularFile(home.resolve(f)), f + " is in the archive");
         }
+        // the docs the README points to, every one of the source tree's (not the benchmark journals)
+        List<String> docs;
+        try (Stream<Path> d = Files.list(Path.of("..", "docs"))) {
+            docs = d.map(p -> p.getFileName().toString()).filter(n -> n.endsWith(".md")).sorted().toList();
+        }
+        assertTrue(docs.contains("deployment.md") && docs.contains("upgrades.md"), docs.toString());
+        for (String doc : docs) {
+            assertTrue(Files.isRegularFile(home.resolve("docs").resolve(doc)), "docs/" + doc + " is in the archive");
+        }
         List<String> jars;
         try (Stream<Path> lib = Files.list(home.resolve("lib"))) {
             jars = lib.map(p -> p.getFileName().toString()).sorted().toList();

@@ -23,8 +23,9 @@ import org.fts.config.ConfigKey;
 /**
  * The passcode that an operator's state-changing commands ({@code fts backup}, {@code fts restore}) prove they know,
  * on the probe port that also answers {@code fts status} (docs/security.md, "The admin plane"). A command travels as
- * {@code <command>;g=<group>;r=<replica>;t=<millis>;n=<nonce>;mac=<hex>}: an HMAC-SHA256 with the passcode over all
- * but the MAC. A replica with a passcode ({@code fts.admin.passcode_file}) runs a command only if its MAC is right,
+ * {@code <command>;g=<group>;r=<replica>;t=<millis>;n=<nonce>;u=<who>;mac=<hex>}: an HMAC-SHA256 with the passcode
+ * over all but the MAC; {@code who} is the operator as the command line names them ({@code user@host}), logged by the
+ * replica with what it did (unsigned, without a passcode: {@code <command>;u=<who>}). A replica with a passcode ({@code fts.admin.passcode_file}) runs a command only if its MAC is right,
  * it names this replica and group, its time is within {@value #WINDOW_SECONDS} s of the replica's clock, and its
  * nonce was not seen in that window (a request captured on the way can be sent neither again, nor to another replica
  * or group sharing the passcode, nor with its MAC on another command). The passcode never travels.
@@ -86,23 +87,52 @@ public final class AdminPasscode {
     }
 
     /**
-     * {@code command} as sent to replica {@code replica} of {@code group} at {@code nowMillis} with {@code nonce}:
-     * signed when a passcode is configured, so that no other replica or group runs it.
+     * {@code command} as sent to replica {@code replica} of {@code group} at {@code nowMillis} with {@code nonce}, by
+     * this process's operator ({@link #operator()}): signed when a passcode is configured, so that no other replica or
+     * group runs it.
      */
     public String sign(String command, String group, String replica, long nowMillis, String nonce) {
+        return sign(command, group, replica, nowMillis, nonce, operator());
+    }
+
+    /** {@link #sign(String, String, String, long, String)} by operator {@code who}. */
+    public String sign(String command, String group, String replica, long nowMillis, String nonce, String who) {
+        String by = ";u=" + clean(who);
         if (secret == null) {
-            return command;
+            return command + by;
         }
-        String body = command + ";g=" + group + ";r=" + replica + ";t=" + nowMillis + ";n=" + nonce;
+        String body = command + ";g=" + group + ";r=" + replica + ";t=" + nowMillis + ";n=" + nonce + by;
         return body + ";mac=" + HexFormat.of().formatHex(mac(body));
     }
 
+    /** This process's operator, as a command names them: {@code user@host}. */
+    public static String operator() {
+        String host;
+        try {
+            host = java.net.InetAddress.getLocalHost().getHostName();
+        } catch (IOException e) {
+            host = "unknown-host";
+        }
+        return System.getProperty("user.name", "unknown") + "@" + host;
+    }
+
+    /** {@code who} with nothing that could end its field or its line, at most 64 characters. */
+    private static String clean(String who) {
+        String w = who == null || who.isBlank() ? "unknown" : who.replaceAll("[;=\\s]", "_");
+        return w.length() > 64 ? w.substring(0, 64) : w;
+    }
+
+    /** A command a replica may run, and who asked (as the command names them: "unknown" if it does not). */
+    public record Command(String text, String who) {
+    }
+
     /** Where a signed key's fields start, from its end; null if {@code key} is not signed. */
-    private record Signed(String command, String group, String replica, String time, String nonce, String body,
-                          String mac) {
+    private record Signed(String command, String group, String replica, String time, String nonce, String who,
+                          String body, String mac) {
         static Signed parse(String key) {
             int m = key.lastIndexOf(";mac=");
-            int n = m < 0 ? -1 : key.lastIndexOf(";n=", m);
+            int u = m < 0 ? -1 : key.lastIndexOf(";u=", m);
+            int n = u < 0 ? -1 : key.lastIndexOf(";n=", u);
             int t = n < 0 ? -1 : key.lastIndexOf(";t=", n);
             int r = t < 0 ? -1 : key.lastIndexOf(";r=", t);
             int g = r < 0 ? -1 : key.lastIndexOf(";g=", r);
@@ -110,8 +140,15 @@ public final class AdminPasscode {
                 return null;
             }
             return new Signed(key.substring(0, g), key.substring(g + 3, r), key.substring(r + 3, t),
-                    key.substring(t + 3, n), key.substring(n + 3, m), key.substring(0, m), key.substring(m + 5));
+                    key.substring(t + 3, n), key.substring(n + 3, u), key.substring(u + 3, m), key.substring(0, m),
+                    key.substring(m + 5));
         }
+    }
+
+    /** An unsigned key's command and who sent it ({@code <command>;u=<who>}, or a bare command: "unknown"). */
+    private static Command unsigned(String key) {
+        int u = key.lastIndexOf(";u=");
+        return u < 0 ? new Command(key, "unknown") : new Command(key.substring(0, u), key.substring(u + 3));
     }
 
     /**
@@ -119,10 +156,15 @@ public final class AdminPasscode {
      * without a passcode, any (a signed one stripped of its signature: a passcode being rolled out); with one, only
      * one signed with it for this replica and group, fresh, and not seen before.
      */
-    public synchronized String verify(String key, String group, String replica, long nowMillis) throws Refused {
+    public String verify(String key, String group, String replica, long nowMillis) throws Refused {
+        return accept(key, group, replica, nowMillis).text();
+    }
+
+    /** {@link #verify}, with who asked. */
+    public synchronized Command accept(String key, String group, String replica, long nowMillis) throws Refused {
         Signed s = Signed.parse(key);
         if (secret == null) {
-            return s == null ? key : s.command();
+            return s == null ? unsigned(key) : new Command(s.command(), s.who());
         }
         if (s == null) {
             throw new Refused("this replica requires the admin passcode (fts.admin.passcode_file): run the command "
@@ -157,7 +199,7 @@ public final class AdminPasscode {
         if (seen.putIfAbsent(s.nonce(), at) != null) {
             throw new Refused("the command's nonce was seen already: a replayed request");
         }
-        return s.command();
+        return new Command(s.command(), s.who());
     }
 
     private byte[] mac(String body) {

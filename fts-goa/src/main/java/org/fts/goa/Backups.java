@@ -111,21 +111,28 @@ final class Backups {
             return null;
         }
         String what = signed.startsWith("fts-backup") ? "backup" : "restore";
-        String key;
+        AdminPasscode.Command command;
         try {
-            key = passcode.verify(signed, group, self, System.currentTimeMillis());
+            command = passcode.accept(signed, group, self, System.currentTimeMillis());
         } catch (AdminPasscode.Refused e) {
             LOG.warn("{}: refused an operator's {} command: {}", self, what, e.getMessage());
             return Map.of(what + ".error", "refused: " + e.getMessage());
         }
+        String key = command.text();
+        Map<String, String> answer = null;
         if ("fts-backup".equals(key)) {
-            return backup();
-        }
-        if (key.startsWith("fts-restore=") || key.startsWith("fts-restore-force=")) {
+            LOG.info("{}: {} asks for a backup", self, command.who());
+            answer = backup();
+        } else if (key.startsWith("fts-restore=") || key.startsWith("fts-restore-force=")) {
             boolean force = key.startsWith("fts-restore-force=");
-            return restore(Path.of(key.substring(key.indexOf('=') + 1)), force);
+            LOG.info("{}: {} asks for a restore{} from {}", self, command.who(), force ? " (forced)" : "",
+                    key.substring(key.indexOf('=') + 1));
+            answer = restore(Path.of(key.substring(key.indexOf('=') + 1)), force);
         }
-        return null;
+        if (answer != null) {
+            LOG.info("{}: {}'s {}: {}", self, command.who(), what, answer);
+        }
+        return answer;
     }
 
     private Map<String, String> backup() {

@@ -53,8 +53,13 @@ final class DeliveryRouter implements GroupListener {
     /** Runs on the delivery thread when this replica begins to serve (again). */
     private final Runnable servingBegan;
     private boolean serving;
-    /** Whether it found that its build cannot speak the group's wire version (delivery thread). */
-    private boolean cannotFollow;
+    /** Whether it found that its build cannot speak the group's wire version (delivery thread; read by lanes). */
+    private volatile boolean cannotFollow;
+    /**
+     * The group's wire version as far as delivered here (delivery thread): the record follows at a cut of the lanes,
+     * so that a state taken at a cut names the version of its position.
+     */
+    private int deliveredWire = WireVersion.FIRST;
     /** Null unless fts.outcalls=ordered. */
     private volatile Outcalls outcalls;
     private volatile java.util.function.Consumer<Boolean> outcallsStale = b -> { };
@@ -82,6 +87,9 @@ final class DeliveryRouter implements GroupListener {
 
     @Override
     public void deliver(MemberId sender, byte[] payload) {
+        if (cannotFollow) {
+            return;   // it stops (a test kit's instrumentation may keep the JVM): nothing more executes here
+        }
         if (activation != null && activation.getCount() > 0) {
             awaitActivation();
         }
@@ -103,6 +111,9 @@ final class DeliveryRouter implements GroupListener {
             batcher.ownBatchDelivered();
         }
         for (Cast c : casts) {
+            if (cannotFollow) {
+                return;   // the rest of the batch is after a position this replica cannot follow
+            }
             if (c instanceof Cast.StateMarker m) {
                 marker(m);
             } else if (standing.current()) {
@@ -138,6 +149,10 @@ final class DeliveryRouter implements GroupListener {
      */
     @Override
     public void checkpointDue(Checkpoint checkpoint) {
+        if (cannotFollow) {
+            checkpoint.skip("it cannot follow the group's wire version");
+            return;
+        }
         if (!standing.current()) {
             checkpoint.skip("its state is not current");
             return;
@@ -163,11 +178,15 @@ final class DeliveryRouter implements GroupListener {
         }
         try {
             states.install(state, List.of());
+        } catch (Snapshot.WireException e) {
+            cannotFollow(e.version, "its checkpoint at " + position + " is at wire version " + e.version);
+            return;
         } catch (Snapshot.StateException e) {
             throw new IllegalStateException(self + ": its checkpoint at " + position + " cannot be installed: "
                     + e.getMessage(), e);
         }
-        batcher.speak(record.wire());
+        deliveredWire = record.wire();
+        batcher.speak(deliveredWire);
         LOG.info("{}: restored its state from its checkpoint at {} ({} bytes); its log replays from there", self,
                 position, state.length);
     }
@@ -208,7 +227,7 @@ final class DeliveryRouter implements GroupListener {
      * are of that version. A replica whose build does not speak it cannot follow the group.
      */
     private void upgrade(int version) {
-        if (version <= record.wire()) {
+        if (version <= deliveredWire) {
             return;
         }
         if (!WireVersion.speaks(version)) {
@@ -216,28 +235,26 @@ final class DeliveryRouter implements GroupListener {
             return;
         }
         LOG.info("{}: the group speaks wire version {} from here (was {}; this build speaks {})", self, version,
-                record.wire(), WireVersion.describe());
-        record.wire(version);
+                deliveredWire, WireVersion.describe());
+        deliveredWire = version;
         batcher.speak(version);
+        lanes.atCut(() -> record.wire(version));   // in the state from this position on, as every record change
     }
 
     /**
-     * This replica's build does not speak the group's wire version {@code version}: before its start returned, the
-     * start fails; after, the process stops. Either way with exit status 2 (starting it again changes nothing), naming
-     * both versions.
+     * This replica's build does not speak the group's wire version {@code version}: it stops at once, on the delivery
+     * thread, before anything delivered after this position executes here, with exit status 2 (starting it again
+     * changes nothing), naming both versions. Its start, if it has not returned, fails with the same words.
      */
-    private void cannotFollow(int version, String what) {
+    void cannotFollow(int version, String what) {
         if (cannotFollow) {
-            return;   // refused already: it never serves, and what it is delivered goes nowhere
+            return;
         }
         cannotFollow = true;
         String why = "replica " + self + " cannot follow its group: " + what + ", and this build speaks "
                 + WireVersion.describe() + ". Upgrade it to a release that speaks " + version + " (docs/upgrades.md)";
-        if (standing.refuse(new org.fts.config.ConfigException("wire version", "differs from the group's: " + why))) {
-            LOG.error("{}: refuses to serve: {}", self, why);
-        } else {
-            org.fts.gc.FailStop.refuse(new IllegalStateException(why));
-        }
+        standing.refuse(new org.fts.config.ConfigException("wire version", "differs from the group's: " + why));
+        org.fts.gc.FailStop.refuse(new IllegalStateException(why));
     }
 
     private void marker(Cast.StateMarker m) {
@@ -334,12 +351,18 @@ final class DeliveryRouter implements GroupListener {
 
     /** After an install: the casts delivered since the state's cut take effect, in order. */
     void actOnBuffered(List<Cast> buffered) {
-        buffered.forEach(this::act);
+        deliveredWire = record.wire();   // the installed state's
+        for (Cast c : buffered) {
+            if (cannotFollow) {
+                return;
+            }
+            act(c);
+        }
     }
 
     /** The state transfer installed the group's state: current, and the group layer counts it as synced. */
     private void installed() {
-        batcher.speak(record.wire());   // the state's: the group's version at its cut, and any upgrade since
+        batcher.speak(deliveredWire);   // the state's version at its cut, and any upgrade replayed since
         standing.installed();
         channel.synced();   // on the delivery thread: the group layer ignores it if a newer gap is queued
         standingChanged(false, null);

@@ -81,6 +81,7 @@ final class ReplicaEngine implements StateTransfer.Host {
                 config.cacheMargin().toMillis());
         this.batcher = new Batcher(policy, Clock.SYSTEM, channel::abcast,
                 FailStop.threads("fts-batch-timer-" + self));
+        batcher.speak(org.fts.gc.WireVersion.lowest());   // until its state says the group's (docs/upgrades.md)
         this.castPath = new CastPath(batcher, longDoorway);
         this.lanes = new ExecutionLanes(self, config.backgroundThreads(), channel, ownLane);
         this.standing = new Standing(channel::voters);
@@ -349,6 +350,9 @@ final class ReplicaEngine implements StateTransfer.Host {
             }
         });
         Snapshot.StateException failed = done.join();
+        if (failed instanceof Snapshot.WireException w) {
+            router.cannotFollow(w.version, w.getMessage());   // not another provider's to fix: it stops here
+        }
         if (failed != null) {
             throw failed;
         }

@@ -34,6 +34,9 @@ public interface ReplicaMXBean {
     /** The group's wire version: the format its replicas speak (docs/upgrades.md). */
     int getWireVersion();
 
+    /** The wire version of the batches this replica sends now: the group's, once its state is current. */
+    int getWireVersionSent();
+
     /** The wire versions this replica's build speaks, {@code lowest-highest}. */
     String getWireVersions();
 

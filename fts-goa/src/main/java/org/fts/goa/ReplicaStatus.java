@@ -84,6 +84,11 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
     }
 
     @Override
+    public int getWireVersionSent() {
+        return engine.batcher().speaking();
+    }
+
+    @Override
     public String getWireVersions() {
         return org.fts.gc.WireVersion.lowest() + "-" + org.fts.gc.WireVersion.highest();
     }
@@ -252,6 +257,7 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
         f.put("group_version", Long.toString(getGroupVersion()));
         f.put("wire", Integer.toString(getWireVersion()));
         f.put("wire_speaks", getWireVersions());
+        f.put("wire_sent", Integer.toString(getWireVersionSent()));
         f.put("reply_cache", Integer.toString(getReplyCacheSize()));
         org.fts.gc.LogFigures log = channel.diagnostics().logFigures();
         f.put("log", log == null ? "-" : log.format());

@@ -42,9 +42,20 @@ final class Snapshot {
     private static final int VERSION = 5;
 
     /** A snapshot cannot be taken or installed; the message says which object and why. */
-    static final class StateException extends Exception {
+    static class StateException extends Exception {
         StateException(String message) {
             super(message);
+        }
+    }
+
+    /** A state at a wire version this build does not speak: the replica cannot follow its group (docs/upgrades.md). */
+    static final class WireException extends StateException {
+        final int version;
+
+        WireException(int version) {
+            super("the group's state is at wire version " + version + ", and this build speaks "
+                    + org.fts.gc.WireVersion.describe());
+            this.version = version;
         }
     }
 
@@ -121,10 +132,6 @@ final class Snapshot {
             ReplyCache.Contents replies = ReplyCache.read(in, v == 2);
             ExecutionRecord.Contents execution = v >= 4 ? ExecutionRecord.Contents.read(in, v)
                     : ExecutionRecord.Contents.UNKNOWN;
-            if (!org.fts.gc.WireVersion.speaks(execution.wire())) {
-                throw new StateException("the group's state is at wire version " + execution.wire() + ", and this "
-                        + "build speaks " + org.fts.gc.WireVersion.describe() + " (docs/upgrades.md)");
-            }
             int n = in.readInt();
             List<ObjectKey> keys = new ArrayList<>();
             List<String> types = new ArrayList<>();
@@ -163,6 +170,9 @@ final class Snapshot {
      */
     static void install(byte[] snapshot, Parts parts) throws StateException {
         Parsed p = parse(snapshot);
+        if (!org.fts.gc.WireVersion.speaks(p.execution().wire())) {   // not for a backup's objects: restoreObjects
+            throw new WireException(p.execution().wire());
+        }
         setStates(p, parts);
         parts.membership().restore(new Membership.Snapshot(p.version(), p.endpoints()));
         parts.cache().replaceWith(p.replies());

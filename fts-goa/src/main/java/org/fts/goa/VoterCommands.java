@@ -52,8 +52,11 @@ final class VoterCommands {
             return list();
         }
         String key;
+        String who;
         try {
-            key = passcode.verify(signed, group, self, System.currentTimeMillis());
+            AdminPasscode.Command command = passcode.accept(signed, group, self, System.currentTimeMillis());
+            key = command.text();
+            who = command.who();
         } catch (AdminPasscode.Refused e) {
             LOG.warn("{}: refused an operator's change of the voters: {}", self, e.getMessage());
             return Map.of("members.error", "refused: " + e.getMessage());
@@ -70,7 +73,7 @@ final class VoterCommands {
         } catch (IllegalArgumentException e) {
             return Map.of("members.error", e.getMessage());
         }
-        LOG.info("{}: an operator asks for a change of the voters: {}", self, change);
+        LOG.info("{}: {} asks for a change of the voters: {}", self, who, change);
         Map<String, String> out = new LinkedHashMap<>(list());
         try {
             Voters after = channel.changeVoters(change).get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
@@ -79,14 +82,15 @@ final class VoterCommands {
             out.put("members.size", Integer.toString(after.n()));
             out.put("members.learners", String.join(",", java.util.Arrays.stream(out.get("members.view").split(","))
                     .filter(r -> !r.isEmpty() && !after.votes(r)).toList()));
-            LOG.info("{}: {}: committed; voters {}", self, change, after);
+            LOG.info("{}: {}'s {}: committed; voters {}", self, who, change, after);
         } catch (TimeoutException e) {
             out.put("members.error", change + " was ordered but not known committed within " + WAIT.toSeconds()
                     + " s: it may still be; check bin/fts members list before trying again");
+            LOG.warn("{}: {}'s {}: not known committed within {} s", self, who, change, WAIT.toSeconds());
         } catch (ExecutionException e) {
             String why = String.valueOf(e.getCause().getMessage());
             out.put("members.error", why);
-            LOG.warn("{}: {}: {}", self, change, why);
+            LOG.warn("{}: {}'s {}: {}", self, who, change, why);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             out.put("members.error", "interrupted");

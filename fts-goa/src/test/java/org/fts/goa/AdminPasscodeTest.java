@@ -72,7 +72,8 @@ class AdminPasscodeTest {
     @Test
     void withoutAPasscodeCommandsAreNotSignedAndRunSignedOnesIncluded(@TempDir Path dir) throws Exception {
         AdminPasscode none = AdminPasscode.load(new Properties());
-        assertEquals("fts-backup", none.sign("fts-backup", "bank", "r1", NOW, "n5"));
+        assertEquals("fts-backup;u=ops@h", none.sign("fts-backup", "bank", "r1", NOW, "n5", "ops@h"));
+        assertEquals("fts-backup", none.verify(none.sign("fts-backup", "bank", "r1", NOW, "n5"), "bank", "r1", NOW));
         assertEquals("fts-backup", none.verify("fts-backup", "bank", "r1", NOW));
         // an operator who signs before every replica has the passcode (a rollout): the command runs as unsigned
         String signed = passcode(dir, "correct horse battery staple").sign("fts-restore=/b.ftsbackup", "bank", "r1",
@@ -91,5 +92,25 @@ class AdminPasscodeTest {
         p.setProperty("fts.admin.passcode_file", dir.resolve("missing").toString());
         assertTrue(assertThrows(ConfigException.class, () -> AdminPasscode.load(p)).getMessage()
                 .contains("cannot be read"));
+    }
+
+    /** A command names who asked (the replica logs it with what it did); changing the name breaks the signature. */
+    @Test
+    void aCommandNamesWhoAskedAndTheNameIsSigned(@TempDir Path dir) throws Exception {
+        AdminPasscode replica = passcode(dir, "correct horse battery staple");
+        String signed = passcode(dir, "correct horse battery staple").sign("fts-backup", "bank", "r1", NOW, "n9",
+                "alice@ops-1");
+        String forged = signed.replace("u=alice@ops-1", "u=bob@ops-1__");
+        assertThrows(AdminPasscode.Refused.class, () -> replica.accept(forged, "bank", "r1", NOW));
+        assertEquals(new AdminPasscode.Command("fts-backup", "alice@ops-1"), replica.accept(signed, "bank", "r1", NOW));
+        // without a passcode the name travels too (unsigned); a bare key, sent by hand, is "unknown"
+        AdminPasscode open = AdminPasscode.none();
+        assertEquals(new AdminPasscode.Command("fts-backup", "carol@h"),
+                open.accept(open.sign("fts-backup", "bank", "r1", NOW, "n", "carol@h"), "bank", "r1", NOW));
+        assertEquals(new AdminPasscode.Command("fts-backup", "unknown"), open.accept("fts-backup", "bank", "r1", NOW));
+        // a name cannot end its field: separators become '_'
+        assertEquals("eve_u_x@h", open.accept(open.sign("fts-backup", "g", "r", NOW, "n", "eve;u=x@h"), "g", "r", NOW)
+                .who());
+        assertTrue(AdminPasscode.operator().contains("@"), AdminPasscode.operator());
     }
 }

@@ -94,15 +94,35 @@ class RollingUpgradeProcessTest {
             cluster.build(i, next.toString());
             cluster.restart(i, List.of());
             load.awaitMore(100, "r0..r" + i + " on the next build");
-            if (i < 2) {   // builds mix: the group speaks the version every member speaks
+            if (i < 2) {   // builds mix: the group speaks the version every member speaks, and sends it
                 assertWire(List.of(0, 1, 2), "1", (i + 1) + " of 3 upgraded");
+                for (int k = 0; k < 3; k++) {
+                    assertEquals("1", status(k).get("wire_sent"), "r" + k + " sends version-1 batches");
+                }
                 assertEquals("1-2", status(i).get("wire_speaks"));
                 assertEquals("1-1", status(2).get("wire_speaks"));
             }
         }
-        Waits.await(() -> List.of(0, 1, 2).stream().allMatch(i -> "2".equals(status(i).get("wire"))),
-                Duration.ofSeconds(30), () -> "the group moves to wire version 2 once every replica speaks it");
+        Waits.await(() -> List.of(0, 1, 2).stream().allMatch(i -> "2".equals(status(i).get("wire"))
+                && "2".equals(status(i).get("wire_sent"))), Duration.ofSeconds(30),
+                () -> "the group moves to wire version 2 once every replica speaks it, and sends version-2 batches");
         load.awaitMore(200, "the group at wire version 2");
+        if (durability.equals("log")) {
+            // a downgrade: r2 started on the old build from its own log, which holds version-2 batches (or a
+            // checkpoint at 2), stops with exit status 2 before it serves; on the new build again, it serves
+            cluster.terminate(2);
+            assertTrue(cluster.awaitExit(2, Duration.ofSeconds(30)).isPresent(), "r2 stops on SIGTERM");
+            cluster.build(2, "");
+            cluster.relaunch(2, List.of());
+            assertEquals(OptionalInt.of(2), cluster.awaitExit(2, Duration.ofSeconds(60)),
+                    "the old build refuses a log at wire version 2 (exit status 2)");
+            String err = Files.readString(Path.of("target", "child-logs", cluster.group() + "-r2.err"));
+            assertTrue(err.contains("cannot follow its group") && err.contains("this build speaks wire version 1"),
+                    "the refusal names both versions: " + tail(err));
+            cluster.build(2, next.toString());
+            cluster.restart(2, List.of());
+            load.awaitMore(100, "r2 back on the new build");
+        }
         // a replica of the old build cannot join any more: refused, naming both versions, and never started again
         int old = cluster.add(List.of());
         OptionalInt refused = cluster.awaitExit(old, Duration.ofSeconds(60));
