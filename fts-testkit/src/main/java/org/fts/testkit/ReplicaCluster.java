@@ -48,6 +48,8 @@ public final class ReplicaCluster implements AutoCloseable {
     /** JVM options that place the replicas on distinct hosts (JGroups over TCP); empty on one host. */
     private final List<String> placement = new ArrayList<>();
     private final Map<Integer, Map<String, String>> environments = new ConcurrentHashMap<>();
+    /** JVM options of each replica's own, after the shared ones. */
+    private final Map<Integer, List<String>> options = new ConcurrentHashMap<>();
     /** The build each replica runs, where it is not the test's ({@link #build}). */
     private final Map<Integer, String> builds = new ConcurrentHashMap<>();
     /** Replicas started under another id than {@code r<i>} ({@link #relaunchAs}). */
@@ -107,6 +109,15 @@ public final class ReplicaCluster implements AutoCloseable {
     }
 
     /**
+     * {@link #onHosts(String, List, List, Path)} with JVM options of replica {@code i}'s own, {@code options.get(i)},
+     * after the shared ones, at every start (e.g. a directory per replica, as separate hosts have).
+     */
+    public static ReplicaCluster onHosts(String group, List<String> hosts, List<String> extra,
+                                         Map<Integer, List<String>> options, Path logDir) throws Exception {
+        return new ReplicaCluster(group, hosts, false, extra, List.of(), logDir, "OAPort", Map.of(), options);
+    }
+
+    /**
      * TLS-only replicas on 127.0.0.1 ({@code tls}: {@link Tls#server} as JVM options): each listens on its TLS
      * port ({@code OASSLPort}) only, and {@code fts.replicas} and {@link #ports()} name those.
      */
@@ -118,6 +129,13 @@ public final class ReplicaCluster implements AutoCloseable {
     private ReplicaCluster(String group, List<String> hosts, boolean plain, List<String> extra, List<String> args,
                            Path logDir, String portProperty, Map<Integer, Map<String, String>> environments)
             throws Exception {
+        this(group, hosts, plain, extra, args, logDir, portProperty, environments, Map.of());
+    }
+
+    private ReplicaCluster(String group, List<String> hosts, boolean plain, List<String> extra, List<String> args,
+                           Path logDir, String portProperty, Map<Integer, Map<String, String>> environments,
+                           Map<Integer, List<String>> options) throws Exception {
+        this.options.putAll(options);
         this.group = group;
         this.environments.putAll(environments);
         this.portProperty = portProperty;
@@ -185,6 +203,7 @@ public final class ReplicaCluster implements AutoCloseable {
         int jmxPort = Ports.free(hosts.get(i));   // a fresh one per process: figures are read over JMX
         jvmArgs.addAll(ReplicaJmx.agentOptions(hosts.get(i), jmxPort));
         jvmArgs.addAll(extra);
+        jvmArgs.addAll(options.getOrDefault(i, List.of()));
         jvmArgs.addAll(more);
         return new ReplicaProcess(group + "-" + id(i), jvmArgs, args.stream().filter(a -> !a.equals(AS_SERVICES)).toList(),
                 plain, args.contains(AS_SERVICES), logDir, references, environments.getOrDefault(i, Map.of()),

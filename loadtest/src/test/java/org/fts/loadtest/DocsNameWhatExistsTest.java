@@ -22,17 +22,23 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What the docs name exists (issue 44's audit, made a test): every {@code fts.*} key the docs and the README name is
- * declared (or is the prefix of declared keys, {@code fts.gc.jgroups}); every {@code --option} given to a
- * {@code bin/fts} command in them is one that command's help line lists (the archive's launcher, named by a path
- * ending in {@code /bin/fts} or by a command only it has, by its own help); and every option a command's parser
- * accepts is in its help line
+ * declared (or is the prefix of declared keys, {@code fts.gc.jgroups}), one segment long too ({@code fts.durabilty}
+ * is caught); every {@code --option} given to a {@code bin/fts} command, or to a command in a code span as an operator
+ * types it ({@code `fts backup --to F`}), is one that command's help line lists (the archive's launcher, named by a
+ * path ending in {@code /bin/fts}, by {@code `fts X`} where it has X, or by a command only it has, by its own help);
+ * and every option a command's parser accepts is in its help line, the source tree's launcher's and the archive's
  * ("{@code bin/fts help} lists every option").
  */
 class DocsNameWhatExistsTest {
     private static final Path ROOT = Path.of("..");
-    private static final Pattern KEY = Pattern.compile("(?<![A-Za-z0-9_./-])fts\\.[a-z][a-z0-9_]*(?:\\.[a-z0-9_]+)+");
+    /** An {@code fts.*} key: one segment or more ({@code fts.gc}, {@code fts.durability}, {@code fts.gc.raft.members}). */
+    private static final Pattern KEY = Pattern.compile("(?<![A-Za-z0-9_./-])fts\\.[a-z][a-z0-9_]*(?:\\.[a-z0-9_]+)*");
+    /** Names of the form {@code fts.x} that are files, not keys. */
+    private static final Set<String> NOT_KEYS = Set.of("fts.properties", "fts.jsa", "fts.jar");
     private static final Pattern OPTION = Pattern.compile("(?<![A-Za-z0-9-])--[a-z][a-z0-9-]*");
-    private static final Pattern PARSED = Pattern.compile("(?:case |equals\\()\"(--[a-z][a-z0-9-]*)\"");
+    /** An option a parser reads: {@code case "--x"}, {@code equals("--x")} or {@code "--x".equals(}. */
+    private static final Pattern PARSED = Pattern.compile(
+            "(?:case |equals\\()\"(--[a-z][a-z0-9-]*)\"|\"(--[a-z][a-z0-9-]*)\"\\.equals\\(");
 
     /** A command of bin/fts ({@code chaos}, {@code bench gc}) and the source file whose parser reads its options. */
     private static final Map<String, String> PARSERS = new LinkedHashMap<>();
@@ -67,6 +73,9 @@ class DocsNameWhatExistsTest {
                 Matcher m = KEY.matcher(lines.get(i));
                 while (m.find()) {
                     String key = m.group();
+                    if (NOT_KEYS.contains(key)) {
+                        continue;
+                    }
                     boolean prefix = declared.stream().anyMatch(k -> k.startsWith(key + "."));
                     boolean shownAsAMistake = lines.get(i).startsWith(" is not a configuration key", m.end());
                     if (!declared.contains(key) && !prefix && !shownAsAMistake) {
@@ -83,7 +92,8 @@ class DocsNameWhatExistsTest {
         Map<String, Set<String>> help = help();
         Map<String, Set<String>> archive = archiveHelp();
         List<String> unknown = new ArrayList<>();
-        Pattern use = Pattern.compile("(/?)bin/fts ([a-z-]+)(?: ([a-z-]+))?([^`\\n]*)");
+        // bin/fts X, /opt/fts/bin/fts X, and a code span that starts with the command as an operator types it: `fts X`
+        Pattern use = Pattern.compile("(?:(/?)bin/|(?<=`))fts ([a-z-]+)(?: ([a-z-]+))?([^`\\n]*)");
         for (Path doc : docs()) {
             List<String> lines = Files.readAllLines(doc);
             for (int i = 0; i < lines.size(); i++) {
@@ -91,7 +101,11 @@ class DocsNameWhatExistsTest {
                 while (m.find()) {
                     // the source tree's launcher, unless the path says the archive's, or only the archive's has
                     // the command (fts try)
-                    Map<String, Set<String>> launcher = m.group(1).isEmpty() && (help.containsKey(m.group(2))
+                    // a path ending in /bin/fts, or `fts X` as an operator types it where FTS is installed, is the
+                    // archive's launcher when it has the command; bin/fts X is the source tree's
+                    boolean archivePath = "/".equals(m.group(1))
+                            || m.group(1) == null && archive.containsKey(m.group(2));
+                    Map<String, Set<String>> launcher = !archivePath && (help.containsKey(m.group(2))
                             || !archive.containsKey(m.group(2))) ? help : archive;
                     String command = launcher.containsKey(m.group(2) + " " + m.group(3))
                             ? m.group(2) + " " + m.group(3) : m.group(2);
@@ -120,19 +134,62 @@ class DocsNameWhatExistsTest {
         List<String> missing = new ArrayList<>();
         PARSERS.forEach((command, source) -> {
             assertTrue(help.containsKey(command), () -> "bin/fts help has no line for " + command);
-            Matcher m;
-            try {
-                m = PARSED.matcher(Files.readString(ROOT.resolve(source)));
-            } catch (IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-            while (m.find()) {
-                if (!m.group(1).equals("--help") && !help.get(command).contains(m.group(1))) {
-                    missing.add(command + " " + m.group(1) + " (" + source + ")");
+            for (String option : parsed(source)) {
+                if (!help.get(command).contains(option)) {
+                    missing.add(command + " " + option + " (" + source + ")");
                 }
             }
         });
         assertEquals(List.of(), missing, "options a command accepts that bin/fts help does not list");
+    }
+
+    /**
+     * The archive's launcher lists every option its commands' parsers read (they share the source tree's parsers:
+     * {@code SearchOptions} finds the replicas for all four; backup and restore share one parser, so its options are
+     * checked against both lines together).
+     */
+    @Test
+    void everyOptionAnArchiveCommandAcceptsIsInTheArchivesHelp() throws IOException {
+        Map<String, Set<String>> archive = archiveHelp();
+        String replica = "fts-replica/src/main/java/org/fts/replica/";
+        Map<String, List<String>> parsers = new LinkedHashMap<>();
+        parsers.put("status", List.of(replica + "Status.java", replica + "SearchOptions.java"));
+        parsers.put("backup restore", List.of(replica + "BackupCommand.java", replica + "SearchOptions.java"));
+        parsers.put("members", List.of(replica + "MembersCommand.java", replica + "SearchOptions.java"));
+        List<String> missing = new ArrayList<>();
+        parsers.forEach((commands, sources) -> {
+            Set<String> listed = new TreeSet<>();
+            for (String c : commands.split(" ")) {
+                assertTrue(archive.containsKey(c), () -> "the archive's help has no line for " + c);
+                listed.addAll(archive.get(c));
+            }
+            for (String source : sources) {
+                for (String option : parsed(source)) {
+                    if (!listed.contains(option)) {
+                        missing.add("fts " + commands + " " + option + " (" + source + ")");
+                    }
+                }
+            }
+        });
+        assertEquals(List.of(), missing, "options an archive command accepts that its help does not list");
+    }
+
+    /** The options {@code source}'s parser reads, but {@code --help}. */
+    private static Set<String> parsed(String source) {
+        Set<String> out = new TreeSet<>();
+        Matcher m;
+        try {
+            m = PARSED.matcher(Files.readString(ROOT.resolve(source)));
+        } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+        while (m.find()) {
+            String option = m.group(1) != null ? m.group(1) : m.group(2);
+            if (!option.equals("--help")) {
+                out.add(option);
+            }
+        }
+        return out;
     }
 
     /** bin/fts's help (its header comment): each command's line and the options it lists. */

@@ -167,6 +167,71 @@ class BackupRestoreProcessTest {
         }
     }
 
+    /** Replica i's own fts.backup.dir under {@code base}: {@code <prefix>-r<i>}, as on hosts of their own. */
+    private static java.util.Map<Integer, List<String>> directoryEach(Path base, String prefix) throws Exception {
+        java.util.Map<Integer, List<String>> options = new java.util.HashMap<>();
+        for (int i = 0; i < 3; i++) {
+            Path dir = java.nio.file.Files.createDirectories(base.resolve(prefix + "-r" + i)).toAbsolutePath();
+            options.put(i, List.of("-Dfts.backup.dir=" + dir));
+        }
+        return options;
+    }
+
+    private static List<String> backupsIn(Path dir) throws Exception {
+        try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(dir)) {
+            return files.map(f -> f.getFileName().toString()).filter(n -> n.endsWith(BackupFile.SUFFIX)).toList();
+        }
+    }
+
+    /**
+     * Two three-host groups (127.0.0.2-4, the tcp stack), each replica with a backup directory of its own: the backup
+     * command, run from another address, reaches the replica it names and the file lands in that replica's directory
+     * only; the operator copies it into one replica's directory of the new group and restores there. A restore sent
+     * to a replica whose directory does not hold the file is refused. The restored group's digests are equal and its
+     * counter is the backup's.
+     */
+    @Test
+    void aBackupAndRestoreBetweenTwoThreeHostGroupsWithADirectoryPerReplica() throws Exception {
+        String id = UUID.randomUUID().toString().substring(0, 6);
+        List<String> hosts = List.of("127.0.0.2", "127.0.0.3", "127.0.0.4");
+        source = ReplicaCluster.onHosts("bh-" + id, hosts, List.of(), directoryEach(backups, "source"), LOGS);
+        orb = ORB.init(new String[0], Clients.ftDefaults());
+        Counter counter = CounterHelper.narrow(orb.string_to_object(source.reference("counter")));
+        for (int i = 0; i < 30; i++) {
+            counter.increment();
+        }
+        Path operator = java.nio.file.Files.createDirectories(backups.resolve("operator"));
+        Path copy = operator.resolve("bank" + BackupFile.SUFFIX);
+        Run backup = command("backup", "--at", at(source), "--group", source.group(), "--replica", "r2", "--to",
+                copy.toString());
+        assertEquals(0, backup.exit(), backup.text());
+        assertEquals(1, backupsIn(backups.resolve("source-r2")).size(), "the file is in r2's directory");
+        assertEquals(List.of(), backupsIn(backups.resolve("source-r0")), "and in no other replica's");
+        assertEquals(List.of(), backupsIn(backups.resolve("source-r1")), "and in no other replica's");
+        BackupFile file = BackupFile.read(copy);
+        assertTrue(backup.text().contains(" taken by r2 "), backup.text());
+
+        target = ReplicaCluster.onHosts("rh-" + id, hosts, List.of(), directoryEach(backups, "target"), LOGS);
+        Path placed = backups.resolve("target-r1").resolve(copy.getFileName());
+        java.nio.file.Files.copy(copy, placed);
+        Run wrongReplica = command("restore", "--from", placed.toString(), "--at", at(target), "--group",
+                target.group(), "--replica", "r0");
+        assertEquals(1, wrongReplica.exit(), wrongReplica.text());
+        assertTrue(wrongReplica.text().contains("only backups in its fts.backup.dir"), wrongReplica.text());
+        Run restore = command("restore", "--from", placed.toString(), "--at", at(target), "--group", target.group(),
+                "--replica", "r1");
+        assertEquals(0, restore.exit(), restore.text());
+        assertTrue(restore.text().contains("objects digest " + file.objectsDigest()), restore.text());
+        target.awaitEqualDigests(List.of(0, 1, 2), Duration.ofSeconds(30));
+        ORB other = ORB.init(new String[0], Clients.ftDefaults());
+        try {
+            Counter restored = CounterHelper.narrow(other.string_to_object(target.reference("counter")));
+            assertEquals(30, restored.value(), "the restored group holds the backup's counter");
+        } finally {
+            other.shutdown(false);
+        }
+    }
+
     /**
      * Objects created and destroyed while serving are part of a backup: a forced restore brings back an account closed
      * since the backup (its servant made by the bank's servant activator, at every replica) and removes one opened
