@@ -355,6 +355,11 @@ public final class ReplicaCluster implements AutoCloseable {
         return jvm.waitFor(timeout) ? OptionalInt.of(jvm.exitValue()) : OptionalInt.empty();
     }
 
+    /** Replica {@code i}'s intake budget over JMX: max, used and peak bytes, and how often a reader was held back. */
+    public long[] intake(int i) throws IOException, InterruptedException {
+        return members.get(i).jmx.intake();
+    }
+
     /** Sends a line to replica {@code i}'s stdin (its commands: digest, view, isolate, heal). */
     public void command(int i, String line) throws IOException {
         members.get(i).jvm.tell(line);

@@ -92,6 +92,15 @@ final class ReplicaJmx implements AutoCloseable {
     }
 
     /** The named attributes of this replica's MBean of {@code type}, in one call; fails if one is missing. */
+    /** Its intake budget (JacORB's listener with the GIOP guard): max, used, peak bytes, and holds. */
+    public long[] intake() throws IOException, InterruptedException {
+        return within(() -> {
+            java.util.Map<String, Object> v = attributes("Intake", "MaxBytes", "UsedBytes", "PeakBytes", "Holds");
+            return new long[] {(Long) v.get("MaxBytes"), (Long) v.get("UsedBytes"), (Long) v.get("PeakBytes"),
+                (Long) v.get("Holds")};
+        });
+    }
+
     private java.util.Map<String, Object> attributes(String type, String... names) throws Exception {
         java.util.Map<String, Object> v = new java.util.HashMap<>();
         for (javax.management.Attribute a : connection().getAttributes(name(type), names).asList()) {

@@ -94,6 +94,13 @@ class FloodProcessTest {
         Path log = Path.of("target", "child-logs", group + "-r0.err");
         Waits.await(() -> contains(log, "intake budget spent"), Duration.ofSeconds(60),
                 () -> "r0 held its readers back");
+        long[] intake = cluster.intake(0);   // over JMX (and so in the metrics): max, used, peak, holds
+        assertTrue(intake[0] > 7L << 20 && intake[0] <= 8L << 20, "the budget: a thirty-second of the 256 MiB heap "
+                + "(as the JVM counts its maximum): " + intake[0]);
+        assertTrue(intake[3] >= 1 && intake[2] > intake[0] / 2, "held back with the budget spent: "
+                + java.util.Arrays.toString(intake));
+        assertTrue(intake[2] <= intake[0] + 2L * CHARS, "never more than the budget and one message: "
+                + java.util.Arrays.toString(intake));
         Counter counter = CounterHelper.narrow(orb.string_to_object(cluster.reference("counter")));
         int first = counter.increment();
         for (int k = 1; k <= 5; k++) {

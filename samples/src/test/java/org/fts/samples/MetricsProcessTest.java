@@ -75,8 +75,71 @@ class MetricsProcessTest {
             assertTrue(t.contains(family), gc + ": no " + family + " in\n" + t);
         }
         assertTrue(t.contains("# TYPE fts_order_recoveries_total counter"), t);
+        assertEquals(List.of(), rulesReadingWhatIsNotScraped(t), gc + ": alert rules read metrics the scrape lacks");
+        assertEquals(List.of(), dashboardReadingWhatIsNotScraped(t), gc + ": the dashboard reads metrics the scrape lacks");
         assertEquals(1.0, value(t, "fts_replica_group_size"), t);
         assertTrue(value(t, "fts_order_committed") >= 20, t);
+    }
+
+    /**
+     * The shipped alert rules (config/fts-alerts.yml) whose expressions name a metric this scrape does not have, or
+     * whose runbook annotation names no entry of docs/troubleshooting.md. Each rule is read as its lines: the alert,
+     * its expr, its annotations.
+     */
+    static List<String> rulesReadingWhatIsNotScraped(String scrape) throws java.io.IOException {
+        List<String> rules = Files.readAllLines(Path.of("..", "fts-dist", "src", "dist", "config", "fts-alerts.yml"));
+        String troubleshooting = Files.readString(Path.of("..", "docs", "troubleshooting.md"));
+        java.util.regex.Pattern metric = java.util.regex.Pattern.compile("\\b(?:fts|jvm|process)_[a-z0-9_]+\\b");
+        java.util.regex.Pattern runbook = java.util.regex.Pattern.compile("runbook: \"docs/troubleshooting.md#([a-z0-9-]+)\"");
+        List<String> wrong = new ArrayList<>();
+        String alert = null;
+        int count = 0;
+        for (String line : rules) {
+            String l = line.trim();
+            if (l.startsWith("- alert: ")) {
+                alert = l.substring("- alert: ".length());
+                count++;
+            } else if (l.startsWith("expr: ")) {
+                java.util.regex.Matcher m = metric.matcher(l);
+                while (m.find()) {
+                    if (!scrape.contains("\n" + m.group() + "{") && !scrape.contains("\n" + m.group() + " ")) {
+                        wrong.add(alert + " reads " + m.group());
+                    }
+                }
+            } else if (l.startsWith("annotations: ")) {
+                java.util.regex.Matcher m = runbook.matcher(l);
+                if (!m.find()) {
+                    wrong.add(alert + " names no runbook");
+                } else if (!troubleshooting.contains("\n### " + alert + "\n")
+                        || !m.group(1).equals(alert.toLowerCase(java.util.Locale.ROOT))) {
+                    wrong.add(alert + "'s runbook #" + m.group(1) + " is no entry of docs/troubleshooting.md");
+                }
+            }
+        }
+        assertTrue(count >= 10, "the rules file lists " + count + " rules");
+        return wrong;
+    }
+
+    /** The shipped Grafana dashboard (config/fts-grafana.json): well-formed JSON whose queries read scraped metrics. */
+    static List<String> dashboardReadingWhatIsNotScraped(String scrape) throws java.io.IOException {
+        String json = Files.readString(Path.of("..", "fts-dist", "src", "dist", "config", "fts-grafana.json"));
+        JsonSyntax.check(json);
+        java.util.regex.Matcher expr = java.util.regex.Pattern.compile("\"expr\": \"((?:[^\"\\\\]|\\\\.)*)\"")
+                .matcher(json);
+        java.util.regex.Pattern metric = java.util.regex.Pattern.compile("\\b(?:fts|jvm|process)_[a-z0-9_]+\\b");
+        List<String> wrong = new ArrayList<>();
+        int panels = 0;
+        while (expr.find()) {
+            panels++;
+            java.util.regex.Matcher m = metric.matcher(expr.group(1));
+            while (m.find()) {
+                if (!scrape.contains("\n" + m.group() + "{") && !scrape.contains("\n" + m.group() + " ")) {
+                    wrong.add(m.group() + " in " + expr.group(1));
+                }
+            }
+        }
+        assertTrue(panels >= 10, "the dashboard queries " + panels + " expressions");
+        return wrong;
     }
 
     private static String scrape(int port) {

@@ -50,7 +50,26 @@ public final class GuardedServerSocketFactory implements ServerSocketFactory, Co
         limit = GiopGuard.MAX_MESSAGE_SIZE.get(props);
         budget = new IntakeBudget(GiopGuard.intakeBudget(GiopGuard.INTAKE_MAX_BYTES.get(props)));
         LOG.info("intake budget: {} bytes for requests read and not yet answered", budget.max());
+        register(configuration.getAttribute("fts.group", ""), configuration.getAttribute("fts.replica.id", ""));
         watchdog = new IoWatchdog(GiopGuard.IO_TIMEOUT.get(props).toNanos());
+    }
+
+    /**
+     * The budget over JMX, {@code org.fts:type=Intake,group=<group>,member=<id>} (replacing a stale one of that name);
+     * never fatal: a replica serves without it.
+     */
+    private void register(String group, String replica) {
+        try {
+            javax.management.MBeanServer mbs = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+            javax.management.ObjectName name = new javax.management.ObjectName("org.fts:type=Intake,group="
+                    + javax.management.ObjectName.quote(group) + ",member=" + javax.management.ObjectName.quote(replica));
+            if (mbs.isRegistered(name)) {
+                mbs.unregisterMBean(name);
+            }
+            mbs.registerMBean(new javax.management.StandardMBean(budget, IntakeBudgetMXBean.class, true), name);
+        } catch (javax.management.JMException | RuntimeException e) {
+            LOG.warn("the intake budget is not on JMX: {}", e.toString());
+        }
     }
 
     @Override

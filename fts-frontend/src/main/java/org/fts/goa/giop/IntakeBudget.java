@@ -14,7 +14,7 @@ import java.util.function.BooleanSupplier;
  * than the whole budget is let in when nothing else is held, so it cannot wait forever); waiting readers are
  * woken by every release and by the close of their connection. Thread-safe.
  */
-final class IntakeBudget {
+final class IntakeBudget implements IntakeBudgetMXBean {
     private final long max;
     private long used;
     private long peak;
@@ -69,6 +69,26 @@ final class IntakeBudget {
 
     long max() {
         return max;
+    }
+
+    @Override
+    public long getMaxBytes() {
+        return max;
+    }
+
+    @Override
+    public long getUsedBytes() {
+        return used();
+    }
+
+    @Override
+    public long getPeakBytes() {
+        return peak();
+    }
+
+    @Override
+    public long getHolds() {
+        return holds();
     }
 
     synchronized long used() {
