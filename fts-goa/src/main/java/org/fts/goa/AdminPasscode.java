@@ -132,7 +132,9 @@ public final class AdminPasscode {
         static Signed parse(String key) {
             int m = key.lastIndexOf(";mac=");
             int u = m < 0 ? -1 : key.lastIndexOf(";u=", m);
-            int n = u < 0 ? -1 : key.lastIndexOf(";n=", u);
+            int nu = m < 0 ? -1 : key.lastIndexOf(";n=", m);
+            boolean named = u > nu;   // a key signed before commands named who asked has no u field
+            int n = named ? key.lastIndexOf(";n=", u) : nu;
             int t = n < 0 ? -1 : key.lastIndexOf(";t=", n);
             int r = t < 0 ? -1 : key.lastIndexOf(";r=", t);
             int g = r < 0 ? -1 : key.lastIndexOf(";g=", r);
@@ -140,15 +142,18 @@ public final class AdminPasscode {
                 return null;
             }
             return new Signed(key.substring(0, g), key.substring(g + 3, r), key.substring(r + 3, t),
-                    key.substring(t + 3, n), key.substring(n + 3, u), key.substring(u + 3, m), key.substring(0, m),
-                    key.substring(m + 5));
+                    key.substring(t + 3, n), key.substring(n + 3, named ? u : m),
+                    named ? clean(key.substring(u + 3, m)) : "unknown", key.substring(0, m), key.substring(m + 5));
         }
     }
 
     /** An unsigned key's command and who sent it ({@code <command>;u=<who>}, or a bare command: "unknown"). */
     private static Command unsigned(String key) {
         int u = key.lastIndexOf(";u=");
-        return u < 0 ? new Command(key, "unknown") : new Command(key.substring(0, u), key.substring(u + 3));
+        if (u < 0 || key.indexOf('/', u) >= 0) {   // no name, or ";u=" inside a path: a bare command
+            return new Command(key, "unknown");
+        }
+        return new Command(key.substring(0, u), clean(key.substring(u + 3)));
     }
 
     /**

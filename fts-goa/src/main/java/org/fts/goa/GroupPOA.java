@@ -76,6 +76,8 @@ public final class GroupPOA extends PoaBasics {
     private final Thread leaveOnShutdown;
     private final FrontDispatch frontDoor;   // null: the group's requests come through JacORB's listener
     private final org.fts.goa.frontend.FrontEnd frontEnd;
+    /** The own listener's intake budget on JMX (null: none). */
+    private final javax.management.ObjectName intakeName;
     /** Null unless fts.outcalls=ordered. */
     private final Outcalls outcalls;
 
@@ -148,6 +150,9 @@ public final class GroupPOA extends PoaBasics {
             if (frontEnd != null) {
                 made.push(frontEnd::close);
             }
+            this.intakeName = frontEnd == null ? null : org.fts.goa.giop.IntakeJmx.register(config.group(),
+                    config.replicaId(), frontEnd.port(), frontEnd.intake());
+            made.push(() -> org.fts.goa.giop.IntakeJmx.unregister(intakeName));
             String endpoint = frontEnd == null ? local.endpoint() : frontEnd.endpoint();
             references.ownEndpoint(frontEnd == null ? null : endpoint);
             this.placement = placement(props, endpoint,
@@ -521,6 +526,7 @@ public final class GroupPOA extends PoaBasics {
         if (frontEnd != null) {
             frontEnd.close();   // its clients fail over now
         }
+        org.fts.goa.giop.IntakeJmx.unregister(intakeName);
         if (naming != null) {
             naming.close();   // its names stay: the other replicas serve the same object groups
         }

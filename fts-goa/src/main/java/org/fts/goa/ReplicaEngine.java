@@ -351,7 +351,7 @@ final class ReplicaEngine implements StateTransfer.Host {
         });
         Snapshot.StateException failed = done.join();
         if (failed instanceof Snapshot.WireException w) {
-            router.cannotFollow(w.version, w.getMessage());   // not another provider's to fix: it stops here
+            router.cannotFollow(w.version, "the group's state is at wire version " + w.version);   // it stops here
         }
         if (failed != null) {
             throw failed;

@@ -48,7 +48,7 @@ final class VoterCommands {
         if (!signed.startsWith("fts-members-")) {
             return null;
         }
-        if (signed.equals(LIST)) {   // reads only, as fts status does: no passcode
+        if (signed.equals(LIST) || signed.startsWith(LIST + ";u=")) {   // reads only, as fts status: no passcode
             return list();
         }
         String key;

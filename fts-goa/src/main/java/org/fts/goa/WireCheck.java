@@ -91,9 +91,7 @@ final class WireCheck {
                 channel.onDeliveryThread(() -> {
                     if (standing.refuse(new ConfigException("wire version", "differs from the group's: " + why))) {
                         LOG.error("{}: refuses to serve: {}", replica, why);
-                    } else {
-                        refused = false;   // it started meanwhile: the total order decides (DeliveryRouter)
-                    }
+                    }   // else it started meanwhile: the total order decides (DeliveryRouter.cannotFollow)
                 });
                 return;
             }

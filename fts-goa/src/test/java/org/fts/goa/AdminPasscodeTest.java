@@ -113,4 +113,20 @@ class AdminPasscodeTest {
                 .who());
         assertTrue(AdminPasscode.operator().contains("@"), AdminPasscode.operator());
     }
+
+    /** A key signed before commands named who asked still verifies (who: unknown); a path holding ";u=" is no name. */
+    @Test
+    void aSignedKeyWithoutAName(@TempDir Path dir) throws Exception {
+        AdminPasscode replica = passcode(dir, "correct horse battery staple");
+        String body = "fts-backup;g=bank;r=r1;t=" + NOW + ";n=n10";
+        javax.crypto.Mac hmac = javax.crypto.Mac.getInstance("HmacSHA256");
+        hmac.init(new javax.crypto.spec.SecretKeySpec("correct horse battery staple".getBytes(
+                java.nio.charset.StandardCharsets.UTF_8), "HmacSHA256"));
+        String old = body + ";mac=" + java.util.HexFormat.of().formatHex(hmac.doFinal(
+                body.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        assertEquals(new AdminPasscode.Command("fts-backup", "unknown"), replica.accept(old, "bank", "r1", NOW));
+        AdminPasscode open = AdminPasscode.none();
+        assertEquals("fts-restore=/b;u=x/y.ftsbackup",
+                open.accept("fts-restore=/b;u=x/y.ftsbackup", "bank", "r1", NOW).text());
+    }
 }

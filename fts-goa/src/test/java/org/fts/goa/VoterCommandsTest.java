@@ -53,6 +53,9 @@ class VoterCommandsTest {
         Files.writeString(file, "correct horse battery staple\n");
         AdminPasscode passcode = AdminPasscode.fromFile(file, "fts.admin.passcode_file");
         commands.passcode(passcode);
+        // the list as the command line sends it (unsigned, naming who asks) needs no passcode
+        String list = AdminPasscode.none().sign(VoterCommands.LIST, "members", "r0", System.currentTimeMillis(), "n0");
+        assertEquals("r0,r1,r2", commands.command(list).get("members.voters"), list);
         String unsigned = commands.command("fts-members-add=r3").get("members.error");
         assertTrue(unsigned.startsWith("refused: this replica requires the admin passcode"), unsigned);
         String signed = passcode.sign("fts-members-add=r3", "members", "r0", System.currentTimeMillis(), "n1");

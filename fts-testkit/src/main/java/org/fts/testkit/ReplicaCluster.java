@@ -355,9 +355,12 @@ public final class ReplicaCluster implements AutoCloseable {
         return jvm.waitFor(timeout) ? OptionalInt.of(jvm.exitValue()) : OptionalInt.empty();
     }
 
-    /** Replica {@code i}'s intake budget over JMX: max, used and peak bytes, and how often a reader was held back. */
+    /**
+     * Replica {@code i}'s intake budget at its IIOP listener, over JMX: max, used and peak bytes, and how often a
+     * reader was held back.
+     */
     public long[] intake(int i) throws IOException, InterruptedException {
-        return members.get(i).jmx.intake();
+        return members.get(i).jmx.intake(ports.get(i));
     }
 
     /** Sends a line to replica {@code i}'s stdin (its commands: digest, view, isolate, heal). */

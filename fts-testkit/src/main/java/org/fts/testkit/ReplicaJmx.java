@@ -92,10 +92,19 @@ final class ReplicaJmx implements AutoCloseable {
     }
 
     /** The named attributes of this replica's MBean of {@code type}, in one call; fails if one is missing. */
-    /** Its intake budget (JacORB's listener with the GIOP guard): max, used, peak bytes, and holds. */
-    public long[] intake() throws IOException, InterruptedException {
+    /**
+     * Its intake budget at the listener on {@code port} (JacORB's listener with the GIOP guard): max, used, peak bytes,
+     * and holds.
+     */
+    public long[] intake(int port) throws IOException, InterruptedException {
         return within(() -> {
-            java.util.Map<String, Object> v = attributes("Intake", "MaxBytes", "UsedBytes", "PeakBytes", "Holds");
+            ObjectName on = new ObjectName("org.fts:type=Intake,group=" + ObjectName.quote(group) + ",member="
+                    + ObjectName.quote(replica) + ",port=" + port);
+            java.util.Map<String, Object> v = new java.util.HashMap<>();
+            for (javax.management.Attribute a : connection().getAttributes(on,
+                    new String[] {"MaxBytes", "UsedBytes", "PeakBytes", "Holds"}).asList()) {
+                v.put(a.getName(), a.getValue());
+            }
             return new long[] {(Long) v.get("MaxBytes"), (Long) v.get("UsedBytes"), (Long) v.get("PeakBytes"),
                 (Long) v.get("Holds")};
         });

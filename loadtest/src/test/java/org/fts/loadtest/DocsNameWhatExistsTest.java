@@ -93,7 +93,9 @@ class DocsNameWhatExistsTest {
         Map<String, Set<String>> archive = archiveHelp();
         List<String> unknown = new ArrayList<>();
         // bin/fts X, /opt/fts/bin/fts X, and a code span that starts with the command as an operator types it: `fts X`
-        Pattern use = Pattern.compile("(?:(/?)bin/|(?<=`))fts ([a-z-]+)(?: ([a-z-]+))?([^`\\n]*)");
+        // (the path before bin/: /opt/fts/ is an installed archive's; ../../ and none, the source tree's)
+        Pattern use = Pattern.compile("(?:(?<![\\w./~$-])((?:[\\w.~$-]*/)*)bin/|(?<=`))fts ([a-z-]+)(?: ([a-z-]+))?"
+                + "([^`\\n]*)");
         for (Path doc : docs()) {
             List<String> lines = Files.readAllLines(doc);
             for (int i = 0; i < lines.size(); i++) {
@@ -103,8 +105,9 @@ class DocsNameWhatExistsTest {
                     // the command (fts try)
                     // a path ending in /bin/fts, or `fts X` as an operator types it where FTS is installed, is the
                     // archive's launcher when it has the command; bin/fts X is the source tree's
-                    boolean archivePath = "/".equals(m.group(1))
-                            || m.group(1) == null && archive.containsKey(m.group(2));
+                    String path = m.group(1);
+                    boolean archivePath = path != null && !path.isEmpty() && !path.startsWith(".")
+                            || path == null && archive.containsKey(m.group(2));
                     Map<String, Set<String>> launcher = !archivePath && (help.containsKey(m.group(2))
                             || !archive.containsKey(m.group(2))) ? help : archive;
                     String command = launcher.containsKey(m.group(2) + " " + m.group(3))

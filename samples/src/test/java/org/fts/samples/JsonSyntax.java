@@ -93,6 +93,9 @@ final class JsonSyntax {
                 if (i >= s.length() || "\"\\/bfnrtu".indexOf(s.charAt(i)) < 0) {
                     throw error("a bad escape");
                 }
+                if (s.charAt(i) == 'u' && !(i + 5 <= s.length() && s.substring(i + 1, i + 5).matches("[0-9a-fA-F]{4}"))) {
+                    throw error("a \\u escape without four hex digits");
+                }
                 i += s.charAt(i) == 'u' ? 5 : 1;
             }
         }

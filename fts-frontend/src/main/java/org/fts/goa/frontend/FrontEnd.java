@@ -65,6 +65,9 @@ public final class FrontEnd implements AutoCloseable {
     private final long intakeMax;
     private final long ioTimeoutNanos;
     private final AtomicLong held = new AtomicLong();
+    /** The most held at once (a gauge: racy updates may miss a concurrent peak), and readers held back. */
+    private long peak;
+    private final AtomicLong holds = new AtomicLong();
     private final Queue<GiopConnection> waiting = new ConcurrentLinkedQueue<>();
     private final EventLoopGroup loops;
     private final ChannelGroup channels = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
@@ -174,6 +177,36 @@ public final class FrontEnd implements AutoCloseable {
         return a.getAddress().getHostAddress() + ":" + a.getPort();
     }
 
+    /** This listener's intake budget, for JMX ({@link org.fts.goa.giop.IntakeJmx}). */
+    public org.fts.goa.giop.IntakeBudgetMXBean intake() {
+        return new org.fts.goa.giop.IntakeBudgetMXBean() {
+            @Override
+            public long getMaxBytes() {
+                return intakeMax;
+            }
+
+            @Override
+            public long getUsedBytes() {
+                return held.get();
+            }
+
+            @Override
+            public long getPeakBytes() {
+                return peak;
+            }
+
+            @Override
+            public long getHolds() {
+                return holds.get();
+            }
+        };
+    }
+
+    /** The port this listener is bound to. */
+    public int port() {
+        return ((InetSocketAddress) server.localAddress()).getPort();
+    }
+
     GroupRequests requests() {
         return requests;
     }
@@ -193,6 +226,9 @@ public final class FrontEnd implements AutoCloseable {
                 return false;
             }
             if (held.compareAndSet(h, h + n)) {
+                if (h + n > peak) {
+                    peak = h + n;
+                }
                 return true;
             }
         }
@@ -211,6 +247,7 @@ public final class FrontEnd implements AutoCloseable {
      * the waiting connections, which try again). If everything was given back meanwhile, it reads again now.
      */
     void waitForBudget(GiopConnection c) {
+        holds.incrementAndGet();
         GiopGuard.heldBack(null, held.get(), intakeMax);
         waiting.add(c);
         if (held.get() == 0 && waiting.remove(c)) {

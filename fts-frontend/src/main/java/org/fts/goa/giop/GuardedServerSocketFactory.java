@@ -34,6 +34,8 @@ public final class GuardedServerSocketFactory implements ServerSocketFactory, Co
     private long limit = GiopGuard.MAX_MESSAGE_SIZE.defaultValue();
     private IntakeBudget budget = new IntakeBudget(GiopGuard.intakeBudget(0));
     private IoWatchdog watchdog = new IoWatchdog(GiopGuard.IO_TIMEOUT.defaultValue().toNanos());
+    private String group = "fts";
+    private String replica = "";
 
     @Override
     public void configure(Configuration configuration) {
@@ -50,40 +52,34 @@ public final class GuardedServerSocketFactory implements ServerSocketFactory, Co
         limit = GiopGuard.MAX_MESSAGE_SIZE.get(props);
         budget = new IntakeBudget(GiopGuard.intakeBudget(GiopGuard.INTAKE_MAX_BYTES.get(props)));
         LOG.info("intake budget: {} bytes for requests read and not yet answered", budget.max());
-        register(configuration.getAttribute("fts.group", ""), configuration.getAttribute("fts.replica.id", ""));
+        group = configuration.getAttribute("fts.group", "fts");
+        replica = configuration.getAttribute("fts.replica.id", "");
         watchdog = new IoWatchdog(GiopGuard.IO_TIMEOUT.get(props).toNanos());
     }
 
     /**
-     * The budget over JMX, {@code org.fts:type=Intake,group=<group>,member=<id>} (replacing a stale one of that name);
-     * never fatal: a replica serves without it.
+     * The budget over JMX once a listener uses it, {@code org.fts:type=Intake,group=<group>,member=<id>,port=<port>}
+     * (replacing a stale one of that name: a listener restarted on its port); never fatal: a replica serves without
+     * it. The port tells apart the listeners of one process (a replica's, and its relay's for ordered outcalls,
+     * when the factory reaches every ORB through system properties).
      */
-    private void register(String group, String replica) {
-        try {
-            javax.management.MBeanServer mbs = java.lang.management.ManagementFactory.getPlatformMBeanServer();
-            javax.management.ObjectName name = new javax.management.ObjectName("org.fts:type=Intake,group="
-                    + javax.management.ObjectName.quote(group) + ",member=" + javax.management.ObjectName.quote(replica));
-            if (mbs.isRegistered(name)) {
-                mbs.unregisterMBean(name);
-            }
-            mbs.registerMBean(new javax.management.StandardMBean(budget, IntakeBudgetMXBean.class, true), name);
-        } catch (javax.management.JMException | RuntimeException e) {
-            LOG.warn("the intake budget is not on JMX: {}", e.toString());
-        }
+    private ServerSocket registered(ServerSocket socket) {
+        IntakeJmx.register(group, replica, socket.getLocalPort(), budget);
+        return socket;
     }
 
     @Override
     public ServerSocket createServerSocket(int port) throws IOException {
-        return new GuardedServerSocket(port, 0, null, limit, budget, watchdog);
+        return registered(new GuardedServerSocket(port, 0, null, limit, budget, watchdog));
     }
 
     @Override
     public ServerSocket createServerSocket(int port, int backlog) throws IOException {
-        return new GuardedServerSocket(port, backlog, null, limit, budget, watchdog);
+        return registered(new GuardedServerSocket(port, backlog, null, limit, budget, watchdog));
     }
 
     @Override
     public ServerSocket createServerSocket(int port, int backlog, InetAddress ifAddress) throws IOException {
-        return new GuardedServerSocket(port, backlog, ifAddress, limit, budget, watchdog);
+        return registered(new GuardedServerSocket(port, backlog, ifAddress, limit, budget, watchdog));
     }
 }

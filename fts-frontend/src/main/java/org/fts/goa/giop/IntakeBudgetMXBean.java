@@ -1,8 +1,9 @@
 package org.fts.goa.giop;
 
 /**
- * The intake budget over JMX ({@code org.fts:type=Intake,group=<group>,member=<id>}; in the metrics as {@code fts_intake_*}):
- * what a replica on JacORB's listener holds of {@code fts.intake.max_bytes} (docs/capacity.md). A budget whose used
+ * The intake budget over JMX ({@code org.fts:type=Intake,group=<group>,member=<id>,port=<listener's port>}; in the metrics as {@code fts_intake_*}):
+ * what a listener of a replica (the adaptor's own, or JacORB's with the GIOP guard) holds of
+ * {@code fts.intake.max_bytes} (docs/capacity.md). A budget whose used
  * bytes stay at the maximum means the clients offer more than the group executes.
  */
 public interface IntakeBudgetMXBean {

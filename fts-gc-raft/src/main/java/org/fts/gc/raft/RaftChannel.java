@@ -202,6 +202,7 @@ final class RaftChannel implements GroupChannel, GroupChannel.Diagnostics, Recei
             RaftHandle handle = new RaftHandle(ch, ledger);
             this.handle = handle;
             this.reads = new RaftReads(p, () -> handle.setAsync(Ledger.READ_INDEX, 0, Ledger.READ_INDEX.length));
+            stats.reads(reads);
             raft = r;
             channel = ch;
             submitter = new Submitter(self.name(), entry -> handle.setAsync(entry, 0, entry.length,

@@ -29,6 +29,7 @@ final class RaftOrderStats implements RaftOrderStatsMBean {
     private long lastTerm;
     private volatile long recoveries;
     private volatile long suspicions;
+    private volatile RaftReads reads;
 
     RaftOrderStats(String self, Supplier<List<String>> voters) {
         this.self = self;
@@ -130,5 +131,22 @@ final class RaftOrderStats implements RaftOrderStatsMBean {
     @Override
     public long getSequencerSuspicions() {
         return suspicions;
+    }
+
+    @Override
+    public long getReadsConfirmed() {
+        RaftReads r = reads;
+        return r == null ? 0 : r.confirmedCount();
+    }
+
+    @Override
+    public long getReadsRefused() {
+        RaftReads r = reads;
+        return r == null ? 0 : r.refusedCount();
+    }
+
+    /** The binding's read barriers, once it has them. */
+    void reads(RaftReads r) {
+        reads = r;
     }
 }

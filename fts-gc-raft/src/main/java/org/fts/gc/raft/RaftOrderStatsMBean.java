@@ -39,4 +39,12 @@ public interface RaftOrderStatsMBean {
     /** Times this member found no leader in its view after having one (it left, crashed, or was cut off). */
     @Counter
     long getSequencerSuspicions();
+
+    /** Read barriers whose read index the leader confirmed (docs/reads.md). */
+    @Counter
+    long getReadsConfirmed();
+
+    /** Read barriers refused (no leader confirmed an index, or this member did not reach it in time): ordered. */
+    @Counter
+    long getReadsRefused();
 }

@@ -32,6 +32,9 @@ final class RaftReads {
     private final ReadWaiters confirmed = new ReadWaiters();
     private boolean inFlight;
     private long applied;
+    /** Barriers whose index the leader confirmed, and barriers refused (the order's figures, RaftOrderStats). */
+    private final java.util.concurrent.atomic.AtomicLong confirmedCount = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong refusedCount = new java.util.concurrent.atomic.AtomicLong();
 
     RaftReads(DeliveryPump pump, Ask ask) {
         this.pump = pump;
@@ -94,6 +97,7 @@ final class RaftReads {
         synchronized (this) {
             inFlight = false;
             if (position >= 0) {
+                confirmedCount.addAndGet(batch.size());
                 confirmed.add(position, applied, batch,
                         System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(TIMEOUT_MILLIS), pump);
             }
@@ -105,8 +109,17 @@ final class RaftReads {
         send(next);
     }
 
+    long confirmedCount() {
+        return confirmedCount.get();
+    }
+
+    long refusedCount() {
+        return refusedCount.get();
+    }
+
     private void refuse(List<ReadBarrier> barriers, String why) {
         if (!barriers.isEmpty()) {
+            refusedCount.addAndGet(barriers.size());
             pump.task(() -> barriers.forEach(b -> b.refused(why)));
         }
     }
