@@ -39,7 +39,7 @@ final class Dispatcher {
                Membership membership, Function<byte[], String> iogr, Placement placement, ReadPath reads) {
         this.orb = orb;
         this.intake = new RequestIntake(config.replicaId(), config.maxRequestSize(), objects, engine.standing(),
-                engine.cache(), engine.castPath(), membership, iogr, placement, reads);
+                engine.cache(), engine.castPath(), membership, iogr, placement, reads, engine.outcomes());
         this.timeoutMillis = config.requestTimeout().toMillis();
     }
 

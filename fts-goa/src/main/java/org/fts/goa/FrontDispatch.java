@@ -57,7 +57,7 @@ final class FrontDispatch implements GroupRequests {
         this.timeoutNanos = config.requestTimeout().toNanos();
         this.poaName = poaName;
         this.intake = new RequestIntake(config.replicaId(), config.maxRequestSize(), objects, engine.standing(),
-                engine.cache(), engine.castPath(), membership, iogr, null, reads);
+                engine.cache(), engine.castPath(), membership, iogr, null, reads, engine.outcomes());
     }
 
     /** The POA manager was activated: the objects are there, requests are taken. */

@@ -50,6 +50,8 @@ final class ReplicaEngine implements StateTransfer.Host {
     private final Replay replay;
     private volatile ReadPath reads;
     private final ExecutionRecord record = new ExecutionRecord();
+    /** How the requests its listeners took ended at the intake (shared by both listeners' intakes). */
+    private final org.fts.goa.intake.RequestOutcomes outcomes = new org.fts.goa.intake.RequestOutcomes();
     /** How often a serving replica casts its clock offset for the group's calendar (and once as it begins to serve). */
     private static final long CALENDAR_EVERY_SECONDS = 60;
     private final java.util.concurrent.ScheduledExecutorService calendarTimer;
@@ -122,6 +124,11 @@ final class ReplicaEngine implements StateTransfer.Host {
     /** Publishes this build's wire versions, refuses to join a group it cannot speak to, moves the group up. */
     WireCheck wireCheck() {
         return new WireCheck(self, channel, standing, record, castPath::castControl);
+    }
+
+    /** How the requests taken here ended at the intake. */
+    org.fts.goa.intake.RequestOutcomes outcomes() {
+        return outcomes;
     }
 
     /** The group's wire version (docs/upgrades.md). */

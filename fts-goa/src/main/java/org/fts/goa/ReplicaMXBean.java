@@ -111,6 +111,34 @@ public interface ReplicaMXBean {
     @Counter
     long getFellBehind();
 
+    /** Requests this replica cast into the total order (oneways included). */
+    @Counter
+    long getRequestsOrdered();
+
+    /** Retries answered from the reply cache: executed once before, not again. */
+    @Counter
+    long getRequestsAnsweredFromCache();
+
+    /** Requests not executed within {@code fts.request.timeout}: their clients got TRANSIENT, COMPLETED_MAYBE. */
+    @Counter
+    long getRequestsTimedOut();
+
+    /** Requests refused with TRANSIENT because this replica did not serve (nothing cast). */
+    @Counter
+    long getRequestsRefusedNotServing();
+
+    /** Requests refused with OBJECT_NOT_EXIST: the key names no object of the group. */
+    @Counter
+    long getRequestsRefusedNoObject();
+
+    /** Requests refused with IMP_LIMIT: larger than {@code fts.request.max_size}. */
+    @Counter
+    long getRequestsRefusedTooLarge();
+
+    /** Requests refused because they could not be captured (malformed arguments or contexts). */
+    @Counter
+    long getRequestsRefusedMalformed();
+
     /** Declared reads executed here after a read barrier, not ordered (docs/reads.md). */
     @Counter
     long getReadsLocal();

@@ -79,6 +79,41 @@ final class ReplicaStatus implements ReplicaMXBean, AutoCloseable {
     }
 
     @Override
+    public long getRequestsOrdered() {
+        return engine.outcomes().ordered();
+    }
+
+    @Override
+    public long getRequestsAnsweredFromCache() {
+        return engine.outcomes().fromCache();
+    }
+
+    @Override
+    public long getRequestsTimedOut() {
+        return engine.outcomes().timedOut();
+    }
+
+    @Override
+    public long getRequestsRefusedNotServing() {
+        return engine.outcomes().notServing();
+    }
+
+    @Override
+    public long getRequestsRefusedNoObject() {
+        return engine.outcomes().noObject();
+    }
+
+    @Override
+    public long getRequestsRefusedTooLarge() {
+        return engine.outcomes().tooLarge();
+    }
+
+    @Override
+    public long getRequestsRefusedMalformed() {
+        return engine.outcomes().malformed();
+    }
+
+    @Override
     public int getWireVersion() {
         return engine.wireVersion();
     }

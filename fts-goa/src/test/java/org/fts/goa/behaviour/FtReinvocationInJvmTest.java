@@ -188,9 +188,26 @@ class FtReinvocationInJvmTest {
         }
     }
 
+    /** The replicas' {@code attribute} (a ReplicaMXBean counter) summed over this JVM's replicas. */
+    private static long replicas(String attribute) {
+        javax.management.MBeanServer mbs = java.lang.management.ManagementFactory.getPlatformMBeanServer();
+        long sum = 0;
+        try {
+            for (javax.management.ObjectName on : mbs.queryNames(new javax.management.ObjectName(
+                    "org.fts:type=Replica,*"), null)) {
+                sum += (Long) mbs.getAttribute(on, attribute);
+            }
+        } catch (javax.management.JMException e) {
+            throw new IllegalStateException(e);
+        }
+        return sum;
+    }
+
     @Test
     void aReinvocationStalledLongerThanASecondAfterItsForwardStillExecutesOnce() {
         int before = counter.increment();
+        long fromCache = replicas("RequestsAnsweredFromCache");
+        long ordered = replicas("RequestsOrdered");
         SENT.clear();
         LOSE_REPLIES.set(1);
         STALL_MS.set(1500);
@@ -202,6 +219,13 @@ class FtReinvocationInJvmTest {
         assertEquals(before + 1, value, "the reinvocation gets the reply of the one execution");
         awaitEveryReplicaAt(before + 1);
         assertOneRequest(SENT);
+        // the metrics' request outcomes (docs/metrics.md): the call was ordered, its reinvocation (1.5 s later, long
+        // after the execution) answered from the reply cache; each send that arrived is one or the other
+        long orderedNow = replicas("RequestsOrdered") - ordered;
+        long fromCacheNow = replicas("RequestsAnsweredFromCache") - fromCache;
+        assertTrue(orderedNow >= 1 && fromCacheNow >= 1, "ordered " + orderedNow + ", from the cache " + fromCacheNow);
+        assertTrue(orderedNow + fromCacheNow <= SENT.size(), "no more outcomes than sends: " + orderedNow + " + "
+                + fromCacheNow + " against " + SENT);
         int sent = SENT.size();
         assertEquals(before + 2, counter.increment(), "and the next call is a new request");
         assertFalse(SENT.subList(sent, SENT.size()).contains(SENT.get(0)), SENT.toString());

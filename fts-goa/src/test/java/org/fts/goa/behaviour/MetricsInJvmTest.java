@@ -79,6 +79,9 @@ class MetricsInJvmTest {
                     Duration.ofSeconds(10), () -> "r2's messages sent did not count the 20 calls");
             String after = scrape(port);
             assertTrue(value(after, "fts_cast_latency_seconds_count", "r2") >= cast + 20, after);
+            assertTrue(after.contains("# TYPE fts_replica_requests_ordered_total counter"), after);
+            assertTrue(value(after, "fts_replica_requests_ordered_total", "r2") >= 20, after);
+            assertEquals(0.0, value(after, "fts_replica_requests_timed_out_total", "r2"), after);
             assertEquals(value(after, "fts_cast_latency_seconds_count", "r2"), bucket(after, "+Inf", "r2"), after);
             assertTrue(bucket(after, "1.0E-4", "r2") <= bucket(after, "2.5", "r2"), after);
         }

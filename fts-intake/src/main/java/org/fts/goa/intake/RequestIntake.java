@@ -94,6 +94,7 @@ public final class RequestIntake {
     private final int maxRequestSize;
     private final Reads reads;
     private volatile Placement placement;
+    private final RequestOutcomes outcomes;
 
     /**
      * @param maxRequestSize {@code fts.request.max_size}: the largest arguments a request may carry
@@ -104,7 +105,8 @@ public final class RequestIntake {
      */
     public RequestIntake(String replicaId, int maxRequestSize, Map<ObjectKey, Servant> objects, Standing standing,
                          ReplyCache cache, CastPath castPath, Membership membership, Function<byte[], String> iogr,
-                         Placement placement, Reads reads) {
+                         Placement placement, Reads reads, RequestOutcomes outcomes) {
+        this.outcomes = outcomes;
         this.self = replicaId;
         // Ids made up for plain clients must not repeat across restarts of a replica (the cache would answer a new
         // request with an old reply): each incarnation has its own prefix.
@@ -145,9 +147,11 @@ public final class RequestIntake {
         String notServing = standing.notServing();
         if (notServing != null) {   // before the cache: a replica out of the primary may hold stale replies
             // and before the objects: a replica still starting has none yet, but the group has
+            outcomes.notServing.increment();
             throw new TRANSIENT("FTS: replica " + self + " " + notServing, 0, CompletionStatus.COMPLETED_NO);
         }
         if (oid == null) {
+            outcomes.noObject.increment();
             throw new OBJECT_NOT_EXIST("FTS: no object with that key in this group", 0, CompletionStatus.COMPLETED_NO);
         }
         // An id unknown here is ordered all the same: a request the group executed before this one may have created
@@ -165,6 +169,7 @@ public final class RequestIntake {
         if (ft.id() != null) {   // only an FT client's id can have been seen before
             Reply done = cache.peek(ft.id());
             if (done != null) {
+                outcomes.fromCache.increment();
                 return new Cached(done, ft, oid);
             }
             id = ft.id();
@@ -182,9 +187,13 @@ public final class RequestIntake {
             if (ticket != null) {
                 ticket.cancel();
             }
+            outcomes.malformed.increment();
             throw e;
         }
         CompletableFuture<Reply> done = read ? reads.read(request) : castPath.cast(request, ticket);
+        if (!read) {
+            outcomes.ordered.increment();
+        }
         if (!request.responseExpected()) {
             return ONEWAY;
         }
@@ -202,6 +211,7 @@ public final class RequestIntake {
 
     /** The listener gave up waiting for {@code id} (fts.request.timeout): a late reply is dropped. */
     public void abandon(RequestId id, CompletableFuture<Reply> done) {
+        outcomes.timedOut.increment();
         castPath.abandon(id, done);
     }
 
@@ -235,6 +245,7 @@ public final class RequestIntake {
     private void refuseOversized(Incoming in) {
         long size = in.argumentBytes();
         if (size > maxRequestSize) {
+            outcomes.tooLarge.increment();
             throw new IMP_LIMIT("FTS: " + in.operation() + " carries " + size + " bytes of arguments; "
                     + "fts.request.max_size is " + maxRequestSize, 0, CompletionStatus.COMPLETED_NO);
         }
