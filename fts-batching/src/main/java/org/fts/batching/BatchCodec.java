@@ -59,7 +59,7 @@ public final class BatchCodec {
         for (byte[] m : messages) {
             size += 5 + m.length;
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(size);
+        Out out = new Out(size);
         out.write(MAGIC);
         out.write(version);
         varint(out, messages.size());
@@ -68,16 +68,27 @@ public final class BatchCodec {
             out.writeBytes(m);
         }
         if (version >= CHECKSUMMED) {
-            java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-            byte[] body = out.toByteArray();
-            crc.update(body);
-            int c = (int) crc.getValue();
-            out.write(c >>> 24);
-            out.write(c >>> 16);
-            out.write(c >>> 8);
-            out.write(c);
+            out.checksum();
         }
         return out.toByteArray();
+    }
+
+    /** The batch being written; its checksum is taken over its own buffer, without a copy. */
+    private static final class Out extends ByteArrayOutputStream {
+        Out(int size) {
+            super(size);
+        }
+
+        /** Appends the CRC-32C of every byte written so far, big-endian. */
+        void checksum() {
+            java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
+            crc.update(buf, 0, count);
+            int c = (int) crc.getValue();
+            write(c >>> 24);
+            write(c >>> 16);
+            write(c >>> 8);
+            write(c);
+        }
     }
 
     /** Decodes a batch of wire version 1 (tests and tools). */

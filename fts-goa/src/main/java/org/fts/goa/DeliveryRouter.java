@@ -53,8 +53,8 @@ final class DeliveryRouter implements GroupListener {
     /** Runs on the delivery thread when this replica begins to serve (again). */
     private final Runnable servingBegan;
     private boolean serving;
-    /** Whether it found that its build cannot speak the group's wire version (delivery thread; read by lanes). */
-    private volatile boolean cannotFollow;
+    /** Whether it found that its build cannot speak the group's wire version (delivery thread only). */
+    private boolean cannotFollow;
     /**
      * The group's wire version as far as delivered here (delivery thread): the record follows at a cut of the lanes,
      * so that a state taken at a cut names the version of its position.

@@ -4,13 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -140,14 +138,7 @@ class RollingUpgradeProcessTest {
         for (int i : List.of(0, 1, 2)) {
             assertEquals(acked, at(i).value(), "r" + i + "'s counter = acknowledged increments");
         }
-        List<String> digests = new ArrayList<>();
-        Waits.await(() -> {
-            digests.clear();
-            for (int i : List.of(0, 1, 2)) {
-                digests.add(digest(i));
-            }
-            return new HashSet<>(digests).size() == 1;
-        }, Duration.ofSeconds(30), () -> "state digests differ: " + digests);
+        cluster.awaitEqualDigests(List.of(0, 1, 2), Duration.ofSeconds(30));
     }
 
     private void assertWire(List<Integer> replicas, String wire, String when) {
@@ -164,17 +155,6 @@ class RollingUpgradeProcessTest {
     private Counter at(int i) {
         return CounterHelper.narrow(plain.string_to_object(
                 Clients.corbaloc("127.0.0.1", cluster.ports().get(i), cluster.group(), "counter")));
-    }
-
-    private String digest(int i) {
-        try {
-            return cluster.digest(i);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     private static String tail(String s) {
@@ -215,8 +195,7 @@ class RollingUpgradeProcessTest {
         return jar;
     }
 
-    private static void put(OutputStream out, String name, byte[] bytes) throws IOException {
-        JarOutputStream jar = (JarOutputStream) out;
+    private static void put(JarOutputStream jar, String name, byte[] bytes) throws IOException {
         jar.putNextEntry(new JarEntry(name));
         jar.write(bytes);
         jar.closeEntry();
